@@ -1,0 +1,43 @@
+import { z } from "zod";
+
+/**
+ * Environment, read once and validated (STYLE.md rule 14). Every setting has a default
+ * that runs the embedded configuration: a SQLite file under `.data/`, the offline model.
+ */
+const EnvSchema = z.object({
+  DATABASE_URL: z.string().default("file:./.data/phylactery.db"),
+  /** Directory holding one workspace directory per thread (file tools' sandbox). */
+  WORKSPACES_DIR: z.string().default("./.data/workspaces"),
+  /** Directory for server secrets (the approval HMAC key) when not given by env. */
+  SECRETS_DIR: z.string().default("./.data"),
+  /** HMAC key for approval challenges (>= 32 chars). Generated and persisted when unset. */
+  APPROVAL_SECRET: z.string().min(32).optional(),
+  /** Lifetime of an approval challenge in ms (SPEC.md 4: 15 minutes). */
+  APPROVAL_TTL_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  DEMO_EMAIL: z.string().email().default("demo@phylactery.dev"),
+  DEMO_PASSWORD: z.string().min(8).default("phylactery"),
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  OPENAI_MODEL: z.string().default("gpt-4.1-mini"),
+  ANTHROPIC_API_KEY: z.string().min(1).optional(),
+  ANTHROPIC_MODEL: z.string().default("claude-sonnet-4-5"),
+  OPENAI_COMPATIBLE_BASE_URL: z.string().url().optional(),
+  OPENAI_COMPATIBLE_MODEL: z.string().optional(),
+  OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
+});
+
+/** Parsed environment. */
+export type Env = z.infer<typeof EnvSchema>;
+
+let cached: Env | undefined;
+
+/**
+ * Returns the validated environment (parsed on first call).
+ * @throws ZodError naming the variable when a value is malformed.
+ */
+export function env(): Env {
+  if (!cached) {
+    const raw = Object.fromEntries(Object.entries(process.env).filter(([, v]) => v !== ""));
+    cached = EnvSchema.parse(raw);
+  }
+  return cached;
+}
