@@ -1,6 +1,6 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import { PrismaClient } from "@/generated/prisma/client";
-import { env } from "@/lib/env";
+import { PrismaClient } from "../../generated/prisma/client";
+import { env } from "../env";
 
 /** The generated Prisma client type. */
 export type Db = PrismaClient;

@@ -1,0 +1,35 @@
+import { defineConfig } from "@playwright/test";
+
+const PORT = 3100;
+const DATABASE_URL = "file:./.data/e2e.db";
+
+/** e2e in Debian Chromium (shared STACK.md "Browser tests"); the server runs the built app. */
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    },
+  },
+  webServer: {
+    command: `rm -f .data/e2e.db && mkdir -p .data && npx prisma migrate deploy && npx jiti prisma/seed.ts && node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    env: { DATABASE_URL },
+    timeout: 120_000,
+    reuseExistingServer: false,
+  },
+});

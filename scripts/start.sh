@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs, migrates the SQLite file, seeds the demo account, builds and serves on :3000.
+set -euo pipefail
+export NEXT_TELEMETRY_DISABLED=1
+cd "$(dirname "$0")/.."
+export DATABASE_URL="${DATABASE_URL:-file:./.data/phylactery.db}"
+PORT="${PORT:-3000}"
+mkdir -p .data
+[ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci
+npx prisma migrate deploy
+npx jiti prisma/seed.ts
+npx next build
+echo
+echo "Phylactery is starting on http://localhost:${PORT}"
+echo "Demo account: ${DEMO_EMAIL:-demo@phylactery.dev} / ${DEMO_PASSWORD:-phylactery}"
+echo "(set DEMO_EMAIL / DEMO_PASSWORD to change it)"
+exec node node_modules/next/dist/bin/next start -p "$PORT"

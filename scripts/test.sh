@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The whole test command: install, then typecheck, lint, unit, conformance, integration, e2e.
+set -euo pipefail
+export NEXT_TELEMETRY_DISABLED=1
+cd "$(dirname "$0")/.."
+npm ci
+bash scripts/ensure-chromium.sh
+npm run typecheck
+npm run lint
+npx vitest run --project unit
+npx vitest run --project conformance
+npx vitest run --project integration --passWithNoTests
+npx next build
+npx playwright test
