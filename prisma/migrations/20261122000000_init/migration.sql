@@ -207,3 +207,15 @@ CREATE INDEX "Approval_userId_status_idx" ON "Approval"("userId", "status");
 
 -- CreateIndex
 CREATE INDEX "AuditEntry_threadId_createdAt_idx" ON "AuditEntry"("threadId", "createdAt");
+
+-- CreateTable
+CREATE TABLE "CheckpointBlob" (
+    "threadId" TEXT NOT NULL,
+    "checkpointNs" TEXT NOT NULL DEFAULT '',
+    "channel" TEXT NOT NULL,
+    "version" TEXT NOT NULL,
+    "type" TEXT NOT NULL,
+    "value" BLOB NOT NULL,
+
+    PRIMARY KEY ("threadId", "checkpointNs", "channel", "version")
+);

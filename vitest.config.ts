@@ -1,0 +1,42 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+const alias = { "@": path.resolve(__dirname) };
+
+/** Test kinds (STYLE.md rule 13): unit beside the code, database *.int.test.ts, the conformance suite. */
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          environment: "node",
+          include: ["lib/**/*.test.ts"],
+          exclude: ["**/*.int.test.ts", "**/*.conformance.test.ts", "node_modules/**"],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration",
+          environment: "node",
+          include: ["**/*.int.test.ts"],
+          exclude: ["node_modules/**"],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "conformance",
+          environment: "node",
+          globals: true,
+          include: ["lib/**/*.conformance.test.ts"],
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
