@@ -9,6 +9,6 @@ npm run typecheck
 npm run lint
 npx vitest run --project unit
 npx vitest run --project conformance
-npx vitest run --project integration --passWithNoTests
+npx vitest run --project integration
 npx next build
 npx playwright test
