@@ -2,7 +2,7 @@ import { Annotation, Command, END, INTERRUPT, interrupt, isInterrupted, START, S
 import { afterEach, describe, expect, it } from "vitest";
 import { createDb } from "./client";
 import { PrismaCheckpointSaver } from "./checkpointer";
-import { createTestDb } from "./test-db";
+import { createTestDb, type TestDb } from "./test-db";
 
 /**
  * A run that stops at an interrupt survives a "restart": a second client and saver on the
@@ -40,10 +40,16 @@ describe("PrismaCheckpointSaver durability across restarts", () => {
     for (const c of cleanups.splice(0)) await c();
   });
 
-  it("resumes an interrupted thread from a fresh client on the same file", async () => {
+  /** A migrated SQLite file, removed after the test; resets the side-effect counter. */
+  async function freshDb(): Promise<TestDb> {
     sideEffects = 0;
     const t = await createTestDb();
     cleanups.push(t.cleanup);
+    return t;
+  }
+
+  it("resumes an interrupted thread from a fresh client on the same file", async () => {
+    const t = await freshDb();
     const config = { configurable: { thread_id: "thread-restart" } };
 
     const first = buildGraph(new PrismaCheckpointSaver(t.db));
@@ -69,9 +75,7 @@ describe("PrismaCheckpointSaver durability across restarts", () => {
   });
 
   it("a rejected approval ends the run without the side effect", async () => {
-    sideEffects = 0;
-    const t = await createTestDb();
-    cleanups.push(t.cleanup);
+    const t = await freshDb();
     const config = { configurable: { thread_id: "thread-reject" } };
     const graph = buildGraph(new PrismaCheckpointSaver(t.db));
     await graph.invoke({ log: [] }, config);

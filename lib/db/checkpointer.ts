@@ -27,6 +27,12 @@ type CheckpointRow = {
   metadata: Uint8Array;
 };
 
+type WriteRow = { threadId: string; checkpointNs: string; checkpointId: string; taskId: string; channel: string; type: string; value: Uint8Array };
+
+function checkpointKey(r: { threadId: string; checkpointNs: string; checkpointId: string }): string {
+  return JSON.stringify([r.threadId, r.checkpointNs, r.checkpointId]);
+}
+
 /**
  * LangGraph checkpointer on Prisma (SPEC.md 5): stores checkpoints and pending writes in
  * the `Checkpoint` / `CheckpointWrite` models, serialized with the saver's serde
@@ -88,17 +94,31 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
       orderBy: { checkpointId: "desc" },
       ...(limit && wanted.length === 0 ? { take: Number.parseInt(String(limit), 10) } : {}),
     });
-    let yielded = 0;
+    const selected: CheckpointRow[] = [];
     for (const row of rows) {
-      if (limit && yielded >= limit) return;
+      if (limit && selected.length >= limit) break;
       if (wanted.length > 0) {
         const metadata = (await this.serde.loadsTyped(row.metadataType, row.metadata)) as Record<string, unknown>;
         const matches = wanted.every(([k, v]) => JSON.stringify(metadata?.[k]) === JSON.stringify(v));
         if (!matches) continue;
       }
-      yielded += 1;
-      yield await this.toTuple(row);
+      selected.push(row);
     }
+    // One query for the pending writes of every selected checkpoint, not one per row.
+    const writes = selected.length
+      ? await this.db.checkpointWrite.findMany({
+          where: {
+            OR: selected.map((r) => ({ threadId: r.threadId, checkpointNs: r.checkpointNs, checkpointId: r.checkpointId })),
+          },
+          orderBy: [{ taskId: "asc" }, { idx: "asc" }],
+        })
+      : [];
+    const byCheckpoint = new Map<string, WriteRow[]>();
+    for (const w of writes) {
+      const key = checkpointKey(w);
+      byCheckpoint.set(key, [...(byCheckpoint.get(key) ?? []), w]);
+    }
+    for (const row of selected) yield await this.toTuple(row, byCheckpoint.get(checkpointKey(row)) ?? []);
   }
 
   /**
@@ -228,11 +248,14 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     ]);
   }
 
-  private async toTuple(row: CheckpointRow): Promise<CheckpointTuple> {
-    const writes = await this.db.checkpointWrite.findMany({
-      where: { threadId: row.threadId, checkpointNs: row.checkpointNs, checkpointId: row.checkpointId },
-      orderBy: [{ taskId: "asc" }, { idx: "asc" }],
-    });
+  /** Builds a tuple; `preloaded` are the row's pending writes when the caller fetched them. */
+  private async toTuple(row: CheckpointRow, preloaded?: WriteRow[]): Promise<CheckpointTuple> {
+    const writes =
+      preloaded ??
+      (await this.db.checkpointWrite.findMany({
+        where: { threadId: row.threadId, checkpointNs: row.checkpointNs, checkpointId: row.checkpointId },
+        orderBy: [{ taskId: "asc" }, { idx: "asc" }],
+      }));
     const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
       writes.map(
         async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite,
