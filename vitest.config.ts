@@ -1,7 +1,8 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-const alias = { "@": path.resolve(__dirname) };
+// "server-only" throws outside React Server Components; tests run lib/ code directly.
+const alias = { "@": path.resolve(__dirname), "server-only": path.resolve(__dirname, "node_modules/server-only/empty.js") };
 
 /** Test kinds (STYLE.md rule 13): unit beside the code, database *.int.test.ts, the conformance suite. */
 export default defineConfig({

@@ -1,0 +1,56 @@
+import "server-only";
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import bcrypt from "bcryptjs";
+import NextAuth, { type NextAuthConfig } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { z } from "zod";
+import { db } from "../db/client";
+import { secretsEnv } from "./secrets-env";
+
+/** What the sign-in form posts (SPEC.md 8: every body validated with zod). */
+export const SignInInput = z.object({
+  email: z.string().trim().toLowerCase().email(),
+  password: z.string().min(1).max(200),
+});
+
+/**
+ * Checks an email and password against the stored bcrypt hash.
+ * @returns the user's id, email and name, or null when they don't match.
+ */
+export async function verifyCredentials(raw: unknown): Promise<{ id: string; email: string; name: string | null } | null> {
+  const parsed = SignInInput.safeParse(raw);
+  if (!parsed.success) return null;
+  const user = await db().user.findUnique({ where: { email: parsed.data.email } });
+  if (!user?.passwordHash) return null;
+  const ok = await bcrypt.compare(parsed.data.password, user.passwordHash);
+  return ok ? { id: user.id, email: user.email, name: user.name } : null;
+}
+
+const config = (): NextAuthConfig => ({
+  // Credentials sign-in needs JWT sessions; the adapter keeps Auth.js users and accounts
+  // in our Prisma models (issue 2 item 9).
+  adapter: PrismaAdapter(db() as never),
+  session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
+  secret: secretsEnv(),
+  trustHost: true,
+  pages: { signIn: "/sign-in" },
+  providers: [
+    Credentials({
+      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      authorize: (credentials) => verifyCredentials(credentials),
+    }),
+  ],
+  callbacks: {
+    jwt({ token, user }) {
+      if (user?.id) token.sub = user.id;
+      return token;
+    },
+    session({ session, token }) {
+      if (token.sub) session.user.id = token.sub;
+      return session;
+    },
+  },
+});
+
+/** Auth.js entry points: route handlers, `auth()` for the session, sign in and out. */
+export const { handlers, auth, signIn, signOut } = NextAuth(() => config());

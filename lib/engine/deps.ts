@@ -1,0 +1,54 @@
+import type { LanguageModel } from "ai";
+import type { z } from "zod";
+import type { FlowSpec } from "../flow/compile";
+import type { ToolRunResult } from "../tools/types";
+import type { AuditRecord } from "./state";
+
+/** A resolved model and what the UI says about it (SPEC.md 8: say when offline). */
+export interface ResolvedModel {
+  model: LanguageModel;
+  provider: string;
+  modelId: string;
+  offline: boolean;
+}
+
+/** Result of validating and consuming an approval (SPEC.md 2: the seven factors). */
+export type ConsumeResult = { ok: true } | { ok: false; reason: string; message: string };
+
+/**
+ * Everything the graph's nodes reach outside the state, injected by the graph builder so
+ * that nodes stay plain functions a unit test can run with fakes.
+ */
+export interface EngineDeps {
+  flow: FlowSpec;
+  /** Model for an agent's model id ("" = the flow default). */
+  resolveModel(modelId: string): ResolvedModel;
+  tools: {
+    /** Declared tool: description, zod input schema, side-effect flag; undefined if unknown. */
+    describe(name: string): { description: string; input: z.ZodType; sideEffect: boolean } | undefined;
+    /** Runs a tool in the thread's sandbox through the gateway; never throws for tool failures. */
+    run(name: string, args: unknown, threadId: string): Promise<ToolRunResult>;
+  };
+  approvals: {
+    /** Stores a signed challenge (SPEC.md 4) and returns its id, token and expiry (ISO). */
+    create(input: {
+      threadId: string;
+      userId: string;
+      toolName: string;
+      toolCallId: string;
+      canonicalArgs: string;
+      argsHash: string;
+    }): Promise<{ id: string; token: string; expiresAt: string }>;
+    /**
+     * Validates the seven factors (id, expiry, args hash, HMAC, one-time use, thread, user)
+     * and marks the challenge consumed in one conditional update.
+     */
+    consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string }): Promise<ConsumeResult>;
+    /** Marks a pending challenge rejected (no-op when already decided). */
+    reject(input: { approvalId: string; threadId: string; userId: string; reason: string }): Promise<void>;
+  };
+  /** Appends to the thread's persistent audit trail. */
+  audit(threadId: string, record: AuditRecord): Promise<void>;
+  /** Clock, ms since the epoch (injectable for tests). */
+  now(): number;
+}

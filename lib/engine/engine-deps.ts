@@ -1,0 +1,89 @@
+import "server-only";
+import { consumeChallenge, createChallenge, rejectChallenge } from "../approvals/service";
+import type { Db } from "../db/client";
+import { env } from "../env";
+import { isAppError } from "../errors";
+import { compileFlowSpec } from "../flow/compile";
+import type { FlowDocument } from "../flow/schema";
+import { resolveModel } from "../models/resolve";
+import { serverSecret } from "../secrets";
+import { runTool } from "../tools/gateway";
+import { getTool, isSideEffectTool } from "../tools/registry";
+import { ensureWorkspace } from "../tools/workspace";
+import type { EngineDeps, ResolvedModel } from "./deps";
+
+/** Options of {@link createEngineDeps}; everything defaults to the server's configuration. */
+export interface EngineDepsOptions {
+  db: Db;
+  doc: FlowDocument;
+  /** Model resolver (tests pass a scripted model). */
+  resolveModel?: (modelId: string) => ResolvedModel;
+  workspacesDir?: string;
+  approvalSecret?: string;
+  approvalTtlMs?: number;
+  now?: () => number;
+}
+
+/** The approval HMAC key: APPROVAL_SECRET, else a generated key persisted in SECRETS_DIR. */
+export function approvalSecret(): string {
+  return serverSecret("approval", env().APPROVAL_SECRET);
+}
+
+/**
+ * Wires the graph's nodes to the real services: the flow's compiled spec and policies,
+ * models from the environment (offline when none), the tool gateway over the thread's
+ * sandboxed workspace, approval challenges and audit entries in the database.
+ * @throws AppError unprocessable when the flow cannot run (see compileFlowSpec).
+ */
+export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
+  const now = opts.now ?? Date.now;
+  const secret = opts.approvalSecret ?? approvalSecret();
+  const workspaces = opts.workspacesDir ?? env().WORKSPACES_DIR;
+  const approvalOpts = { db: opts.db, secret, now };
+  return {
+    flow: compileFlowSpec(opts.doc, { known: (n) => Boolean(getTool(n)), sideEffect: isSideEffectTool }),
+    resolveModel: opts.resolveModel ?? ((id) => resolveModel(id)),
+    tools: {
+      describe(name) {
+        const t = getTool(name);
+        return t ? { description: t.description, input: t.input, sideEffect: t.sideEffect } : undefined;
+      },
+      async run(name, args, threadId) {
+        const workspaceDir = await ensureWorkspace(workspaces, threadId);
+        return runTool(name, args, { workspaceDir });
+      },
+    },
+    approvals: {
+      create: (input) => createChallenge({ ...approvalOpts, ttlMs: opts.approvalTtlMs ?? env().APPROVAL_TTL_MS }, input),
+      async consume(input) {
+        try {
+          await consumeChallenge(approvalOpts, input);
+          return { ok: true };
+        } catch (err) {
+          if (isAppError(err)) return { ok: false, reason: err.reason, message: err.message };
+          throw err;
+        }
+      },
+      async reject(input) {
+        try {
+          await rejectChallenge(approvalOpts, input, input.reason);
+        } catch (err) {
+          if (!isAppError(err) || err.reason !== "approval_already_decided") throw err;
+        }
+      },
+    },
+    async audit(threadId, record) {
+      await opts.db.auditEntry.create({
+        data: {
+          threadId,
+          actorId: record.actor,
+          action: record.action,
+          toolName: record.tool ?? null,
+          argsHash: record.args_hash ?? null,
+          detail: JSON.stringify({ at: record.at, detail: record.detail ?? null }),
+        },
+      });
+    },
+    now,
+  };
+}

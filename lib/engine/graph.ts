@@ -1,0 +1,49 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import { END, START, StateGraph } from "@langchain/langgraph";
+import type { EngineDeps } from "./deps";
+import { approvalHandlerNode } from "./nodes/approval-handler";
+import { awaitApprovalNode } from "./nodes/await-approval";
+import { executorNode } from "./nodes/executor";
+import { finalizerNode } from "./nodes/finalizer";
+import { interpreterNode } from "./nodes/interpreter";
+import { plannerNode } from "./nodes/planner";
+import { riskGateNode } from "./nodes/risk-gate";
+import { routerNode } from "./nodes/router";
+import { supervisorNode } from "./nodes/supervisor";
+import { toolsNode } from "./nodes/tools";
+import { GraphState } from "./state";
+
+/**
+ * Builds the supervisor StateGraph of seed 001 (SPEC.md 2) for one compiled flow and
+ * compiles it with a checkpointer. Routing nodes return `Command({ goto })`; their possible
+ * targets are declared with `ends` so the graph's shape is known before it runs:
+ *
+ * START -> Router -> {ApprovalHandler | Supervisor | Finalizer | Planner}
+ * Planner -> Supervisor -> {Executor | Finalizer | AwaitApproval}
+ * Executor -> {RiskGate | Supervisor}; RiskGate -> {Tools | AwaitApproval | Interpreter}
+ * AwaitApproval (interrupt) -> ApprovalHandler -> {Tools | Supervisor | AwaitApproval}
+ * Tools -> Interpreter -> Supervisor; Finalizer -> END
+ */
+export function buildGraph(deps: EngineDeps, checkpointer: BaseCheckpointSaver) {
+  return new StateGraph(GraphState)
+    .addNode("router", routerNode, { ends: ["approval_handler", "supervisor", "finalizer", "planner"] })
+    .addNode("planner", plannerNode(deps))
+    .addNode("supervisor", supervisorNode(deps), { ends: ["executor", "finalizer", "await_approval"] })
+    .addNode("executor", executorNode(deps), { ends: ["risk_gate", "supervisor"] })
+    .addNode("risk_gate", riskGateNode(deps), { ends: ["tools", "await_approval", "interpreter"] })
+    .addNode("await_approval", awaitApprovalNode())
+    .addNode("approval_handler", approvalHandlerNode(deps), { ends: ["tools", "supervisor", "await_approval"] })
+    .addNode("tools", toolsNode(deps))
+    .addNode("interpreter", interpreterNode())
+    .addNode("finalizer", finalizerNode(deps))
+    .addEdge(START, "router")
+    .addEdge("planner", "supervisor")
+    .addEdge("await_approval", "approval_handler")
+    .addEdge("tools", "interpreter")
+    .addEdge("interpreter", "supervisor")
+    .addEdge("finalizer", END)
+    .compile({ checkpointer });
+}
+
+/** The compiled graph type. */
+export type PhylacteryGraph = ReturnType<typeof buildGraph>;

@@ -1,0 +1,16 @@
+/**
+ * Intent classification (SPEC.md 2: conversation vs task), deterministic so that it runs
+ * before any model call. A message is a task when it names a file, or starts with or
+ * contains an action verb; greetings and short questions are conversation.
+ */
+const ACTION =
+  /\b(summari[sz]e|condense|write|read|list|create|delete|remove|copy|move|rename|draft|review|analy[sz]e|translate|find|search|make|generate|update|edit|plan|research|compare|extract|collect|compute|calculate|save|append|fix)\b/i;
+const FILE = /[\w.-]+\.(md|txt|json|csv|log|ya?ml|html?)\b/i;
+
+/** Classifies a user message. */
+export function classifyIntent(text: string): "conversation" | "task" {
+  const t = text.trim();
+  if (!t) return "conversation";
+  if (FILE.test(t) || ACTION.test(t)) return "task";
+  return "conversation";
+}

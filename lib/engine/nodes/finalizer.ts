@@ -1,0 +1,38 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { generateText } from "ai";
+import { conversationSystem, finalizerPrompt, finalizerSystem } from "../../models/prompts";
+import type { EngineDeps } from "../deps";
+import { emit } from "../emit";
+import type { GraphStateValue, GraphUpdate } from "../state";
+
+/**
+ * Finalizer (SPEC.md 2): writes the answer the user sees: small talk for a conversation,
+ * otherwise a summary of the plan's steps and results, saying plainly when a tool was
+ * rejected or the run stopped on an error. Streams it as text and appends it to the
+ * thread's messages. The run's lifecycle ends COMPLETED or FAILED.
+ */
+export function finalizerNode(deps: EngineDeps) {
+  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<GraphUpdate> => {
+    const { model } = deps.resolveModel(deps.flow.defaultModel);
+    const last = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+    const plan = state.plan;
+    let text: string;
+    try {
+      if (state.intent === "conversation" || !plan) {
+        const res = await generateText({ model, system: conversationSystem(), prompt: last });
+        text = res.text;
+      } else {
+        const note = state.error?.message ?? plan.failure_reason ?? undefined;
+        const steps = plan.steps.map((s) => ({ task: s.task, status: s.status, result: s.result ?? s.error ?? "" }));
+        const res = await generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps, ...(note ? { note } : {}) }) });
+        text = res.text;
+      }
+    } catch (err) {
+      text = `The run finished, but the final answer could not be written: ${err instanceof Error ? err.message : String(err)}`;
+    }
+    text = text.trim() || "(no answer)";
+    emit(config, { type: "text", id: `final-${state.messages.length}`, text });
+    const failed = Boolean(state.error) || plan?.status === "failed";
+    return { messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null };
+  };
+}

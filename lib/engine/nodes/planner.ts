@@ -1,0 +1,75 @@
+import { randomUUID } from "node:crypto";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { generateText, tool } from "ai";
+import { structuredError } from "../../errors";
+import { PlanProposal, plannerPrompt, plannerSystem } from "../../models/prompts";
+import { agentInfo } from "../agents";
+import type { EngineDeps } from "../deps";
+import { emitPlan, iso } from "../emit";
+import type { GraphStateValue, GraphUpdate, Plan, PlanStep } from "../state";
+
+/**
+ * Planner (SPEC.md 2, 3): asks the model for a plan through the forced `create_plan` tool,
+ * checks it (known agents, dependencies on earlier steps only) and stores it with every
+ * step pending. In directed mode the plan is one step for the chosen agent, no model call.
+ * A model failure or an unusable plan leaves `plan.status = "failed"` and a structured
+ * error, and the Supervisor hands over to the Finalizer.
+ */
+export function plannerNode(deps: EngineDeps) {
+  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<GraphUpdate> => {
+    const task = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+    const now = iso(deps.now());
+    const base = { id: randomUUID(), query: task, current_step_index: 0, summary: null, created_at: now, updated_at: now };
+    const steps = await proposeSteps(deps, task).catch((err: unknown) => err as Error);
+    if (steps instanceof Error) {
+      const plan: Plan = { ...base, status: "failed", steps: [], failure_reason: steps.message };
+      emitPlan(config, deps.flow, plan);
+      return { plan, lifecycle: "FAILED", error: structuredError("plan_failed", `The planner could not make a plan: ${steps.message}`) };
+    }
+    const plan: Plan = { ...base, status: "executing", steps, failure_reason: null };
+    emitPlan(config, deps.flow, plan);
+    return { plan, lifecycle: "PLAN_CHECK" };
+  };
+}
+
+async function proposeSteps(deps: EngineDeps, task: string): Promise<PlanStep[]> {
+  const { flow } = deps;
+  const first = flow.agents[0];
+  if (!first) throw new Error("the flow has no agent");
+  if (flow.mode === "directed") return [newStep(0, first.id, task, "The answer to the task.", [], first.maxTries)];
+  const { model } = deps.resolveModel(flow.defaultModel);
+  const res = await generateText({
+    model,
+    system: plannerSystem({ instructions: flow.supervisor.instructions, agents: flow.agents.map((a) => agentInfo(deps, a)) }),
+    prompt: plannerPrompt(task),
+    tools: { create_plan: tool({ description: "Record the plan: ordered steps, each assigned to one agent.", inputSchema: PlanProposal }) },
+    toolChoice: { type: "tool", toolName: "create_plan" },
+  });
+  const call = res.toolCalls.find((c) => c.toolName === "create_plan");
+  if (!call) throw new Error("the model did not call create_plan");
+  const proposal = PlanProposal.parse(call.input);
+  const ids = proposal.steps.map(() => randomUUID());
+  return proposal.steps.map((s, i) => {
+    const agent = flow.agents.find((a) => a.id === s.agent_id) ?? first;
+    const deps_ = s.depends_on.filter((d) => d < i).map((d) => ids[d] as string);
+    return { ...newStep(i, agent.id, s.task, s.expected_output, deps_, agent.maxTries), id: ids[i] as string };
+  });
+}
+
+function newStep(index: number, agentId: string, task: string, expected: string, dependsOn: string[], maxTries: number): PlanStep {
+  return {
+    id: randomUUID(),
+    index,
+    agent_id: agentId,
+    task,
+    expected_output: expected,
+    depends_on: dependsOn,
+    status: "pending",
+    tries: 0,
+    max_tries: maxTries,
+    result: null,
+    error: null,
+    started_at: null,
+    ended_at: null,
+  };
+}

@@ -1,0 +1,88 @@
+import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { canonicalArgs } from "../../policy/canonical";
+import type { EngineDeps } from "../deps";
+import { emit, iso } from "../emit";
+import type { GraphStateValue, GraphUpdate, ToolResultState } from "../state";
+
+/** Where the RiskGate sends a run (SPEC.md 2). */
+export type RiskGateTarget = "tools" | "await_approval" | "interpreter";
+
+/** A tool result that never ran (blocked, refused, integrity error). */
+export function refusedResult(tool: string, callId: string, output: string, code: string): ToolResultState {
+  return { tool_name: tool, call_id: callId, output, status: "error", evicted: false, pointer: null, size_chars: output.length, rehydration_allowed: false, metadata: { code } };
+}
+
+/**
+ * RiskGate (SPEC.md 2, 4). Recomputes the RFC 8785 canonical form of the proposed
+ * arguments and its SHA-256 and refuses the call when it differs from `args_hash`
+ * (integrity error; a hash the model or anyone else produced is never trusted). A tool not
+ * wired to the current agent is refused. Then the flow's policies decide on the tool name
+ * and canonical arguments: ALLOW -> Tools; BLOCKED -> Interpreter with a blocked result;
+ * AUTH_REQUIRED -> a signed approval challenge is stored -> AwaitApproval.
+ */
+export function riskGateNode(deps: EngineDeps) {
+  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<Command<RiskGateTarget>> => {
+    const p = state.proposed_tool;
+    if (!p) return new Command({ goto: "interpreter" });
+    const at = iso(deps.now());
+    const view = { toolCallId: p.tool_call_id, toolName: p.name, args: p.args, argsHash: p.args_hash, output: null };
+    const refuse = async (output: string, code: string, status: "blocked" | "error", decision: "BLOCKED" | null, rule: string | null): Promise<Command<RiskGateTarget>> => {
+      const record = { action: code, at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: output };
+      await deps.audit(state.thread_id, record);
+      emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status, decision, rule, output } });
+      const update: GraphUpdate = { last_tool_result: refusedResult(p.name, p.tool_call_id, output, code), audit_trail: [record] };
+      return new Command({ update, goto: "interpreter" });
+    };
+
+    let recomputed: string;
+    try {
+      recomputed = canonicalArgs(p.args).hash;
+    } catch {
+      return refuse("The arguments are not valid JSON; the call was refused.", "integrity_error", "error", null, null);
+    }
+    if (recomputed !== p.args_hash) {
+      return refuse("Integrity error: the arguments do not match their hash; the call was refused.", "integrity_error", "error", null, null);
+    }
+    const agent = deps.flow.agents.find((a) => a.id === state.current_agent?.id);
+    if (!agent?.tools.includes(p.name) || !deps.tools.describe(p.name)) {
+      return refuse(`Tool ${p.name} is not available to this agent; the call was refused.`, "tool_not_allowed", "blocked", "BLOCKED", null);
+    }
+    const { decision, rule } = deps.flow.decide(p.name);
+    const ruleText = rule ? `${rule.tool} → ${rule.decision} (${rule.risk})` : "default for this tool";
+    if (decision === "BLOCKED") {
+      return refuse(`BLOCKED by policy (${ruleText}): ${p.name} may not run in this flow.`, "tool_blocked", "blocked", "BLOCKED", ruleText);
+    }
+    const proposed = { action: "tool_proposed", at, actor: state.current_agent?.id ?? "executor", tool: p.name, args_hash: p.args_hash, detail: `${decision} by ${ruleText}` };
+    await deps.audit(state.thread_id, proposed);
+    if (decision === "ALLOW") {
+      emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "allowed", decision, rule: ruleText } });
+      return new Command({ update: { audit_trail: [proposed] }, goto: "tools" });
+    }
+    const challenge = await deps.approvals.create({
+      threadId: state.thread_id,
+      userId: state.user_id,
+      toolName: p.name,
+      toolCallId: p.tool_call_id,
+      canonicalArgs: p.canonical_args,
+      argsHash: p.args_hash,
+    });
+    emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "awaiting_approval", decision, rule: ruleText } });
+    emit(config, {
+      type: "data-approval",
+      id: challenge.id,
+      data: {
+        approvalId: challenge.id,
+        toolName: p.name,
+        toolCallId: p.tool_call_id,
+        canonicalArgs: p.canonical_args,
+        argsHash: p.args_hash,
+        token: challenge.token,
+        expiresAt: challenge.expiresAt,
+        status: "pending",
+      },
+    });
+    const required = { action: "approval_required", at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: challenge.id };
+    const update: GraphUpdate = { awaiting_approval: true, approval_id: challenge.id, approval_outcome: null, lifecycle: "WAIT_HUMAN", audit_trail: [proposed, required] };
+    return new Command({ update, goto: "await_approval" });
+  };
+}

@@ -1,0 +1,58 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+
+/**
+ * The Workspace assistant template end to end on the offline model, a real SQLite file and a
+ * real workspace directory: plan, read, RiskGate stops the write, approval resumes the run
+ * with Command({ resume }), the tool runs once (issue 2 items 5-8).
+ */
+describe("run a thread", () => {
+  let f: EngineFixture;
+  afterEach(async () => f?.cleanup());
+
+  it("suspends on write_file, and approving resumes the run to the end", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
+    const plan = lastData(first, "data-plan");
+    expect(plan?.data.steps.map((s) => s.task)).toHaveLength(2);
+    const approval = lastData(first, "data-approval");
+    expect(approval?.data.toolName).toBe("write_file");
+    expect(lastData(first, "data-run")?.data.status).toBe("awaiting_approval");
+    const summary = path.join(f.workspacesDir, threadId, "summary.md");
+    expect(existsSync(summary)).toBe(false);
+    expect((await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } })).status).toBe("awaiting_approval");
+
+    const a = approval?.data;
+    if (!a) throw new Error("no approval");
+    const second = await collect(await f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "approve", token: a.token }));
+    expect(lastData(second, "data-run")?.data.status).toBe("completed");
+    const written = readFileSync(summary, "utf8");
+    expect(written).toMatch(/^# Summary of notes\.md/);
+    expect(JSON.parse(a.canonicalArgs).content).toBe(written);
+    const text = second.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : ""));
+    expect(text.join(" ")).toContain("summary.md");
+    const row = await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } });
+    expect(row.status).toBe("consumed");
+    const executions = await f.t.db.auditEntry.count({ where: { threadId, action: "tool_executed", toolName: "write_file" } });
+    expect(executions).toBe(1);
+
+    await expect(f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "approve", token: a.token })).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("reject: the supervisor is told and the run finishes without running the tool", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
+    const a = lastData(first, "data-approval")?.data;
+    if (!a) throw new Error("no approval");
+    const second = await collect(await f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "reject", comment: "not now" }));
+    expect(lastData(second, "data-run")?.data.status).toBe("failed");
+    expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
+    const text = second.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join(" ");
+    expect(text).toMatch(/reject/i);
+    expect((await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } })).status).toBe("rejected");
+  });
+});

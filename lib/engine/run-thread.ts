@@ -1,0 +1,140 @@
+import "server-only";
+import { Command } from "@langchain/langgraph";
+import { approveChallenge, rejectChallenge } from "../approvals/service";
+import { PrismaCheckpointSaver } from "../db/checkpointer";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { FlowDocument } from "../flow/schema";
+import { canonicalArgs } from "../policy/canonical";
+import type { ResolvedModel } from "./deps";
+import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engine-deps";
+import { buildGraph } from "./graph";
+import type { ApprovalResume } from "./nodes/await-approval";
+import type { GraphStateValue } from "./state";
+import type { RunChunk } from "./ui-parts";
+
+/** What starts a run on a thread: a user message, or a decision on its pending approval. */
+export type RunInput =
+  | { kind: "message"; text: string }
+  | { kind: "decision"; approvalId: string; decision: "approve" | "reject"; token?: string; comment?: string };
+
+/** Options of {@link prepareRun}. */
+export interface PrepareRunOptions {
+  db: Db;
+  threadId: string;
+  /** The signed-in user; the thread must be theirs (else 404). */
+  userId: string;
+  input: RunInput;
+  /** Overrides of the engine's services (tests: scripted model, temp workspaces, clock). */
+  deps?: Omit<EngineDepsOptions, "db" | "doc">;
+}
+
+/** A run that passed every check and may stream. */
+export interface PreparedRun {
+  runId: string;
+  /** The model the flow's default resolves to (shown in the UI). */
+  model: ResolvedModel;
+  /** Runs the graph, yielding each chunk after it is stored as a RunEvent. */
+  stream(): AsyncGenerator<RunChunk>;
+}
+
+const active = new Set<string>();
+
+/**
+ * Checks and prepares one run of a thread's graph (SPEC.md 2, 8). Everything that can be
+ * refused is refused here, before any byte is streamed: the thread must belong to the
+ * user (404), no other run may be streaming on it (409); a decision must name the pending
+ * approval and pass its seven factors, and approving moves it pending -> approved in one
+ * conditional update (the loser of a race gets 409), rejecting pending -> rejected.
+ * @throws AppError with the status the route returns.
+ */
+export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> {
+  const { db, threadId, userId, input } = opts;
+  const thread = await db.thread.findFirst({ where: { id: threadId, userId }, include: { flowVersion: true } });
+  if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+  if (active.has(threadId)) throw new AppError("conflict", "run_in_progress", "A run is already streaming on this thread; wait for it to finish.");
+  const doc = FlowDocument.parse(JSON.parse(thread.flowVersion.document));
+  const now = opts.deps?.now ?? Date.now;
+  const deps = createEngineDeps({ db, doc, ...opts.deps });
+  const graph = buildGraph(deps, new PrismaCheckpointSaver(db));
+  const config = { configurable: { thread_id: threadId } };
+  const snapshot = await graph.getState(config);
+  const values = snapshot.values as Partial<GraphStateValue>;
+  const interrupted = snapshot.tasks.some((t) => t.interrupts.length > 0);
+
+  let graphInput: unknown;
+  let label: string;
+  if (input.kind === "decision") {
+    const p = values.proposed_tool;
+    if (!values.awaiting_approval || !interrupted || !p || values.approval_id !== input.approvalId) {
+      throw new AppError("conflict", "no_pending_approval", `Approval ${input.approvalId} is not the call this thread is waiting on.`);
+    }
+    const argsHash = canonicalArgs(p.args).hash;
+    const approvalOpts = { db, secret: opts.deps?.approvalSecret ?? approvalSecret(), now };
+    if (input.decision === "approve") {
+      await approveChallenge(approvalOpts, { approvalId: input.approvalId, token: input.token ?? "", threadId, userId, argsHash }, input.comment);
+    } else {
+      await rejectChallenge(approvalOpts, { approvalId: input.approvalId, threadId, userId }, input.comment);
+    }
+    const resume: ApprovalResume = {
+      response: input.decision === "approve" ? { type: "accept", args: null } : { type: "response", args: input.comment?.trim() || "rejected from the approval card" },
+      approval_id: input.approvalId,
+      token: input.token ?? null,
+      decided_by: userId,
+    };
+    graphInput = new Command({ resume, update: { run_started_at: now() } });
+    label = input.decision === "approve" ? `Approved ${p.name}` : `Rejected ${p.name}${input.comment ? `: ${input.comment}` : ""}`;
+  } else {
+    graphInput = { messages: [{ role: "user", content: input.text }], thread_id: threadId, user_id: userId, run_started_at: now() };
+    label = input.text;
+  }
+
+  const run = await db.run.create({ data: { threadId, flowVersionId: thread.flowVersionId, kind: input.kind === "message" ? "start" : "resume", status: "running" } });
+  await db.thread.update({ where: { id: threadId }, data: { status: "running" } });
+  const last = await db.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } });
+  let seq = last?.seq ?? 0;
+  const store = async (type: string, data: unknown) => {
+    seq += 1;
+    await db.runEvent.create({ data: { threadId, runId: run.id, seq, type, data: JSON.stringify(data) } });
+  };
+  await store("user-message", { text: label, kind: input.kind });
+  const model = deps.resolveModel(doc.settings.model);
+  const modelView = { provider: model.provider, modelId: model.modelId, offline: model.offline };
+
+  async function* stream(): AsyncGenerator<RunChunk> {
+    active.add(threadId);
+    const runChunk = (status: "running" | "awaiting_approval" | "completed" | "failed", error: { code: string; message: string } | null): RunChunk => ({
+      type: "data-run",
+      id: run.id,
+      data: { runId: run.id, status, model: modelView, error },
+    });
+    let final: RunChunk;
+    try {
+      const first = runChunk("running", null);
+      await store(first.type, first);
+      yield first;
+      const chunks = await graph.stream(graphInput as never, { ...config, streamMode: "custom", recursionLimit: 1000 });
+      for await (const chunk of chunks as AsyncIterable<RunChunk>) {
+        await store(chunk.type, chunk);
+        yield chunk;
+      }
+      const after = await graph.getState(config);
+      const v = after.values as GraphStateValue;
+      const waiting = after.tasks.some((t) => t.interrupts.length > 0);
+      const status = waiting ? "awaiting_approval" : v.lifecycle === "FAILED" ? "failed" : "completed";
+      final = runChunk(status, v.error && !waiting ? { code: v.error.code, message: v.error.message } : null);
+    } catch (err) {
+      console.error(`run ${run.id} on thread ${threadId} failed`, err);
+      final = runChunk("failed", { code: "run_error", message: err instanceof Error ? err.message : String(err) });
+    } finally {
+      active.delete(threadId);
+    }
+    const status = final.type === "data-run" ? final.data.status : "failed";
+    await store(final.type, final);
+    await db.run.update({ where: { id: run.id }, data: { status, endedAt: new Date(), error: final.type === "data-run" ? (final.data.error?.message ?? null) : null } });
+    await db.thread.update({ where: { id: threadId }, data: { status } });
+    yield final;
+  }
+
+  return { runId: run.id, model, stream };
+}

@@ -1,0 +1,186 @@
+import { Annotation } from "@langchain/langgraph";
+import type { ModelMessage } from "ai";
+import type { StructuredError } from "../errors";
+
+/**
+ * The supervisor graph's state (SPEC.md 3, seeds 000-003). Everything here is plain JSON
+ * so that PrismaCheckpointSaver can checkpoint it and a run resumes exactly where it
+ * stopped. Timestamps are ISO-8601 strings; sizes are in characters.
+ */
+
+/** A chat message of the thread (user task, replies, the final answer). */
+export interface ChatMessage {
+  role: "user" | "assistant";
+  content: string;
+}
+
+/** Step status (SPEC.md 3). */
+export type StepStatus = "pending" | "in_progress" | "completed" | "failed" | "skipped";
+
+/** One plan step (SPEC.md 3). `depends_on` holds step ids. */
+export interface PlanStep {
+  id: string;
+  index: number;
+  agent_id: string;
+  task: string;
+  expected_output: string;
+  depends_on: string[];
+  status: StepStatus;
+  tries: number;
+  max_tries: number;
+  result: string | null;
+  error: string | null;
+  started_at: string | null;
+  ended_at: string | null;
+}
+
+/** The plan (SPEC.md 3). */
+export interface Plan {
+  id: string;
+  query: string;
+  status: "planning" | "executing" | "completed" | "failed" | "cancelled";
+  steps: PlanStep[];
+  current_step_index: number;
+  summary: string | null;
+  failure_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A tool call the Executor proposed, with the canonical form the RiskGate checks (SPEC.md 2). */
+export interface ProposedTool {
+  name: string;
+  args: unknown;
+  /** RFC 8785 canonical JSON of `args`. */
+  canonical_args: string;
+  /** SHA-256 hex of `canonical_args`. */
+  args_hash: string;
+  tool_call_id: string;
+}
+
+/** The result of the last tool call (SPEC.md 3). */
+export interface ToolResultState {
+  tool_name: string;
+  call_id: string;
+  output: string;
+  status: "success" | "error" | "evicted";
+  evicted: boolean;
+  pointer: string | null;
+  size_chars: number;
+  rehydration_allowed: boolean;
+  metadata: Record<string, unknown>;
+}
+
+/** Who is acting now (SPEC.md 3: current agent identity). */
+export interface AgentIdentity {
+  id: string;
+  name: string;
+  icon: string;
+  color: string;
+}
+
+/** One delegation by the Supervisor (SPEC.md 3: handoff history). */
+export interface Handoff {
+  id: string;
+  from: string;
+  to: string;
+  reason: "plan_step" | "capability_match" | "user_request" | "error_recovery" | "clarification";
+  explanation: string;
+  step_id: string | null;
+  timestamp: string;
+}
+
+/** An audit record kept in the state (also written to AuditEntry rows). */
+export interface AuditRecord {
+  action: string;
+  at: string;
+  actor: string;
+  tool?: string;
+  args_hash?: string;
+  detail?: string;
+}
+
+/** The outcome the ApprovalHandler hands to the Supervisor. */
+export interface ApprovalOutcome {
+  approval_id: string;
+  tool_name: string;
+  decision: "approved" | "rejected" | "invalid";
+  reason: string;
+}
+
+/** A decision to apply to the pending approval, from the card (resume) or the chat (Router). */
+export interface ApprovalRequest {
+  kind: "approve" | "reject";
+  approval_id: string;
+  token: string | null;
+  via: "card" | "chat";
+  decided_by: string;
+  reason: string | null;
+}
+
+/** What the Executor returned for the step in progress when it answered without a tool. */
+export interface StepOutput {
+  step_id: string;
+  text: string;
+  /** False when the step failed (model error); the Supervisor retries up to max_tries. */
+  ok: boolean;
+}
+
+/** Run lifecycle states (SPEC.md 3, seed 003). */
+export type Lifecycle =
+  | "INIT"
+  | "CONTEXT_BUILD"
+  | "PLAN_GENERATION"
+  | "PLAN_CHECK"
+  | "EXECUTION_PREPARE"
+  | "STEP_EXECUTION"
+  | "STEP_REVIEW"
+  | "GLOBAL_REVIEW"
+  | "REPLAN"
+  | "WAIT_HUMAN"
+  | "ROLLBACK"
+  | "COMPLETED"
+  | "FAILED";
+
+const replace = <T>(init: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: init });
+const append = <T>() => Annotation<T[]>({ reducer: (a: T[], b: T[]) => a.concat(b), default: () => [] });
+
+/** LangGraph state annotation of the compiled graph. */
+export const GraphState = Annotation.Root({
+  thread_id: replace<string>(() => ""),
+  user_id: replace<string>(() => ""),
+  intent: replace<"conversation" | "task" | null>(() => null),
+  /** Thread messages; the reducer appends (SPEC.md 3). */
+  messages: append<ChatMessage>(),
+  agent_mode: replace<"autonomous" | "directed">(() => "autonomous"),
+  /** The plan; the reducer replaces it and stamps `updated_at` (SPEC.md 3). */
+  plan: Annotation<Plan | null>({
+    reducer: (_a, b) => (b ? { ...b, updated_at: new Date().toISOString() } : null),
+    default: () => null,
+  }),
+  /** The Executor's working conversation for the step in progress (tool calls and results). */
+  executor_messages: replace<ModelMessage[]>(() => []),
+  step_output: replace<StepOutput | null>(() => null),
+  proposed_tool: replace<ProposedTool | null>(() => null),
+  last_tool_result: replace<ToolResultState | null>(() => null),
+  awaiting_approval: replace<boolean>(() => false),
+  awaiting_user_input: replace<boolean>(() => false),
+  approval_id: replace<string | null>(() => null),
+  approval_request: replace<ApprovalRequest | null>(() => null),
+  approval_outcome: replace<ApprovalOutcome | null>(() => null),
+  /** Appended by every proposal, decision and execution (SPEC.md 4). */
+  audit_trail: append<AuditRecord>(),
+  current_agent: replace<AgentIdentity | null>(() => null),
+  handoffs: append<Handoff>(),
+  iterations: replace<number>(() => 0),
+  /** When this run (not the thread) started, ms since the epoch; for the time limit. */
+  run_started_at: replace<number>(() => 0),
+  lifecycle: replace<Lifecycle>(() => "INIT"),
+  error: replace<StructuredError | null>(() => null),
+  final_answer: replace<string | null>(() => null),
+});
+
+/** A full state value. */
+export type GraphStateValue = typeof GraphState.State;
+/** A partial update a node returns. */
+export type GraphUpdate = typeof GraphState.Update;

@@ -1,0 +1,86 @@
+import type { UIMessage } from "ai";
+import { z } from "zod";
+
+/**
+ * The run stream's custom data parts (STYLE.md rule 9, SPEC.md 7): one zod schema each.
+ * The engine emits them through LangGraph's custom stream writer; the run service stores
+ * each as a RunEvent and forwards it to the browser as an AI SDK UI message chunk
+ * `{ type: "data-<name>", id, data }`. A later chunk with the same id replaces the part, so
+ * a step or a tool call updates in place.
+ */
+
+const StepView = z.object({
+  id: z.string(),
+  index: z.number().int(),
+  task: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  status: z.enum(["pending", "in_progress", "completed", "failed", "skipped"]),
+  tries: z.number().int(),
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+});
+
+export const dataSchemas = {
+  /** The plan with every step's status (plan_generated / plan_completed). */
+  plan: z.object({
+    planId: z.string(),
+    status: z.enum(["planning", "executing", "completed", "failed", "cancelled"]),
+    steps: z.array(StepView),
+  }),
+  /** One step's start and end (plan_step_started / plan_step_completed). */
+  step: StepView.extend({ event: z.enum(["plan_step_started", "plan_step_completed", "plan_step_failed"]) }),
+  /** Supervisor delegation (agent_handoff). */
+  handoff: z.object({ from: z.string(), to: z.string(), agentName: z.string(), icon: z.string(), color: z.string(), reason: z.string(), stepId: z.string().nullable() }),
+  /** A tool call from proposal to result (tool_call_proposed, risk_decision, tool_result). */
+  tool: z.object({
+    toolCallId: z.string(),
+    toolName: z.string(),
+    args: z.unknown(),
+    argsHash: z.string(),
+    status: z.enum(["proposed", "allowed", "blocked", "awaiting_approval", "rejected", "running", "done", "error"]),
+    decision: z.enum(["ALLOW", "AUTH_REQUIRED", "BLOCKED"]).nullable(),
+    rule: z.string().nullable(),
+    output: z.string().nullable(),
+  }),
+  /** An approval card (approval_required and its later status). */
+  approval: z.object({
+    approvalId: z.string(),
+    toolName: z.string(),
+    toolCallId: z.string(),
+    canonicalArgs: z.string(),
+    argsHash: z.string(),
+    token: z.string(),
+    expiresAt: z.string(),
+    status: z.enum(["pending", "approved", "rejected", "expired", "consumed", "invalid"]),
+  }),
+  /** Run status and which model answered (run_started / run_completed / run_failed). */
+  run: z.object({
+    runId: z.string(),
+    status: z.enum(["running", "awaiting_approval", "completed", "failed"]),
+    model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable(),
+    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  }),
+} as const;
+
+/** Data types of the run's UI messages. */
+export type RunDataTypes = { [K in keyof typeof dataSchemas]: z.infer<(typeof dataSchemas)[K]> };
+
+/** The UI message type of a run (STYLE.md rule 9). */
+export type RunUIMessage = UIMessage<never, RunDataTypes>;
+
+/** One custom chunk the engine emits: a data part, or text of the final answer. */
+export type RunChunk =
+  | { [K in keyof RunDataTypes]: { type: `data-${K}`; id: string; data: RunDataTypes[K] } }[keyof RunDataTypes]
+  | { type: "text"; id: string; text: string };
+
+/**
+ * Validates an emitted chunk against its schema.
+ * @throws ZodError when a data part does not match its schema (an engine bug).
+ */
+export function checkChunk(chunk: RunChunk): RunChunk {
+  if (chunk.type === "text") return chunk;
+  const name = chunk.type.slice(5) as keyof typeof dataSchemas;
+  dataSchemas[name].parse(chunk.data);
+  return chunk;
+}

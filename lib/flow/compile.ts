@@ -1,0 +1,76 @@
+import { AppError } from "../errors";
+import { decideTool, type ToolDecision } from "../policy/decide-tool";
+import type { FlowDocument } from "./schema";
+
+/** An agent as the engine runs it: the canvas agent plus the tools wired to it by edges. */
+export interface AgentSpec {
+  id: string;
+  name: string;
+  role: string;
+  instructions: string;
+  /** Model id; "" means the flow default. */
+  model: string;
+  maxTries: number;
+  icon: string;
+  color: string;
+  /** Tool names bound by edges agent -> tool node, in edge order. */
+  tools: string[];
+}
+
+/** What the graph builder needs from a flow document (SPEC.md 1, 2). */
+export interface FlowSpec {
+  name: string;
+  mode: "autonomous" | "directed";
+  defaultModel: string;
+  supervisor: { name: string; instructions: string };
+  agents: AgentSpec[];
+  limits: { maxIterations: number; timeoutMs: number };
+  /** The policy decision for a tool (SPEC.md 4: first match; side effects default to AUTH_REQUIRED). */
+  decide(tool: string): ToolDecision;
+}
+
+/**
+ * Reads a validated flow document into a {@link FlowSpec}: agents with their tools (edges
+ * from an agent to a tool node), the supervisor, limits and the policy decision function.
+ * @param registry tells whether a tool exists and whether it has side effects.
+ * @throws AppError unprocessable ("flow_not_runnable") naming the node when the flow has no
+ *   agent, an agent bound to an unknown tool, or no start node.
+ */
+export function compileFlowSpec(
+  doc: FlowDocument,
+  registry: { known(name: string): boolean; sideEffect(name: string): boolean },
+): FlowSpec {
+  const knownTool = registry.known;
+  const byId = new Map(doc.nodes.map((n) => [n.id, n]));
+  if (!doc.nodes.some((n) => n.type === "start")) {
+    throw new AppError("unprocessable", "flow_not_runnable", "The flow has no Start node; add one and connect it to the supervisor.");
+  }
+  const agents: AgentSpec[] = [];
+  for (const node of doc.nodes) {
+    if (node.type !== "agent") continue;
+    const tools: string[] = [];
+    for (const edge of doc.edges) {
+      if (edge.source !== node.id) continue;
+      const target = byId.get(edge.target);
+      if (target?.type !== "tool") continue;
+      if (!knownTool(target.data.tool)) {
+        throw new AppError("unprocessable", "flow_not_runnable", `Tool node "${target.id}" uses unknown tool "${target.data.tool}".`);
+      }
+      if (!tools.includes(target.data.tool)) tools.push(target.data.tool);
+    }
+    agents.push({ id: node.id, ...node.data, tools });
+  }
+  if (agents.length === 0) {
+    throw new AppError("unprocessable", "flow_not_runnable", "The flow has no Agent node; add one so the supervisor can delegate steps.");
+  }
+  const sup = doc.nodes.find((n) => n.type === "supervisor");
+  return {
+    name: doc.settings.name,
+    mode: doc.settings.mode,
+    defaultModel: doc.settings.model,
+    supervisor: sup?.type === "supervisor" ? { name: sup.data.name, instructions: sup.data.instructions } : { name: "Supervisor", instructions: "" },
+    agents,
+    limits: doc.settings.limits,
+    decide: (tool) => decideTool(doc, tool, registry.sideEffect),
+  };
+}

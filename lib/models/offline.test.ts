@@ -1,0 +1,318 @@
+import { generateText, type ModelMessage, streamText, tool } from "ai";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createOfflineModel, extractivePoints, isOfflineModel } from "./offline";
+import {
+  type AgentInfo,
+  conversationSystem,
+  executorPrompt,
+  executorSystem,
+  finalizerPrompt,
+  finalizerSystem,
+  PlanProposal,
+  plannerPrompt,
+  plannerSystem,
+} from "./prompts";
+
+const fileTools = {
+  list_files: tool({ description: "List files", inputSchema: z.object({ path: z.string().optional() }) }),
+  read_file: tool({ description: "Read a file", inputSchema: z.object({ path: z.string() }) }),
+  write_file: tool({ description: "Write a file", inputSchema: z.object({ path: z.string(), content: z.string() }) }),
+  delete_file: tool({ description: "Delete a file", inputSchema: z.object({ path: z.string() }) }),
+};
+
+const chat: AgentInfo = {
+  id: "chat",
+  name: "Chat",
+  instructions: "Talk to the user.",
+  tools: [],
+};
+const worker: AgentInfo = {
+  id: "files",
+  name: "File Worker",
+  instructions: "Work on files.\nBe careful.",
+  tools: Object.keys(fileTools).map((name) => ({ name, description: `The ${name} tool.` })),
+};
+
+const NOTES = [
+  "# Team notes",
+  "",
+  "The launch of Phylactery is planned for March 14, 2026. Marketing needs the final copy a week before.",
+  "Everyone agreed that the demo should stay short.",
+  "",
+  "- Alice owns the approval inbox and ships it by Friday.",
+  "- Bob fixes 3 bugs in the flow editor.",
+  "- misc",
+  "",
+  "## Risks",
+  "",
+  "Budget is tight: 12000 EUR remain for Q2. We may cut the mobile app.",
+].join("\n");
+
+function planRequest(task: string) {
+  return {
+    model: createOfflineModel(),
+    system: plannerSystem({ instructions: "Be brief.", agents: [chat, worker] }),
+    prompt: plannerPrompt(task),
+    tools: { create_plan: tool({ description: "Propose the plan", inputSchema: PlanProposal }) },
+    toolChoice: { type: "tool", toolName: "create_plan" } as const,
+  };
+}
+
+async function plan(task: string) {
+  const result = await generateText(planRequest(task));
+  const call = result.toolCalls[0];
+  expect(call?.toolName).toBe("create_plan");
+  return PlanProposal.parse(call?.input);
+}
+
+function executorMessages(task: string, context: { task: string; result: string }[] = []): ModelMessage[] {
+  return [
+    {
+      role: "user",
+      content: executorPrompt({ stepIndex: 1, stepCount: 2, task, expectedOutput: "Done.", context }),
+    },
+  ];
+}
+
+describe("offline model: planner", () => {
+  it("plans a summary as read then write", async () => {
+    const result = await generateText(planRequest("Summarize notes.md into summary.md"));
+    expect(result.finishReason).toBe("tool-calls");
+    expect(result.toolCalls).toHaveLength(1);
+    expect(result.toolCalls[0]?.toolCallId).toBe("call_plan_2");
+    const { steps } = PlanProposal.parse(result.toolCalls[0]?.input);
+    expect(steps).toHaveLength(2);
+    expect(steps[0]).toMatchObject({ agent_id: "files", task: "Read notes.md", depends_on: [] });
+    expect(steps[1]).toMatchObject({
+      agent_id: "files",
+      task: "Write a summary of notes.md to summary.md",
+      depends_on: [0],
+    });
+    expect(result.usage.inputTokens).toBeGreaterThan(0);
+  });
+
+  it("plans reads, lists, deletes, writes, copies and unknown tasks", async () => {
+    expect((await plan("Read a.md and b.txt")).steps.map((s) => s.task)).toEqual(["Read a.md", "Read b.txt"]);
+    expect((await plan("What files do I have?")).steps[0]?.task).toBe("List the files in the workspace");
+    expect((await plan("Please delete old.log")).steps[0]).toMatchObject({ task: "Delete old.log", agent_id: "files" });
+    expect((await plan('Create hello.txt with the text "Hello world"')).steps[0]?.task).toBe(
+      "Write hello.txt with content: Hello world",
+    );
+    const copy = await plan("Copy a.md to b.md");
+    expect(copy.steps.map((s) => [s.task, s.depends_on])).toEqual([
+      ["Read a.md", []],
+      ["Copy the contents of a.md to b.md", [0]],
+    ]);
+    expect((await plan("Tell me a joke")).steps).toEqual([
+      { agent_id: "chat", task: "Answer: Tell me a joke", expected_output: "A direct answer to the user.", depends_on: [] },
+    ]);
+  });
+
+  it("answers in text when create_plan is not offered", async () => {
+    const { tools: _tools, toolChoice: _choice, ...request } = planRequest("Read a.md");
+    const result = await generateText(request);
+    expect(result.toolCalls).toHaveLength(0);
+    expect(PlanProposal.parse(JSON.parse(result.text)).steps[0]?.task).toBe("Read a.md");
+  });
+});
+
+describe("offline model: executor", () => {
+  it("calls read_file, then reports the result in text", async () => {
+    const model = createOfflineModel();
+    const messages = executorMessages("Read notes.md");
+    const first = await generateText({ model, system: executorSystem(worker), messages, tools: fileTools });
+    expect(first.finishReason).toBe("tool-calls");
+    const call = first.toolCalls[0];
+    expect(call).toMatchObject({ toolName: "read_file", input: { path: "notes.md" }, toolCallId: "call_2" });
+
+    const followUp: ModelMessage[] = [
+      ...messages,
+      {
+        role: "assistant",
+        content: [{ type: "tool-call", toolCallId: "call_2", toolName: "read_file", input: { path: "notes.md" } }],
+      },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "call_2",
+            toolName: "read_file",
+            output: { type: "text", value: NOTES },
+          },
+        ],
+      },
+    ];
+    const second = await generateText({ model, system: executorSystem(worker), messages: followUp, tools: fileTools });
+    expect(second.finishReason).toBe("stop");
+    expect(second.toolCalls).toHaveLength(0);
+    expect(second.text).toContain(`Read ${NOTES.length} characters from notes.md:`);
+    expect(second.text).toContain("# Team notes");
+  });
+
+  it("reports write results and errors", async () => {
+    const model = createOfflineModel();
+    const content = "# Summary of notes.md\n\n- one\n- two\n";
+    const replyAfter = (output: { type: "json"; value: { status: string; output: string } } | { type: "error-text"; value: string }) =>
+      generateText({
+        model,
+        system: executorSystem(worker),
+        tools: fileTools,
+        messages: [
+          ...executorMessages("Write a summary of notes.md to summary.md"),
+          {
+            role: "assistant",
+            content: [{ type: "tool-call", toolCallId: "call_2", toolName: "write_file", input: { path: "summary.md", content } }],
+          },
+          { role: "tool", content: [{ type: "tool-result", toolCallId: "call_2", toolName: "write_file", output }] },
+        ],
+      });
+    const ok = await replyAfter({ type: "json", value: { status: "success", output: "ok" } });
+    expect(ok.text).toBe(`Wrote ${content.length} bytes to summary.md. The summary has 2 points.`);
+    const failed = await replyAfter({ type: "error-text", value: "sandbox_violation: path escapes the workspace" });
+    expect(failed.text).toBe("write_file on summary.md failed: sandbox_violation: path escapes the workspace");
+  });
+
+  it("writes an extractive summary built from the context", async () => {
+    const context = [{ task: "Read notes.md", result: `Read ${NOTES.length} characters from notes.md:\n${NOTES}` }];
+    const result = await generateText({
+      model: createOfflineModel(),
+      system: executorSystem(worker),
+      messages: executorMessages("Write a summary of notes.md to summary.md", context),
+      tools: fileTools,
+    });
+    const call = result.toolCalls[0];
+    expect(call?.toolName).toBe("write_file");
+    const input = call?.input as { path: string; content: string };
+    expect(input.path).toBe("summary.md");
+    const lines = input.content.trim().split("\n");
+    expect(lines[0]).toBe("# Summary of notes.md");
+    const bullets = lines.filter((l) => l.startsWith("- "));
+    expect(bullets).toEqual([
+      "- The launch of Phylactery is planned for March 14, 2026.",
+      "- Marketing needs the final copy a week before.",
+      "- Alice owns the approval inbox and ships it by Friday.",
+      "- Bob fixes 3 bugs in the flow editor.",
+      "- Budget is tight: 12000 EUR remain for Q2.",
+    ]);
+    expect(input.content).not.toContain("Read ");
+    expect(input.content).not.toContain("Risks");
+  });
+
+  it("explains when the needed tool is not offered", async () => {
+    const result = await generateText({
+      model: createOfflineModel(),
+      system: executorSystem(chat),
+      messages: executorMessages("Delete old.log"),
+      tools: { read_file: fileTools.read_file },
+    });
+    expect(result.toolCalls).toHaveLength(0);
+    expect(result.text).toBe('I can\'t do "Delete old.log": it needs the delete_file tool, which is not available to Chat.');
+  });
+
+  it("answers in text when no tool is needed", async () => {
+    const result = await generateText({
+      model: createOfflineModel(),
+      system: executorSystem(chat),
+      messages: executorMessages("Summarize notes.md", [{ task: "Read notes.md", result: NOTES }]),
+    });
+    expect(result.text.startsWith("Summary of notes.md:\n- The launch of Phylactery")).toBe(true);
+  });
+});
+
+describe("offline model: finalizer and conversation", () => {
+  it("recaps the steps", async () => {
+    const { text } = await generateText({
+      model: createOfflineModel(),
+      system: finalizerSystem(),
+      prompt: finalizerPrompt({
+        task: "Summarize notes.md into summary.md",
+        steps: [
+          { task: "Read notes.md", status: "done", result: "Read 10 characters from notes.md:\nHello." },
+          {
+            task: "Write a summary of notes.md to summary.md",
+            status: "done",
+            result: "Wrote 80 bytes to summary.md. The summary has 5 points.",
+          },
+        ],
+      }),
+    });
+    expect(text).toBe(
+      "Summarized notes.md into summary.md (5 points).\n\nWrote 80 bytes to summary.md. The summary has 5 points.",
+    );
+  });
+
+  it("says a rejected tool was not run", async () => {
+    const { text } = await generateText({
+      model: createOfflineModel(),
+      system: finalizerSystem(),
+      prompt: finalizerPrompt({
+        task: "Summarize notes.md into summary.md",
+        steps: [
+          { task: "Read notes.md", status: "done", result: "Read 6 characters from notes.md:\nHello." },
+          { task: "Write a summary of notes.md to summary.md", status: "rejected", result: "" },
+        ],
+        note: "The user rejected write_file.",
+      }),
+    });
+    expect(text).toContain('Completed 1 of 2 steps for "Summarize notes.md into summary.md".');
+    expect(text).toContain("Not done: The user rejected write_file. That tool was not run");
+    expect(text).toContain('Step "Write a summary of notes.md to summary.md" ended as rejected.');
+    expect(text).toContain("Hello.");
+  });
+
+  it("makes small talk", async () => {
+    const { text } = await generateText({ model: createOfflineModel(), system: conversationSystem(), prompt: "hi there" });
+    expect(text).toMatch(/^Hello! I'm Phylactery's offline model/);
+    expect(text).toContain("Summarize notes.md into summary.md");
+  });
+});
+
+describe("offline model: streaming, determinism, identity", () => {
+  it("streams the same tool call as generateText", async () => {
+    const streamed = streamText(planRequest("Summarize notes.md into summary.md"));
+    const types: string[] = [];
+    for await (const part of streamed.fullStream) types.push(part.type);
+    const [generated, calls] = await Promise.all([
+      generateText(planRequest("Summarize notes.md into summary.md")),
+      streamed.toolCalls,
+    ]);
+    expect(calls.map((c) => [c.toolCallId, c.input])).toEqual(generated.toolCalls.map((c) => [c.toolCallId, c.input]));
+    expect(types).toContain("tool-input-delta");
+    expect(await streamed.finishReason).toBe("tool-calls");
+  });
+
+  it("streams text in several deltas", async () => {
+    const streamed = streamText({ model: createOfflineModel(), system: conversationSystem(), prompt: "hello" });
+    const deltas: string[] = [];
+    for await (const delta of streamed.textStream) deltas.push(delta);
+    expect(deltas.length).toBeGreaterThan(5);
+    expect(deltas.join("")).toBe(await streamed.text);
+    expect((await streamed.usage).outputTokens).toBe(Math.ceil(deltas.join("").length / 4));
+  });
+
+  it("is deterministic", async () => {
+    const run = async () => {
+      const r = await generateText({
+        model: createOfflineModel(),
+        system: executorSystem(worker),
+        messages: executorMessages("Write a summary of notes.md to summary.md", [{ task: "Read notes.md", result: NOTES }]),
+        tools: fileTools,
+      });
+      return { calls: r.toolCalls.map((c) => [c.toolCallId, c.toolName, c.input]), usage: r.usage };
+    };
+    expect(await run()).toEqual(await run());
+  });
+
+  it("knows itself", () => {
+    expect(isOfflineModel(createOfflineModel())).toBe(true);
+    expect(isOfflineModel("openai/gpt-4.1")).toBe(false);
+  });
+
+  it("keeps at most five points, in order", () => {
+    const text = Array.from({ length: 9 }, (_, i) => `- Item number ${i + 1} is owned by Team ${i}.`).join("\n");
+    expect(extractivePoints(text)).toHaveLength(5);
+    expect(extractivePoints(text)[0]).toBe("Item number 1 is owned by Team 0.");
+  });
+});

@@ -1,0 +1,568 @@
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4FinishReason,
+  LanguageModelV4Message,
+  LanguageModelV4StreamPart,
+  LanguageModelV4ToolResultOutput,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
+import { PROMPT_MARKERS, type PlanProposal, type PromptRole } from "./prompts";
+
+/**
+ * The offline model: a deterministic `LanguageModelV4` that needs no network and no key.
+ * It reads the role marker of the system prompt built by `./prompts.ts` and answers with
+ * simple rules: the planner proposes file steps, an executor calls one tool then reports its
+ * result, the finalizer recaps the steps. Same prompt in, same output out (no randomness,
+ * no clock), so runs and tests replay exactly (STYLE.md rule 13).
+ */
+
+const PROVIDER = "phylactery";
+const MODEL_ID = "offline";
+/** File names the heuristics recognise. */
+const FILE_RE = /[\w./-]+\.(?:md|txt|json|csv|log)\b/g;
+/** Characters of a read file quoted in the step result (the next step only sees this). */
+const READ_QUOTE_LIMIT = 6000;
+const SUMMARY_POINTS = 5;
+
+type Reply =
+  | { kind: "text"; text: string }
+  | { kind: "tool"; toolCallId: string; toolName: string; input: Record<string, unknown> };
+
+type Step = PlanProposal["steps"][number];
+
+// ---------------------------------------------------------------------------------------
+// Reading the prompt
+
+function messageText(m: LanguageModelV4Message): string {
+  if (m.role === "system") return m.content;
+  return m.content.map((p) => ("text" in p && typeof p.text === "string" ? p.text : "")).join("");
+}
+
+function messageChars(m: LanguageModelV4Message): number {
+  if (m.role === "system") return m.content.length;
+  return m.content.reduce((n, p) => n + (p.type === "text" ? p.text.length : JSON.stringify(p).length), 0);
+}
+
+function between(text: string, open: string, close: string): string | undefined {
+  const start = text.indexOf(open);
+  if (start < 0) return undefined;
+  const end = text.indexOf(close, start + open.length);
+  return end < 0 ? undefined : text.slice(start + open.length, end);
+}
+
+function unescapeAttr(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+}
+
+function fileNames(text: string): string[] {
+  return [...new Set(text.match(FILE_RE) ?? [])];
+}
+
+function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The candidate named after "into/to/in/as", else the last one. */
+function targetFile(text: string, candidates: string[]): string | undefined {
+  const named = candidates.find((c) =>
+    new RegExp(`\\b(?:into|to|in|as)\\s+(?:(?:a|an|the|new|file)\\s+)*${escapeRe(c)}`, "i").test(text),
+  );
+  return named ?? candidates.at(-1);
+}
+
+function detectRole(system: string): PromptRole | undefined {
+  const roles = Object.keys(PROMPT_MARKERS) as PromptRole[];
+  return roles.find((r) => system.includes(PROMPT_MARKERS[r]));
+}
+
+function countBullets(text: string): number {
+  return text.split("\n").filter((l) => l.startsWith("- ")).length;
+}
+
+function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+// ---------------------------------------------------------------------------------------
+// Extractive summary
+
+const DATE_RE =
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\b\d{4}-\d{2}(?:-\d{2})?\b|\bQ[1-4]\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b/i;
+
+function cleanInline(text: string): string {
+  return text
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+    .replace(/\*\*|__|`/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/**
+ * Picks the `max` most informative sentences or bullets of a text, in their original order.
+ * Scoring (deterministic): first sentence of a paragraph +3, bullet line +2, contains a number
+ * +2, a date +1, a capitalised word after the first +1, very short -3, very long -1; ties go
+ * to the earlier candidate. Markdown headings, rules and code fences are dropped.
+ */
+export function extractivePoints(text: string, max = SUMMARY_POINTS): string[] {
+  const candidates: { text: string; first: boolean; bullet: boolean }[] = [];
+  let paragraph: string[] = [];
+  const flush = () => {
+    if (paragraph.length === 0) return;
+    const sentences = paragraph.join(" ").split(/(?<=[.!?])\s+(?=["'([]?[A-Z0-9])/);
+    sentences.forEach((s, i) => {
+      candidates.push({ text: s, first: i === 0, bullet: false });
+    });
+    paragraph = [];
+  };
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith("```") || /^#{1,6}\s/.test(line) || /^([-*_])\1{2,}$/.test(line)) {
+      flush();
+      continue;
+    }
+    const bullet = /^(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
+    if (bullet?.[1]) {
+      flush();
+      candidates.push({ text: bullet[1], first: false, bullet: true });
+      continue;
+    }
+    paragraph.push(line.replace(/^>\s?/, ""));
+  }
+  flush();
+
+  const seen = new Set<string>();
+  const scored = candidates
+    .map((c, index) => {
+      const t = cleanInline(c.text);
+      let score = (c.first ? 3 : 0) + (c.bullet ? 2 : 0);
+      if (/\d/.test(t)) score += 2;
+      if (DATE_RE.test(t)) score += 1;
+      if (/\s[A-Z][a-z]+/.test(t)) score += 1;
+      if (t.length < 15) score -= 3;
+      else if (t.length > 240) score -= 1;
+      return { text: t, index, score };
+    })
+    .filter((c) => {
+      const key = c.text.toLowerCase();
+      if (!c.text || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  return scored
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, max)
+    .sort((a, b) => a.index - b.index)
+    .map((c) => c.text);
+}
+
+/** Drops the offline executor's own "Read N characters from X:" header and cut marker. */
+function contextBody(context: { result: string }[]): string {
+  return context
+    .map((c) =>
+      c.result
+        .replace(/^Read \d+ characters from .*:\n/, "")
+        .replace(/\n\[\u2026 cut at \d+ characters\]$/, "")
+        .trim(),
+    )
+    .join("\n\n");
+}
+
+function summaryDocument(source: string, context: { result: string }[]): string {
+  const points = extractivePoints(contextBody(context));
+  const bullets = points.length > 0 ? points : ["(nothing to summarize: the earlier steps returned no text)"];
+  return `# Summary of ${source}\n\n${bullets.map((p) => `- ${p}`).join("\n")}\n`;
+}
+
+// ---------------------------------------------------------------------------------------
+// Planner
+
+interface ParsedAgent {
+  id: string;
+  tools: string[];
+}
+
+function parseAgents(system: string): ParsedAgent[] {
+  return [...system.matchAll(/^agent (\S+) \| .*? \| tools: (.*)$/gm)].map((m) => ({
+    id: m[1] ?? "",
+    tools: (m[2] ?? "").split(",").map((t) => t.trim()),
+  }));
+}
+
+/** Text after "with"/"containing"/"saying", unquoted: the content of a write task. */
+function writeContent(task: string): string {
+  const m = /\b(?:with|containing|saying)\s+(?:the\s+)?(?:(?:text|content|contents|words?)\b\s*)?:?\s*([\s\S]+)$/i.exec(task);
+  return (m?.[1] ?? "").trim().replace(/^(["'`])([\s\S]*)\1$/, "$2");
+}
+
+/** Plans a task with keyword rules (see SPEC of the offline model in this file's header). */
+function planSteps(task: string, agents: ParsedAgent[]): Step[] {
+  const agentFor = (tool?: string) =>
+    (tool ? agents.find((a) => a.tools.includes(tool)) : undefined)?.id ?? agents[0]?.id ?? "agent";
+  const step = (tool: string | undefined, text: string, expected: string, deps: number[] = []): Step => ({
+    agent_id: agentFor(tool),
+    task: text,
+    expected_output: expected,
+    depends_on: deps,
+  });
+  const read = (file: string) => step("read_file", `Read ${file}`, `The full text of ${file}.`);
+  const files = fileNames(task);
+  const lower = task.toLowerCase();
+  const [first] = files;
+  if (!first) {
+    if (/\blist\b|\b(?:what|which) files\b|\bfiles? (?:are|do)\b/.test(lower)) {
+      return [step("list_files", "List the files in the workspace", "The names of the files in the workspace.")];
+    }
+    return [step(undefined, `Answer: ${task.trim()}`, "A direct answer to the user.")];
+  }
+  if (/\b(?:summari[sz]e|summary|condense)\b/.test(lower)) {
+    const target = targetFile(task, files.slice(1));
+    if (!target) return [read(first), step(undefined, `Summarize ${first}`, `A short summary of ${first}.`, [0])];
+    return [
+      read(first),
+      step(
+        "write_file",
+        `Write a summary of ${first} to ${target}`,
+        `${target} containing a bullet-point summary of ${first}.`,
+        [0],
+      ),
+    ];
+  }
+  const second = files[1];
+  if (/\bcopy\b/.test(lower) && second) {
+    return [read(first), step("write_file", `Copy the contents of ${first} to ${second}`, `${second} with the text of ${first}.`, [0])];
+  }
+  if (/\b(?:delete|remove)\b/.test(lower)) {
+    return files.map((f) => step("delete_file", `Delete ${f}`, `${f} no longer exists.`));
+  }
+  if (/\b(?:write|create|save)\b/.test(lower)) {
+    const content = writeContent(task);
+    return [step("write_file", `Write ${first} with content: ${content}`, `${first} containing the given text.`)];
+  }
+  return files.map(read);
+}
+
+function plannerReply(options: LanguageModelV4CallOptions, system: string, user: string, tools: Set<string>): Reply {
+  const task = (between(user, "<task>\n", "\n</task>") ?? user).trim();
+  const plan: PlanProposal = { steps: planSteps(task, parseAgents(system)) };
+  if (!tools.has("create_plan")) return { kind: "text", text: JSON.stringify(plan) };
+  return { kind: "tool", toolCallId: `call_plan_${options.prompt.length}`, toolName: "create_plan", input: plan };
+}
+
+// ---------------------------------------------------------------------------------------
+// Executor
+
+interface ToolOutcome {
+  error?: string;
+  value: unknown;
+}
+
+function parseMaybeJson(text: string): unknown {
+  const t = text.trim();
+  if (!/^[[{]/.test(t)) return text;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return text;
+  }
+}
+
+/** Normalises a tool result, unwrapping a gateway `{ status, output }` envelope. */
+function toolOutcome(output: LanguageModelV4ToolResultOutput): ToolOutcome {
+  let value: unknown;
+  switch (output.type) {
+    case "text":
+      value = parseMaybeJson(output.value);
+      break;
+    case "json":
+      value = output.value;
+      break;
+    case "error-text":
+      return { error: output.value, value: undefined };
+    case "error-json":
+      return { error: JSON.stringify(output.value), value: undefined };
+    case "execution-denied":
+      return { error: `it was not run (${output.reason ?? "execution denied"})`, value: undefined };
+    case "content":
+      value = output.value.map((p) => (p.type === "text" ? p.text : "")).join("");
+      break;
+  }
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const o = value as Record<string, unknown>;
+    const err = o.error;
+    if (o.status === "error" || err) {
+      const message = typeof err === "string" ? err : (err as { message?: unknown } | undefined)?.message;
+      return { error: String(message ?? o.output ?? o.message ?? "unknown error"), value: undefined };
+    }
+    if (typeof o.status === "string" && typeof o.output === "string") value = parseMaybeJson(o.output);
+  }
+  return { value };
+}
+
+function field(value: unknown, ...keys: string[]): unknown {
+  if (!value || typeof value !== "object") return undefined;
+  const o = value as Record<string, unknown>;
+  return keys.map((k) => o[k]).find((v) => v !== undefined);
+}
+
+function describeResult(toolName: string, input: Record<string, unknown>, outcome: ToolOutcome): string {
+  const path = String(input.path ?? field(outcome.value, "path") ?? ".");
+  if (outcome.error !== undefined) return `${toolName} on ${path} failed: ${outcome.error}`;
+  const v = outcome.value;
+  switch (toolName) {
+    case "read_file": {
+      const raw = field(v, "content", "text");
+      const content = typeof v === "string" ? v : typeof raw === "string" ? raw : JSON.stringify(v);
+      const quoted =
+        content.length > READ_QUOTE_LIMIT
+          ? `${content.slice(0, READ_QUOTE_LIMIT)}\n[\u2026 cut at ${READ_QUOTE_LIMIT} characters]`
+          : content;
+      return `Read ${content.length} characters from ${path}:\n${quoted}`;
+    }
+    case "write_file": {
+      const content = typeof input.content === "string" ? input.content : "";
+      const bytes = Number(field(v, "bytes", "bytesWritten", "size") ?? byteLength(content));
+      const points = content.startsWith("# Summary of") ? ` The summary has ${countBullets(content)} points.` : "";
+      return `Wrote ${bytes} bytes to ${path}.${points}`;
+    }
+    case "delete_file":
+      return `Deleted ${path}.`;
+    case "list_files": {
+      const list = Array.isArray(v) ? v : field(v, "files", "entries");
+      if (Array.isArray(list)) {
+        const names = list.map((e) => String(typeof e === "string" ? e : (field(e, "name", "path") ?? JSON.stringify(e))));
+        return names.length === 0
+          ? `${path} is empty.`
+          : `${path} has ${names.length} entries:\n${names.map((n) => `- ${n}`).join("\n")}`;
+      }
+      return `Files in ${path}:\n${typeof v === "string" ? v : JSON.stringify(v)}`;
+    }
+    default:
+      return `${toolName} returned: ${typeof v === "string" ? v : JSON.stringify(v)}`;
+  }
+}
+
+function reportToolResults(prompt: LanguageModelV4Message[], last: LanguageModelV4Message & { role: "tool" }): string {
+  const calls = new Map<string, Record<string, unknown>>();
+  for (const m of prompt) {
+    if (m.role !== "assistant") continue;
+    for (const p of m.content) {
+      if (p.type === "tool-call" && p.input && typeof p.input === "object") {
+        calls.set(p.toolCallId, p.input as Record<string, unknown>);
+      }
+    }
+  }
+  return last.content
+    .flatMap((p) =>
+      p.type === "tool-result" ? [describeResult(p.toolName, calls.get(p.toolCallId) ?? {}, toolOutcome(p.output))] : [],
+    )
+    .join("\n\n");
+}
+
+function parseContext(user: string): { task: string; result: string }[] {
+  return [...user.matchAll(/<step-result task="([^"]*)">\n([\s\S]*?)\n<\/step-result>/g)].map((m) => ({
+    task: unescapeAttr(m[1] ?? ""),
+    result: m[2] ?? "",
+  }));
+}
+
+/** Chooses the tool for a step, or `undefined` when the step is answered in text. */
+function chooseTool(task: string, context: { task: string; result: string }[]) {
+  const files = fileNames(task);
+  const lower = task.toLowerCase();
+  const [first] = files;
+  if (lower.startsWith("answer:")) return undefined;
+  const given = /^write (\S+) with content:\s?([\s\S]*)$/i.exec(task);
+  if (given?.[1]) return { toolName: "write_file", input: { path: given[1], content: given[2] ?? "" } };
+  if (/\b(?:summari[sz]e|summary|condense)\b/.test(lower)) {
+    const target = targetFile(task, files.slice(1));
+    if (!target) return undefined;
+    const source = files.find((f) => f !== target) ?? fileNames(context.map((c) => c.task).join(" "))[0] ?? "the input";
+    return { toolName: "write_file", input: { path: target, content: summaryDocument(source, context) } };
+  }
+  const second = files[1];
+  if (/\bcopy\b/.test(lower) && first && second) {
+    return { toolName: "write_file", input: { path: second, content: contextBody(context) } };
+  }
+  if (/\b(?:delete|remove)\b/.test(lower) && first) return { toolName: "delete_file", input: { path: first } };
+  if (/\b(?:write|create|save)\b/.test(lower) && first) {
+    return { toolName: "write_file", input: { path: first, content: writeContent(task) || contextBody(context) } };
+  }
+  if (/\blist\b|\bfiles in\b/.test(lower)) return { toolName: "list_files", input: { path: "." } };
+  if (first) return { toolName: "read_file", input: { path: first } };
+  return undefined;
+}
+
+function answerInText(task: string, context: { task: string; result: string }[]): string {
+  const points = extractivePoints(contextBody(context));
+  if (points.length > 0) {
+    const source = fileNames(`${task} ${context.map((c) => c.task).join(" ")}`)[0] ?? "the earlier steps";
+    return `Summary of ${source}:\n${points.map((p) => `- ${p}`).join("\n")}`;
+  }
+  const question = task.replace(/^answer:\s*/i, "");
+  return `I am the offline model, so I can only work on files with tools and can't answer "${question}" myself. Try a file task such as "Summarize notes.md into summary.md", or configure a real model provider.`;
+}
+
+function executorReply(options: LanguageModelV4CallOptions, system: string, user: string, tools: Set<string>): Reply {
+  const last = options.prompt.at(-1);
+  if (last?.role === "tool") return { kind: "text", text: reportToolResults(options.prompt, last) };
+  const task = (between(user, "<step-task>\n", "\n</step-task>") ?? user).trim();
+  const context = parseContext(user);
+  const choice = chooseTool(task, context);
+  if (!choice) return { kind: "text", text: answerInText(task, context) };
+  if (!tools.has(choice.toolName)) {
+    const agent = /^You are (.+?) \(agent /m.exec(system)?.[1] ?? "this agent";
+    return {
+      kind: "text",
+      text: `I can't do "${task}": it needs the ${choice.toolName} tool, which is not available to ${agent}.`,
+    };
+  }
+  return { kind: "tool", toolCallId: `call_${options.prompt.length}`, ...choice };
+}
+
+// ---------------------------------------------------------------------------------------
+// Finalizer and conversation
+
+function finalizerReply(user: string): string {
+  const task = (between(user, "<task>\n", "\n</task>") ?? "").trim();
+  const note = between(user, "<note>\n", "\n</note>")?.trim();
+  const steps = [...user.matchAll(/<step index="\d+" status="([^"]*)" task="([^"]*)">\n([\s\S]*?)\n<\/step>/g)].map(
+    (m) => ({ status: unescapeAttr(m[1] ?? ""), task: unescapeAttr(m[2] ?? ""), result: m[3] ?? "" }),
+  );
+  const done = steps.filter((s) => /^(?:done|completed?|succe(?:ss|eded)|ok)$/i.test(s.status));
+  const files = fileNames(task);
+  const target = targetFile(task, files.slice(1));
+  const wrote = target ? done.find((s) => s.result.includes(`bytes to ${target}`)) : undefined;
+  const lines: string[] = [];
+  if (wrote && files[0] && /\b(?:summari[sz]e|summary|condense)\b/i.test(task)) {
+    const points = /(\d+) points?\b/.exec(wrote.result)?.[1];
+    lines.push(`Summarized ${files[0]} into ${target}${points ? ` (${points} points)` : ""}.`);
+  } else if (steps.length === 0) {
+    lines.push(`Nothing was run for "${task}".`);
+  } else {
+    lines.push(`Completed ${done.length} of ${steps.length} steps for "${task}".`);
+  }
+  if (note) lines.push(`Not done: ${note.replace(/\.?$/, ".")} That tool was not run, so its changes were not made.`);
+  for (const s of steps) {
+    if (!done.includes(s)) lines.push(`Step "${s.task}" ended as ${s.status}.`);
+  }
+  const lastResult = done.at(-1)?.result.trim();
+  return lastResult ? `${lines.join(" ")}\n\n${lastResult}` : lines.join(" ");
+}
+
+function conversationReply(user: string): string {
+  const said = user.trim();
+  const opener = /^(?:hi|hello|hey|good (?:morning|afternoon|evening))\b/i.test(said)
+    ? "Hello!"
+    : /\bthank/i.test(said)
+      ? "You're welcome!"
+      : "Thanks for your message.";
+  return `${opener} I'm Phylactery's offline model: I don't chat freely, but I can plan and run file tasks with your agents. Try a task like "Summarize notes.md into summary.md".`;
+}
+
+// ---------------------------------------------------------------------------------------
+// The model
+
+function reply(options: LanguageModelV4CallOptions): Reply {
+  const system = options.prompt.filter((m) => m.role === "system").map(messageText).join("\n");
+  const users = options.prompt.filter((m) => m.role === "user").map(messageText);
+  const tools = new Set(
+    options.toolChoice?.type === "none"
+      ? []
+      : (options.tools ?? []).filter((t) => t.type === "function").map((t) => t.name),
+  );
+  switch (detectRole(system)) {
+    case "planner":
+      return plannerReply(options, system, users.at(-1) ?? "", tools);
+    case "executor":
+      return executorReply(options, system, users[0] ?? "", tools);
+    case "finalizer":
+      return { kind: "text", text: finalizerReply(users.at(-1) ?? "") };
+    default:
+      return { kind: "text", text: conversationReply(users.at(-1) ?? "") };
+  }
+}
+
+function usageOf(options: LanguageModelV4CallOptions, out: Reply): LanguageModelV4Usage {
+  const inputChars = options.prompt.reduce((n, m) => n + messageChars(m), 0);
+  const outputChars = out.kind === "text" ? out.text.length : JSON.stringify(out.input).length;
+  const input = Math.ceil(inputChars / 4);
+  const output = Math.ceil(outputChars / 4);
+  return {
+    inputTokens: { total: input, noCache: input, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: output, text: out.kind === "text" ? output : 0, reasoning: undefined },
+  };
+}
+
+function finishOf(out: Reply): LanguageModelV4FinishReason {
+  return out.kind === "tool" ? { unified: "tool-calls", raw: "tool_calls" } : { unified: "stop", raw: "stop" };
+}
+
+/** Splits text into deterministic stream deltas (a word and its trailing space each). */
+function chunks(text: string, pattern: RegExp): string[] {
+  return text.match(pattern) ?? [];
+}
+
+function streamParts(out: Reply, usage: LanguageModelV4Usage): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  if (out.kind === "text") {
+    parts.push({ type: "text-start", id: "text_0" });
+    for (const delta of chunks(out.text, /\s*\S+\s*|\s+/g)) parts.push({ type: "text-delta", id: "text_0", delta });
+    parts.push({ type: "text-end", id: "text_0" });
+  } else {
+    const json = JSON.stringify(out.input);
+    parts.push({ type: "tool-input-start", id: out.toolCallId, toolName: out.toolName });
+    for (const delta of chunks(json, /[\s\S]{1,24}/g)) parts.push({ type: "tool-input-delta", id: out.toolCallId, delta });
+    parts.push({ type: "tool-input-end", id: out.toolCallId });
+    parts.push({ type: "tool-call", toolCallId: out.toolCallId, toolName: out.toolName, input: json });
+  }
+  parts.push({ type: "finish", usage, finishReason: finishOf(out) });
+  return parts;
+}
+
+/**
+ * Creates the deterministic offline model (provider "phylactery", model id "offline").
+ * The role comes from the `[phylactery:*]` marker of the system prompt; without a marker it
+ * answers like the conversation role. Only tools offered in `options.tools` are called.
+ */
+export function createOfflineModel(): LanguageModelV4 {
+  return {
+    specificationVersion: "v4",
+    provider: PROVIDER,
+    modelId: MODEL_ID,
+    supportedUrls: {},
+    async doGenerate(options) {
+      const out = reply(options);
+      const content: LanguageModelV4Content[] =
+        out.kind === "text"
+          ? [{ type: "text", text: out.text }]
+          : [{ type: "tool-call", toolCallId: out.toolCallId, toolName: out.toolName, input: JSON.stringify(out.input) }];
+      return {
+        content,
+        finishReason: finishOf(out),
+        usage: usageOf(options, out),
+        response: { id: `offline-${options.prompt.length}`, modelId: MODEL_ID },
+        warnings: [],
+      };
+    },
+    async doStream(options) {
+      const out = reply(options);
+      const parts = streamParts(out, usageOf(options, out));
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      });
+      return { stream };
+    },
+  };
+}
+
+/** True when `model` is the offline model (so callers can skip retries, cost and keys). */
+export function isOfflineModel(model: unknown): boolean {
+  if (!model || typeof model !== "object") return false;
+  const m = model as { provider?: unknown; modelId?: unknown };
+  return m.provider === PROVIDER && m.modelId === MODEL_ID;
+}

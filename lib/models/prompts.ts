@@ -1,0 +1,206 @@
+import { z } from "zod";
+
+/**
+ * Prompt builders for the four model roles the engine uses (planner, executor, finalizer,
+ * conversation). Each system prompt opens with a marker line so the offline model
+ * (`./offline.ts`) can tell the roles apart; the blocks below are written for an LLM and
+ * kept in a line format that the offline model parses back.
+ */
+
+/** First line of each role's system prompt. */
+export const PROMPT_MARKERS = {
+  planner: "[phylactery:planner]",
+  executor: "[phylactery:executor]",
+  finalizer: "[phylactery:finalizer]",
+  conversation: "[phylactery:conversation]",
+} as const;
+
+/** One prompt role, keyed like {@link PROMPT_MARKERS}. */
+export type PromptRole = keyof typeof PROMPT_MARKERS;
+
+/** What the planner and an executor know about an agent. */
+export interface AgentInfo {
+  id: string;
+  name: string;
+  instructions: string;
+  tools: { name: string; description: string }[];
+}
+
+/** One step of a plan, as the planner proposes it through the `create_plan` tool. */
+export const PlanStep = z.object({
+  agent_id: z.string().min(1).describe("Id of the agent that runs this step (one of the listed agents)."),
+  task: z.string().min(1).describe("What the agent must do in this step, in one imperative sentence."),
+  expected_output: z.string().describe("What the step produces when it is done."),
+  depends_on: z
+    .array(z.number().int().min(0))
+    .describe("0-based indexes of earlier steps whose results this step needs; [] when none."),
+});
+
+/** Input of the `create_plan` tool: 1 to 20 ordered steps. */
+export const PlanProposal = z.object({
+  steps: z.array(PlanStep).min(1).max(20).describe("The ordered steps of the plan."),
+});
+
+/** A parsed plan proposal. */
+export type PlanProposal = z.infer<typeof PlanProposal>;
+
+/** Collapses whitespace (newlines included) so a value fits on one line. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** Escapes a value for a double-quoted attribute of a pseudo-XML block. */
+function attr(text: string): string {
+  return oneLine(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+}
+
+/**
+ * Lists agents one per line: `agent <id> | <name> | tools: a, b`, followed by an indented
+ * `instructions:` line. `|` inside names is replaced so the columns stay parseable.
+ */
+function agentsBlock(agents: AgentInfo[]): string {
+  if (agents.length === 0) return "(no agents)";
+  return agents
+    .map((a) => {
+      const tools = a.tools.map((t) => t.name).join(", ") || "(none)";
+      const head = `agent ${oneLine(a.id)} | ${oneLine(a.name).replace(/\|/g, "/")} | tools: ${tools}`;
+      const instructions = oneLine(a.instructions) || "(none)";
+      const toolLines = a.tools.map((t) => `  - ${t.name}: ${oneLine(t.description)}`);
+      return [head, `  instructions: ${instructions}`, ...toolLines].join("\n");
+    })
+    .join("\n");
+}
+
+/**
+ * System prompt of the planner, which must answer by calling `create_plan` with a
+ * {@link PlanProposal}.
+ * @param input.instructions the flow's supervisor instructions (may be empty).
+ * @param input.agents the agents a step may be assigned to, in flow order.
+ */
+export function plannerSystem(input: { instructions: string; agents: AgentInfo[] }): string {
+  const instructions = input.instructions.trim() || "(none)";
+  return [
+    PROMPT_MARKERS.planner,
+    "You are the planner of a team of AI agents. Turn the user's task into a short plan that the agents below can carry out with their tools, then call the create_plan tool with it. Do not do the work yourself and do not answer in prose.",
+    "",
+    "Rules:",
+    "- Use as few steps as the task needs (at most 20). One step is one concrete action, e.g. read one file, or write one file.",
+    "- Assign every step to the agent whose tools can do it; use the agent id exactly as listed.",
+    "- Write each task as one imperative sentence that names the files involved, e.g. \"Read notes.md\".",
+    "- depends_on lists the 0-based indexes of earlier steps whose results the step needs (a step only sees the results of the steps it depends on). Never refer to a later step.",
+    "- expected_output says what the step produces, e.g. \"The full text of notes.md.\"",
+    "- If the task needs no tools, plan a single step that answers it.",
+    "",
+    "Flow instructions:",
+    instructions,
+    "",
+    "Agents:",
+    agentsBlock(input.agents),
+  ].join("\n");
+}
+
+/**
+ * User prompt of the planner: the task inside `<task>` tags.
+ * @param task the user's request, verbatim.
+ */
+export function plannerPrompt(task: string): string {
+  return `Plan this task and call create_plan.\n<task>\n${task.trim()}\n</task>`;
+}
+
+/**
+ * System prompt of an executor agent running one plan step.
+ * @param agent the agent (its name and instructions are quoted; tools arrive as AI SDK tools).
+ */
+export function executorSystem(agent: AgentInfo): string {
+  const tools = agent.tools.map((t) => t.name).join(", ") || "(none)";
+  return [
+    PROMPT_MARKERS.executor,
+    `You are ${oneLine(agent.name)} (agent ${oneLine(agent.id)}).`,
+    "",
+    "Your instructions:",
+    agent.instructions.trim() || "(none)",
+    "",
+    `Tools: ${tools}`,
+    "",
+    "Rules:",
+    "- Do only the step you are given, nothing from other steps.",
+    "- Use your tools to act on files; never claim you read or wrote a file without calling the tool.",
+    "- Call one tool at a time and wait for its result.",
+    "- When you read something, quote what you read in your answer so later steps can use it.",
+    "- If a tool fails or is rejected, do not retry it; say what happened.",
+    "- When the step is done, reply with plain text (no tool call): the step's result.",
+  ].join("\n");
+}
+
+/**
+ * User prompt of an executor: the step, its expected output, and the results of the steps
+ * it depends on as `<step-result task="...">` blocks.
+ * @param input.stepIndex 0-based index of the step; shown 1-based.
+ * @param input.context results of the dependency steps, in plan order.
+ */
+export function executorPrompt(input: {
+  stepIndex: number;
+  stepCount: number;
+  task: string;
+  expectedOutput: string;
+  context: { task: string; result: string }[];
+}): string {
+  const lines = [
+    `Step ${input.stepIndex + 1} of ${input.stepCount}.`,
+    "<step-task>",
+    input.task.trim(),
+    "</step-task>",
+    "<expected-output>",
+    input.expectedOutput.trim(),
+    "</expected-output>",
+  ];
+  if (input.context.length > 0) {
+    lines.push("Results of the earlier steps this step depends on:");
+    for (const c of input.context) {
+      lines.push(`<step-result task="${attr(c.task)}">`, c.result.trim(), "</step-result>");
+    }
+  }
+  lines.push("Do this step now.");
+  return lines.join("\n");
+}
+
+/** System prompt of the finalizer, which writes the answer the user sees. */
+export function finalizerSystem(): string {
+  return [
+    PROMPT_MARKERS.finalizer,
+    "You write the final answer of a multi-agent run for the user.",
+    "Rules:",
+    "- Answer the user's task directly, using only the step results given; do not invent results.",
+    "- Say plainly what was done (files read, written, deleted) and what was not.",
+    "- If a note says an action was rejected or failed, say that the action was not carried out and why.",
+    "- Be brief: a sentence or two, then the key result (quote short results).",
+  ].join("\n");
+}
+
+/**
+ * User prompt of the finalizer: the task, each step's status and result as `<step>` blocks,
+ * and an optional note (e.g. "The user rejected write_file.").
+ */
+export function finalizerPrompt(input: {
+  task: string;
+  steps: { task: string; status: string; result: string }[];
+  note?: string;
+}): string {
+  const lines = ["<task>", input.task.trim(), "</task>", "Steps:"];
+  input.steps.forEach((s, i) => {
+    lines.push(`<step index="${i + 1}" status="${attr(s.status)}" task="${attr(s.task)}">`, s.result.trim(), "</step>");
+  });
+  if (input.steps.length === 0) lines.push("(no steps ran)");
+  if (input.note?.trim()) lines.push("<note>", input.note.trim(), "</note>");
+  lines.push("Write the final answer.");
+  return lines.join("\n");
+}
+
+/** System prompt for small talk outside any plan. */
+export function conversationSystem(): string {
+  return [
+    PROMPT_MARKERS.conversation,
+    "You are Phylactery, an assistant that runs teams of AI agents on files in a sandboxed workspace.",
+    "This message needs no plan: reply briefly and kindly. If the user seems to want work done, suggest phrasing it as a task, e.g. \"Summarize notes.md into summary.md\".",
+  ].join("\n");
+}

@@ -1,0 +1,197 @@
+import { constants, promises as fs } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { AppError, isAppError } from "../errors";
+import { realWorkspaceRoot, resolveInWorkspace, splitWorkspacePath, toWorkspacePath } from "./sandbox";
+import type { ToolDefinition } from "./types";
+
+/**
+ * The four built-in file tools (SPEC.md 7). Each works only inside the thread's workspace
+ * through {@link resolveInWorkspace}; failures are AppErrors whose `reason` the gateway
+ * reports as the error code.
+ */
+
+/** Largest file read_file returns and write_file accepts, bytes (1 MB). */
+export const MAX_FILE_BYTES = 1_048_576;
+/** Default wall-clock limit of the file tools, ms (SPEC.md 7). */
+const TIMEOUT_MS = 30_000;
+/** O_NOFOLLOW where the platform has it: refuse a symlink swapped in after the check. */
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+const workspacePath = z.string().min(1).max(1024);
+
+/** Turns a Node fs error into an AppError that names the workspace path, never the host path. */
+function fsError(err: unknown, relPath: string): unknown {
+  if (isAppError(err)) return err;
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  const shown = JSON.stringify(relPath);
+  switch (code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return new AppError("not_found", "not_found", `No such file or directory: ${shown}.`);
+    case "EISDIR":
+      return new AppError("bad_request", "is_a_directory", `${shown} is a directory.`);
+    case "ELOOP":
+      return new AppError("forbidden", "sandbox_violation", `Path ${shown} is refused: it is a symlink.`);
+    case "EACCES":
+    case "EPERM":
+      return new AppError("forbidden", "permission_denied", `Permission denied: ${shown}.`);
+    case "ENOSPC":
+      return new AppError("internal", "no_space", "The workspace disk is full.");
+    default:
+      return new AppError("internal", "fs_error", `File operation on ${shown} failed (${code ?? "unknown error"}).`);
+  }
+}
+
+function fileTool<I, O>(def: Omit<ToolDefinition<I, O>, "version" | "timeoutMs" | "permission">): ToolDefinition<I, O> {
+  return { version: "1.0.0", timeoutMs: TIMEOUT_MS, permission: "user", ...def };
+}
+
+const ListEntry = z.object({
+  name: z.string(),
+  type: z.enum(["file", "dir"]),
+  /** Size in bytes; 0 for directories. */
+  sizeBytes: z.number().int().nonnegative(),
+});
+
+/** list_files: the entries of one workspace directory, sorted by name (SPEC.md 7). */
+export const listFiles = fileTool({
+  name: "list_files",
+  description:
+    "List the files and folders in a directory of the workspace. Returns name, type (file or dir) and size in bytes for each entry.",
+  sideEffect: false,
+  input: z.object({
+    path: workspacePath.default(".").describe('Directory to list, relative to the workspace root; "." (the default) is the root.'),
+  }),
+  output: z.array(ListEntry),
+  async run({ path: rel }, ctx) {
+    const dir = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
+    try {
+      if (!(await fs.stat(dir)).isDirectory()) {
+        throw new AppError("bad_request", "not_a_directory", `${JSON.stringify(rel)} is a file, not a directory; use read_file.`);
+      }
+      const entries: z.infer<typeof ListEntry>[] = [];
+      for (const name of (await fs.readdir(dir)).sort()) {
+        if (ctx.signal.aborted) break;
+        let real: string;
+        try {
+          // Symlinks are listed as what they point to, and only when that stays inside.
+          real = await resolveInWorkspace(ctx.workspaceDir, `${rel}/${name}`, { mustExist: true });
+        } catch {
+          continue;
+        }
+        const st = await fs.stat(real);
+        entries.push({ name, type: st.isDirectory() ? "dir" : "file", sizeBytes: st.isDirectory() ? 0 : st.size });
+      }
+      return entries;
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+  },
+});
+
+/** read_file: the UTF-8 text of one workspace file of at most 1 MB (SPEC.md 7). */
+export const readFile = fileTool({
+  name: "read_file",
+  description: "Read a text file from the workspace (UTF-8, at most 1 MB). Returns its path and content.",
+  sideEffect: false,
+  input: z.object({
+    path: workspacePath.describe('File to read, relative to the workspace root, e.g. "notes.md" or "docs/plan.md".'),
+  }),
+  output: z.object({ path: z.string(), content: z.string() }),
+  async run({ path: rel }, ctx) {
+    const abs = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
+    const root = await realWorkspaceRoot(ctx.workspaceDir);
+    try {
+      const handle = await fs.open(abs, constants.O_RDONLY | NOFOLLOW);
+      try {
+        const st = await handle.stat();
+        if (st.isDirectory()) throw new AppError("bad_request", "is_a_directory", `${JSON.stringify(rel)} is a directory; use list_files.`);
+        if (!st.isFile()) throw new AppError("forbidden", "sandbox_violation", `Path ${JSON.stringify(rel)} is refused: not a regular file.`);
+        if (st.size > MAX_FILE_BYTES) {
+          throw new AppError(
+            "unprocessable",
+            "file_too_large",
+            `${JSON.stringify(rel)} is ${st.size} bytes; read_file reads files up to ${MAX_FILE_BYTES} bytes (1 MB).`,
+          );
+        }
+        const content = await handle.readFile({ encoding: "utf8", signal: ctx.signal });
+        if (content.includes("\u0000")) {
+          throw new AppError("unprocessable", "binary_file", `${JSON.stringify(rel)} looks like a binary file; read_file reads text only.`);
+        }
+        return { path: toWorkspacePath(root, abs), content };
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+  },
+});
+
+/** write_file: creates or replaces one workspace file, creating parent folders (SPEC.md 7). */
+export const writeFile = fileTool({
+  name: "write_file",
+  description:
+    "Create or overwrite a text file in the workspace (UTF-8, at most 1 MB). Missing parent folders are created. Needs approval.",
+  sideEffect: true,
+  input: z.object({
+    path: workspacePath.describe('File to write, relative to the workspace root, e.g. "summary.md".'),
+    content: z
+      .string()
+      .refine((s) => Buffer.byteLength(s, "utf8") <= MAX_FILE_BYTES, { message: `must be at most ${MAX_FILE_BYTES} bytes (1 MB) of UTF-8` })
+      .describe("The full new content of the file, as UTF-8 text (at most 1 MB)."),
+  }),
+  output: z.object({ path: z.string(), bytesWritten: z.number().int().nonnegative() }),
+  async run({ path: rel, content }, ctx) {
+    const segments = splitWorkspacePath(rel);
+    if (segments.length === 0) throw new AppError("bad_request", "is_a_directory", `${JSON.stringify(rel)} is the workspace root, not a file.`);
+    const root = await realWorkspaceRoot(ctx.workspaceDir);
+    const target = await resolveInWorkspace(ctx.workspaceDir, rel);
+    try {
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      // Re-check after mkdir: the parent chain now exists and must still be inside.
+      const abs = await resolveInWorkspace(ctx.workspaceDir, rel);
+      if (ctx.signal.aborted) throw new AppError("internal", "aborted", "write_file was cancelled before writing.");
+      const data = Buffer.from(content, "utf8");
+      const handle = await fs.open(abs, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NOFOLLOW, 0o644);
+      try {
+        await handle.writeFile(data);
+      } finally {
+        await handle.close();
+      }
+      return { path: toWorkspacePath(root, abs), bytesWritten: data.byteLength };
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+  },
+});
+
+/** delete_file: removes one workspace file; directories are refused (SPEC.md 7). */
+export const deleteFile = fileTool({
+  name: "delete_file",
+  description: "Delete one file from the workspace. Directories cannot be deleted. Usually blocked by policy.",
+  sideEffect: true,
+  input: z.object({
+    path: workspacePath.describe('File to delete, relative to the workspace root, e.g. "old-notes.md".'),
+  }),
+  output: z.object({ path: z.string(), deleted: z.literal(true) }),
+  async run({ path: rel }, ctx) {
+    const segments = splitWorkspacePath(rel);
+    const abs = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
+    const root = await realWorkspaceRoot(ctx.workspaceDir);
+    try {
+      if ((await fs.stat(abs)).isDirectory()) {
+        throw new AppError("bad_request", "is_a_directory", `${JSON.stringify(rel)} is a directory; delete_file deletes files only.`);
+      }
+      // Unlink the entry the caller named: for a symlink (already checked to stay inside)
+      // that is the link itself, never the file it points to.
+      const parent = await resolveInWorkspace(ctx.workspaceDir, segments.slice(0, -1).join("/") || ".", { mustExist: true });
+      const entry = path.join(parent, segments[segments.length - 1] ?? "");
+      await fs.unlink(entry);
+      return { path: toWorkspacePath(root, entry), deleted: true as const };
+    } catch (err) {
+      throw fsError(err, rel);
+    }
+  },
+});

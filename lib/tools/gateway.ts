@@ -1,0 +1,114 @@
+import type { z } from "zod";
+import { isAppError } from "../errors";
+import { getTool } from "./registry";
+import type { ToolDefinition, ToolRunResult } from "./types";
+
+/**
+ * The tool gateway (SPEC.md 7): the one way the engine runs a tool. It validates input and
+ * output with the tool's zod schemas, enforces the timeout with an AbortController, turns
+ * every failure into an error result (it never throws for a tool failure) and caps the
+ * output text the agent sees.
+ */
+
+/** Default cap on the output text, chars (SPEC.md 7). */
+export const DEFAULT_MAX_OUTPUT_CHARS = 200_000;
+
+/** Options of {@link runTool} and {@link runToolDefinition}. */
+export interface RunToolOptions {
+  /** Absolute path of the thread's workspace (the sandbox root). */
+  workspaceDir: string;
+  /** Wall-clock limit, ms; the tool's own `timeoutMs` still applies when shorter. */
+  timeoutMs?: number;
+  /** Cap on the output text, chars (default {@link DEFAULT_MAX_OUTPUT_CHARS}). */
+  maxOutputChars?: number;
+}
+
+const TIMED_OUT = Symbol("timed out");
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.length > 0 ? i.path.join(".") : "(input)"}: ${i.message}`).join("; ");
+}
+
+function stringify(value: unknown): string {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value, null, 2) ?? "";
+}
+
+/** Cuts `text` to `max` chars (not splitting a surrogate pair) and appends a marker. */
+function cap(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = Math.max(0, max);
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return `${text.slice(0, end)}\n…[output truncated: showing ${end} of ${text.length} chars]`;
+}
+
+/**
+ * Runs one tool definition through the gateway: input validation, timeout, output
+ * validation, output cap. Exported so tests and future registries can run tools that are
+ * not built in.
+ * @returns a {@link ToolRunResult}; `errorCode` is "invalid_input", "timeout",
+ *   "invalid_output", an AppError's `reason` (e.g. "sandbox_violation") or "tool_error".
+ *   Never throws for a tool failure.
+ */
+export async function runToolDefinition(def: ToolDefinition, rawInput: unknown, opts: RunToolOptions): Promise<ToolRunResult> {
+  const started = performance.now();
+  const maxChars = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  const finish = (status: ToolRunResult["status"], value: unknown, errorCode?: string): ToolRunResult => {
+    const text = stringify(value);
+    return {
+      status,
+      output: cap(text, maxChars),
+      sizeChars: text.length,
+      ...(errorCode ? { errorCode } : {}),
+      durationMs: Math.round(performance.now() - started),
+    };
+  };
+
+  const parsed = def.input.safeParse(rawInput);
+  if (!parsed.success) return finish("error", `Invalid input for tool "${def.name}": ${describeIssues(parsed.error)}`, "invalid_input");
+
+  // setTimeout fires at once past 2^31-1 ms, so clamp there.
+  const timeoutMs = Math.min(def.timeoutMs, opts.timeoutMs ?? Number.POSITIVE_INFINITY, 2_147_483_647);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort(new Error(`tool "${def.name}" timed out after ${timeoutMs} ms`));
+      resolve(TIMED_OUT);
+    }, timeoutMs);
+  });
+
+  let result: unknown;
+  try {
+    const running = Promise.resolve().then(() => def.run(parsed.data, { workspaceDir: opts.workspaceDir, signal: controller.signal }));
+    running.catch(() => {}); // a tool that fails after its timeout must not be an unhandled rejection
+    result = await Promise.race([running, timeout]);
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).replaceAll(opts.workspaceDir, "<workspace>");
+    if (isAppError(err)) return finish("error", message, err.reason);
+    return finish("error", `Tool "${def.name}" failed: ${message}`, "tool_error");
+  } finally {
+    clearTimeout(timer);
+  }
+  if (result === TIMED_OUT) return finish("error", `Tool "${def.name}" timed out after ${timeoutMs} ms.`, "timeout");
+
+  const checked = def.output.safeParse(result);
+  if (!checked.success) return finish("error", `Tool "${def.name}" returned invalid output: ${describeIssues(checked.error)}`, "invalid_output");
+  return finish("success", checked.data);
+}
+
+/**
+ * Runs the built-in tool `name` with untrusted `rawInput` (typically an LLM's tool call)
+ * inside `opts.workspaceDir` (SPEC.md 7).
+ * @returns an error result with errorCode "unknown_tool" when no such tool exists;
+ *   otherwise as {@link runToolDefinition}. Never throws for a tool failure.
+ */
+export async function runTool(name: string, rawInput: unknown, opts: RunToolOptions): Promise<ToolRunResult> {
+  const def = getTool(name);
+  if (!def) {
+    const output = `Unknown tool "${name}".`;
+    return { status: "error", output, sizeChars: output.length, errorCode: "unknown_tool", durationMs: 0 };
+  }
+  return runToolDefinition(def, rawInput, opts);
+}
