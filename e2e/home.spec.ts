@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { SignInPage } from "./pages/app";
 
 test("health answers ok once the database is reachable", async ({ request }) => {
   const res = await request.get("/api/health");
@@ -6,9 +7,19 @@ test("health answers ok once the database is reachable", async ({ request }) => 
   expect(await res.json()).toEqual({ ok: true });
 });
 
-test("the status page shows the seeded database", async ({ page }) => {
+test("pages need a session: the root sends a signed-out visitor to sign-in", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("heading", { name: "Phylactery" })).toBeVisible();
-  await expect(page.getByTestId("db-status")).toHaveText("ready");
-  await expect(page.getByTestId("status")).toContainText("1 account");
+  await expect(page).toHaveURL(/\/sign-in/);
+  await expect(page.getByTestId("sign-in-form")).toBeVisible();
+});
+
+test("wrong password is refused with a message", async ({ page }) => {
+  await new SignInPage(page).signIn("demo@phylactery.dev", "wrong-password");
+  await expect(page.getByTestId("sign-in-error")).toContainText("Wrong email or password");
+});
+
+test("API routes answer 401 without a session", async ({ request }) => {
+  const res = await request.post("/api/threads", { data: { flowId: "x", task: "y" } });
+  expect(res.status()).toBe(401);
+  expect((await res.json()).error.reason).toBe("signed_out");
 });

@@ -34,6 +34,12 @@ const config = (): NextAuthConfig => ({
   secret: secretsEnv(),
   trustHost: true,
   pages: { signIn: "/sign-in" },
+  // A wrong password is an expected outcome shown on the form, not a server error.
+  logger: {
+    error(err) {
+      if ((err as { type?: string }).type !== "CredentialsSignin") console.error("[auth]", err);
+    },
+  },
   providers: [
     Credentials({
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },

@@ -1,0 +1,37 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { signOut } from "@/lib/auth/auth";
+import { requireUser } from "@/lib/http/with-user";
+
+export const dynamic = "force-dynamic";
+
+/** Signed-in shell: navigation and the account menu. Every page under it needs a session. */
+export default async function AppLayout({ children }: { children: ReactNode }) {
+  const user = await requireUser();
+  return (
+    <>
+      <header className="topbar">
+        <Link href="/flows" className="brand">
+          Phylactery
+        </Link>
+        <nav>
+          <Link href="/flows">Flows &amp; runs</Link>
+        </nav>
+        <form
+          action={async () => {
+            "use server";
+            await signOut({ redirectTo: "/sign-in" });
+          }}
+        >
+          <span className="muted small" data-testid="current-user">
+            {user.email}
+          </span>{" "}
+          <button type="submit" className="link">
+            Sign out
+          </button>
+        </form>
+      </header>
+      {children}
+    </>
+  );
+}

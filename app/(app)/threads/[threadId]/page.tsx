@@ -1,0 +1,44 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { RunView } from "@/components/run/run-view";
+import { db } from "@/lib/db/client";
+import { getThread } from "@/lib/db/threads";
+import { replayMessages } from "@/lib/engine/replay";
+import { isAppError } from "@/lib/errors";
+import { requireUser } from "@/lib/http/with-user";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Run view of a thread: replays its stored events (so it survives reloads and restarts),
+ * shows the live stream of new runs, approval cards and the workspace. Another user's
+ * thread is a 404.
+ */
+export default async function ThreadPage({ params }: { params: Promise<{ threadId: string }> }) {
+  const user = await requireUser();
+  const { threadId } = await params;
+  const thread = await getThread(db(), user.id, threadId).catch((err: unknown) => {
+    if (isAppError(err) && err.code === "not_found") return null;
+    throw err;
+  });
+  if (!thread) notFound();
+  const events = await db().runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, type: true, data: true } });
+  const approvals = await db().approval.findMany({ where: { threadId }, select: { id: true, status: true, expiresAt: true } });
+  const now = Date.now();
+  const approvalStatus = Object.fromEntries(approvals.map((a) => [a.id, a.status === "pending" && a.expiresAt.getTime() <= now ? "expired" : a.status]));
+  return (
+    <main className="wide">
+      <p className="small muted">
+        <Link href="/flows">Flows</Link> / <Link href={`/flows/${thread.flowId}`}>{thread.flow.name}</Link> v{thread.flowVersion.version}
+      </p>
+      <h1 data-testid="thread-title">{thread.title}</h1>
+      <RunView
+        threadId={thread.id}
+        initialMessages={replayMessages(events)}
+        initialStatus={thread.status}
+        approvalStatus={approvalStatus}
+        autoStartTask={events.length === 0 && thread.status === "idle" ? thread.title : null}
+      />
+    </main>
+  );
+}

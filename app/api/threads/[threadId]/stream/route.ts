@@ -1,0 +1,35 @@
+// POST /api/threads/:threadId/stream - run the thread's graph on a message or an approval decision; streams UI message chunks.
+import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import { db } from "@/lib/db/client";
+import { prepareRun } from "@/lib/engine/run-thread";
+import type { RunUIMessage } from "@/lib/engine/ui-parts";
+import { AppError } from "@/lib/errors";
+import { withUser } from "@/lib/http/with-user";
+import { Body, Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) => {
+  if (body.input.kind === "decision" && body.input.decision === "approve" && !body.input.token) {
+    throw new AppError("unprocessable", "token_required", "input.token: approving needs the token shown on the approval card.");
+  }
+  // Every refusal (404, 409, 410, 403) happens here, before the stream starts.
+  const run = await prepareRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input });
+  const stream = createUIMessageStream<RunUIMessage>({
+    async execute({ writer }) {
+      writer.write({ type: "start", messageId: `run-${run.runId}` });
+      for await (const chunk of run.stream()) {
+        if (chunk.type === "text") {
+          writer.write({ type: "text-start", id: chunk.id });
+          writer.write({ type: "text-delta", id: chunk.id, delta: chunk.text });
+          writer.write({ type: "text-end", id: chunk.id });
+        } else {
+          writer.write(chunk);
+        }
+      }
+      writer.write({ type: "finish" });
+    },
+    onError: (err) => (err instanceof Error ? err.message : "The run failed; see the server log."),
+  });
+  return createUIMessageStreamResponse({ stream });
+});

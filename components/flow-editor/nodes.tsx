@@ -1,0 +1,156 @@
+"use client";
+
+import { Handle, type NodeProps, type NodeTypes, Position } from "@xyflow/react";
+import { type CSSProperties, memo, type ReactNode } from "react";
+import {
+  type AgentNodeType,
+  type EndNodeType,
+  type NodeKind,
+  type PolicyNodeType,
+  policyCoverage,
+  type StartNodeType,
+  type SupervisorNodeType,
+  type ToolNodeType,
+} from "@/lib/flow/react-flow";
+import type { Decision } from "@/lib/flow/schema";
+import { useEditorContext } from "./editor-context";
+import styles from "./flow-editor.module.css";
+
+/** Custom React Flow nodes, one per document node kind (STYLE.md rule 8). */
+
+interface ShellProps {
+  id: string;
+  kind: NodeKind;
+  selected: boolean;
+  /** Which handles the node has: target on the left, source on the right. */
+  handles: "both" | "source" | "target";
+  accent?: string;
+  children: ReactNode;
+}
+
+function NodeShell({ id, kind, selected, handles, accent, children }: ShellProps) {
+  const style = accent ? ({ "--node-accent": accent } as CSSProperties) : undefined;
+  return (
+    <div
+      data-testid={`flow-node-${id}`}
+      data-kind={kind}
+      className={`${styles.node} ${styles[`node-${kind}`] ?? ""} ${selected ? styles.nodeSelected : ""}`}
+      style={style}
+    >
+      {handles !== "source" && <Handle type="target" position={Position.Left} />}
+      {children}
+      {handles !== "target" && <Handle type="source" position={Position.Right} />}
+    </div>
+  );
+}
+
+function DecisionBadge({ decision, testId, title }: { decision: Decision; testId?: string; title?: string }) {
+  return (
+    <span className={`${styles.decision} ${styles[`decision-${decision}`] ?? ""}`} data-testid={testId} title={title}>
+      {decision}
+    </span>
+  );
+}
+
+export const StartNode = memo(function StartNode({ id, data, selected }: NodeProps<StartNodeType>) {
+  return (
+    <NodeShell id={id} kind="start" selected={selected} handles="source">
+      <span className={styles.terminal}>▶ {data.label}</span>
+    </NodeShell>
+  );
+});
+
+export const EndNode = memo(function EndNode({ id, data, selected }: NodeProps<EndNodeType>) {
+  return (
+    <NodeShell id={id} kind="end" selected={selected} handles="target">
+      <span className={styles.terminal}>■ {data.label}</span>
+    </NodeShell>
+  );
+});
+
+export const SupervisorNode = memo(function SupervisorNode({ id, data, selected }: NodeProps<SupervisorNodeType>) {
+  return (
+    <NodeShell id={id} kind="supervisor" selected={selected} handles="both">
+      <div className={styles.nodeKind}>Supervisor</div>
+      <div className={styles.nodeTitle}><span aria-hidden="true">🧭</span> {data.name}</div>
+      {data.instructions && <div className={styles.nodeLine}>{firstLine(data.instructions)}</div>}
+    </NodeShell>
+  );
+});
+
+export const AgentNode = memo(function AgentNode({ id, data, selected }: NodeProps<AgentNodeType>) {
+  return (
+    <NodeShell id={id} kind="agent" selected={selected} handles="both" accent={data.color}>
+      <div className={styles.nodeKind}>Agent · {data.role.replaceAll("_", " ")}</div>
+      <div className={styles.nodeTitle}>
+        <span aria-hidden="true">{data.icon}</span> {data.name}
+      </div>
+      {data.instructions && <div className={styles.nodeLine}>{firstLine(data.instructions)}</div>}
+    </NodeShell>
+  );
+});
+
+export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps<ToolNodeType>) {
+  const { tools, policies } = useEditorContext();
+  const entry = tools.get(data.tool);
+  const sideEffect = entry?.sideEffect ?? false;
+  const coverage = policyCoverage({ nodes: policies }, data.tool, sideEffect);
+  const policy = policies.find((p) => p.id === coverage.policyId);
+  const source =
+    policy && coverage.ruleIndex !== null
+      ? `Decided by policy "${policy.data.name}", rule ${coverage.ruleIndex + 1}`
+      : `No rule matches: the default for tools ${sideEffect ? "with" : "without"} side effects`;
+  // Compact (two lines): tool nodes are often stacked close together.
+  return (
+    <NodeShell id={id} kind="tool" selected={selected} handles="both">
+      <div className={styles.nodeTitle} title={entry?.description}>
+        <span aria-hidden="true">🔧</span> <code>{data.tool}</code>
+      </div>
+      <div className={styles.badges}>
+        {sideEffect && (
+          <span className={styles.sideEffect} data-testid={`flow-node-${id}-side-effect`}>
+            side effect
+          </span>
+        )}
+        {!entry && <span className={styles.unknownTool}>not in catalog</span>}
+        <DecisionBadge decision={coverage.decision} testId={`flow-node-${id}-decision`} title={source} />
+      </div>
+    </NodeShell>
+  );
+});
+
+export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeProps<PolicyNodeType>) {
+  return (
+    <NodeShell id={id} kind="policy" selected={selected} handles="both">
+      <div className={styles.nodeKind}>Policy</div>
+      <div className={styles.nodeTitle}><span aria-hidden="true">🛡</span> {data.name}</div>
+      {data.rules.length === 0 ? (
+        <div className={styles.nodeLine}>No rules: defaults apply.</div>
+      ) : (
+        <ol className={styles.ruleList}>
+          {data.rules.map((rule, index) => (
+            // Rules have no id; their position is their identity (first match wins).
+            // biome-ignore lint/suspicious/noArrayIndexKey: see above
+            <li key={index}>
+              <code>{rule.tool}</code> → <DecisionBadge decision={rule.decision} />
+            </li>
+          ))}
+        </ol>
+      )}
+    </NodeShell>
+  );
+});
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0] ?? "";
+}
+
+/** Node components by document node kind; module level so React Flow never remounts them. */
+export const nodeTypes = {
+  start: StartNode,
+  end: EndNode,
+  supervisor: SupervisorNode,
+  agent: AgentNode,
+  tool: ToolNode,
+  policy: PolicyNode,
+} satisfies NodeTypes & Record<NodeKind, unknown>;

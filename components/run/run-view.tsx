@@ -1,0 +1,190 @@
+"use client";
+import { useChat } from "@ai-sdk/react";
+import { DefaultChatTransport } from "ai";
+import { useEffect, useMemo, useRef, useState } from "react";
+import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
+import { ApprovalCard } from "./approval-card";
+import { PlanView } from "./plan-view";
+import { Timeline, type TimelineItem } from "./timeline";
+import { WorkspacePanel } from "./workspace-panel";
+
+type Input =
+  | { kind: "message"; text: string }
+  | { kind: "decision"; approvalId: string; decision: "approve" | "reject"; token?: string; comment?: string };
+
+/** Error text from a failed request: the server's `{ error: { message } }` when present. */
+function errorText(err: Error): string {
+  try {
+    const body = JSON.parse(err.message) as { error?: { message?: string } };
+    return body.error?.message ?? err.message;
+  } catch {
+    return err.message;
+  }
+}
+
+/**
+ * Flattens the messages into one timeline: user messages, and every assistant part, where
+ * a data part with the same type and id as an earlier one (in any message) updates that
+ * item in place, so a step, tool call or approval card changes status where it first
+ * appeared.
+ */
+function timeline(messages: RunUIMessage[]): TimelineItem[] {
+  const items: TimelineItem[] = [];
+  const index = new Map<string, number>();
+  for (const m of messages) {
+    for (const [i, part] of m.parts.entries()) {
+      if (m.role === "user") {
+        if (part.type === "text") items.push({ key: `${m.id}-${i}`, kind: "user", text: part.text });
+        continue;
+      }
+      if (part.type === "text") {
+        items.push({ key: `${m.id}-${i}`, kind: "text", text: part.text });
+        continue;
+      }
+      if (!part.type.startsWith("data-") || !("id" in part) || !part.id || !("data" in part)) continue;
+      const key = `${part.type}:${part.id}`;
+      const item = { key, kind: part.type, data: part.data } as TimelineItem;
+      const at = index.get(key);
+      if (at === undefined) {
+        index.set(key, items.length);
+        items.push(item);
+      } else {
+        items[at] = item;
+      }
+    }
+  }
+  return items;
+}
+
+/**
+ * The run view (issue 2 item 7): streams runs through the AI SDK's `useChat` with typed
+ * data parts, shows the plan, steps, handoffs, tool calls, approval cards and the final
+ * answer, and sends messages and approval decisions to `POST /api/threads/:id/stream`.
+ */
+export function RunView({
+  threadId,
+  initialMessages,
+  initialStatus,
+  approvalStatus,
+  autoStartTask,
+}: {
+  threadId: string;
+  initialMessages: RunUIMessage[];
+  initialStatus: string;
+  approvalStatus: Record<string, string>;
+  autoStartTask: string | null;
+}) {
+  const transport = useMemo(
+    () =>
+      new DefaultChatTransport<RunUIMessage>({
+        api: `/api/threads/${threadId}/stream`,
+        prepareSendMessagesRequest: ({ body }) => ({ body: { input: (body as { input?: Input } | undefined)?.input } }),
+      }),
+    [threadId],
+  );
+  const { messages, sendMessage, status, error, clearError } = useChat<RunUIMessage>({ id: threadId, messages: initialMessages, transport });
+  const [decided, setDecided] = useState<Record<string, string>>({});
+  const [draft, setDraft] = useState("");
+  const started = useRef(false);
+
+  const send = (text: string, input: Input) => {
+    clearError();
+    void sendMessage({ text }, { body: { input } });
+  };
+
+  // Sends the thread's task once, when the view opens on a thread that never ran.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: run once on mount; `send` changes every render
+  useEffect(() => {
+    if (autoStartTask && !started.current) {
+      started.current = true;
+      send(autoStartTask, { kind: "message", text: autoStartTask });
+    }
+  }, [autoStartTask]);
+
+  const items = timeline(messages);
+  const runs = items.filter((i): i is Extract<TimelineItem, { kind: "data-run" }> => i.kind === "data-run");
+  const lastRun = runs.at(-1)?.data;
+  const busy = status === "submitted" || status === "streaming";
+  const runStatus = busy ? "running" : (lastRun?.status ?? initialStatus);
+  const plan = items.filter((i): i is Extract<TimelineItem, { kind: "data-plan" }> => i.kind === "data-plan").at(-1)?.data;
+  const model = runs.find((r) => r.data.model)?.data.model ?? null;
+  const tools = new Map(items.filter((i): i is Extract<TimelineItem, { kind: "data-tool" }> => i.kind === "data-tool").map((i) => [i.data.toolCallId, i.data]));
+
+  const approvalState = (a: RunDataTypes["approval"]): string => {
+    const tool = tools.get(a.toolCallId);
+    if (tool && (tool.status === "running" || tool.status === "done")) return "consumed";
+    if (tool?.status === "rejected") return "rejected";
+    return decided[a.approvalId] ?? approvalStatus[a.approvalId] ?? a.status;
+  };
+
+  const decide = (a: RunDataTypes["approval"], decision: "approve" | "reject", comment: string) => {
+    setDecided((d) => ({ ...d, [a.approvalId]: decision === "approve" ? "approved" : "rejected" }));
+    const label = decision === "approve" ? `Approve ${a.toolName}` : `Reject ${a.toolName}${comment ? `: ${comment}` : ""}`;
+    send(label, { kind: "decision", approvalId: a.approvalId, decision, ...(decision === "approve" ? { token: a.token } : {}), ...(comment ? { comment } : {}) });
+  };
+
+  const workspaceVersion = `${runs.length}-${runStatus}`;
+
+  return (
+    <div className="run-layout">
+      <div className="run-main">
+        <div className="run-header card" data-testid="run-header">
+          <span className={`badge status-${runStatus}`} data-testid="run-status">
+            {runStatus === "running" ? "running…" : runStatus.replace("_", " ")}
+          </span>
+          {model ? (
+            <span className="small muted" data-testid="model-badge">
+              {model.offline ? "Offline model (deterministic, no provider configured)" : `${model.provider} · ${model.modelId}`}
+            </span>
+          ) : null}
+          {lastRun?.error ? (
+            <span className="error small" data-testid="run-error">
+              {lastRun.error.code}: {lastRun.error.message}
+            </span>
+          ) : null}
+        </div>
+        {plan ? <PlanView plan={plan} /> : null}
+        <Timeline
+          items={items}
+          renderApproval={(a) => <ApprovalCard approval={a} status={approvalState(a)} busy={busy} onDecide={(d, c) => decide(a, d, c)} />}
+        />
+        {busy ? (
+          <p className="muted small" data-testid="streaming">
+            Working…
+          </p>
+        ) : null}
+        {error ? (
+          <p className="error card" role="alert" data-testid="run-request-error">
+            {errorText(error)}
+          </p>
+        ) : null}
+        <form
+          className="composer"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const text = draft.trim();
+            if (!text) return;
+            setDraft("");
+            send(text, { kind: "message", text });
+          }}
+        >
+          <label htmlFor="composer-input" className="sr-only">
+            Message
+          </label>
+          <input
+            id="composer-input"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            placeholder={runStatus === "awaiting_approval" ? "Decide on the card above, or type APPROVE <id> <token> / REJECT <id>" : "Give the flow another task…"}
+            disabled={busy}
+            data-testid="composer-input"
+          />
+          <button type="submit" disabled={busy || !draft.trim()} data-testid="composer-send">
+            Send
+          </button>
+        </form>
+      </div>
+      <WorkspacePanel threadId={threadId} version={workspaceVersion} />
+    </div>
+  );
+}

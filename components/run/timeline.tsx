@@ -1,0 +1,81 @@
+"use client";
+import type { ReactNode } from "react";
+import type { RunDataTypes } from "@/lib/engine/ui-parts";
+
+/** One row of the run view's timeline. */
+export type TimelineItem =
+  | { key: string; kind: "user"; text: string }
+  | { key: string; kind: "text"; text: string }
+  | { [K in keyof RunDataTypes]: { key: string; kind: `data-${K}`; data: RunDataTypes[K] } }[keyof RunDataTypes];
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The timeline: messages, step starts and ends, handoffs, tool calls with results, approval cards, the answer. */
+export function Timeline({ items, renderApproval }: { items: TimelineItem[]; renderApproval: (a: RunDataTypes["approval"]) => ReactNode }) {
+  if (items.length === 0) return <p className="muted card">Nothing has run on this thread yet.</p>;
+  return (
+    <ol className="timeline" data-testid="timeline">
+      {items.map((item) => {
+        switch (item.kind) {
+          case "user":
+            return (
+              <li key={item.key} className="bubble user" data-testid="user-message">
+                {item.text}
+              </li>
+            );
+          case "text":
+            return (
+              <li key={item.key} className="bubble answer" data-testid="final-answer">
+                {item.text}
+              </li>
+            );
+          case "data-step":
+            return (
+              <li key={item.key} className={`event step status-${item.data.status}`} data-testid="step-event" data-status={item.data.status}>
+                <strong>Step {item.data.index + 1}</strong> {item.data.task} <span className="muted small">· {item.data.agentName}</span>{" "}
+                <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
+                {item.data.result ? <pre className="result small">{item.data.result}</pre> : null}
+                {item.data.error ? <div className="error small">{item.data.error}</div> : null}
+              </li>
+            );
+          case "data-handoff":
+            return (
+              <li key={item.key} className="event handoff small muted" data-testid="handoff">
+                Supervisor → <span style={{ color: item.data.color }}>{item.data.icon}</span> {item.data.agentName} ({item.data.reason.replace("_", " ")})
+              </li>
+            );
+          case "data-tool":
+            return (
+              <li key={item.key} className={`event tool status-${item.data.status}`} data-testid="tool-call" data-tool={item.data.toolName} data-status={item.data.status}>
+                <div>
+                  <code>{item.data.toolName}</code> <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
+                  {item.data.decision ? <span className="small muted"> · policy {item.data.decision}</span> : null}
+                  {item.data.rule ? <span className="small muted"> ({item.data.rule})</span> : null}
+                </div>
+                <details>
+                  <summary className="small">arguments · sha256 {item.data.argsHash.slice(0, 12)}…</summary>
+                  <pre className="small">{json(item.data.args)}</pre>
+                </details>
+                {item.data.output ? (
+                  <details>
+                    <summary className="small">output ({item.data.output.length} chars)</summary>
+                    <pre className="small">{item.data.output}</pre>
+                  </details>
+                ) : null}
+              </li>
+            );
+          case "data-approval":
+            return <li key={item.key}>{renderApproval(item.data)}</li>;
+          default:
+            return null;
+        }
+      })}
+    </ol>
+  );
+}

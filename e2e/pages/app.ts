@@ -1,0 +1,54 @@
+import { expect, type Page } from "@playwright/test";
+
+/** Demo account seeded by the web server command (prisma/seed.ts). */
+export const DEMO = { email: "demo@phylactery.dev", password: "phylactery" };
+
+/** Page object: sign-in. */
+export class SignInPage {
+  constructor(readonly page: Page) {}
+
+  async signIn(email = DEMO.email, password = DEMO.password): Promise<void> {
+    await this.page.goto("/sign-in");
+    await this.page.getByTestId("sign-in-email").fill(email);
+    await this.page.getByTestId("sign-in-password").fill(password);
+    await this.page.getByTestId("sign-in-submit").click();
+  }
+}
+
+/** Page object: the flows dashboard and the editor. */
+export class FlowsPage {
+  constructor(readonly page: Page) {}
+
+  async openFlow(name: string): Promise<void> {
+    await this.page.goto("/flows");
+    await this.page.getByRole("link", { name }).first().click();
+    await expect(this.page.getByTestId("editor-toolbar")).toBeVisible();
+  }
+
+  async startRun(task: string): Promise<void> {
+    await this.page.getByTestId("run-task").first().fill(task);
+    await this.page.getByTestId("run-start").first().click();
+    await this.page.waitForURL(/\/threads\//);
+  }
+}
+
+/** Page object: a thread's run view. */
+export class RunPage {
+  constructor(readonly page: Page) {}
+
+  status() {
+    return this.page.getByTestId("run-status");
+  }
+  approvalCard() {
+    return this.page.getByTestId("approval-card").last();
+  }
+  async waitForStatus(text: string | RegExp, timeout = 30_000): Promise<void> {
+    await expect(this.status()).toHaveText(text, { timeout });
+  }
+  async openWorkspaceFile(name: string): Promise<string> {
+    await this.page.getByTestId(`ws-file-${name}`).click();
+    const content = this.page.getByTestId("ws-file-content");
+    await expect(content).toBeVisible();
+    return (await content.textContent()) ?? "";
+  }
+}
