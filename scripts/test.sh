@@ -9,6 +9,7 @@ npm run typecheck
 npm run lint
 npx vitest run --project unit
 npx vitest run --project conformance
-npx vitest run --project integration
+# The HTTP integration tests serve the built app, so build first.
 npx next build
+npx vitest run --project integration
 npx playwright test

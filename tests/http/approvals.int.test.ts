@@ -1,0 +1,167 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../lib/db/client";
+import { canonicalArgs } from "../../lib/policy/canonical";
+import { workspaceAssistant } from "../../templates/workspace-assistant";
+import { type Client, lastPart, readStream, signIn } from "./client";
+import { startServer, type TestServer } from "./server";
+
+/**
+ * Route handlers over real HTTP against the built app and a real SQLite file (issue 2
+ * tests): the double-approval race, tampered arguments and tokens, another user's
+ * thread, an expired challenge, and a server killed while a run awaits approval. Each
+ * refusal is checked on the workspace too: the tool must not have run.
+ */
+const TASK = "Summarize notes.md into summary.md";
+
+async function startRun(c: Client, flowId: string) {
+  const created = await c.post("/api/threads", { flowId, task: TASK });
+  expect(created.status).toBe(201);
+  const { threadId } = (await created.json()) as { threadId: string };
+  const res = await c.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: TASK } });
+  expect(res.status).toBe(200);
+  const chunks = await readStream(res);
+  const approval = lastPart(chunks, "data-approval") as { approvalId: string; token: string } | undefined;
+  if (!approval) throw new Error(`no approval in ${JSON.stringify(chunks.map((c) => c.type))}`);
+  expect(lastPart(chunks, "data-run")?.status).toBe("awaiting_approval");
+  return { threadId, approval };
+}
+
+const approve = (c: Client, threadId: string, approvalId: string, token: string) =>
+  c.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId, token } });
+
+describe("approvals over HTTP", () => {
+  let s: TestServer;
+  let alice: Client;
+  let bob: Client;
+  const summaryOf = (threadId: string) => path.join(s.workspacesDir, threadId, "summary.md");
+
+  beforeAll(async () => {
+    s = await startServer();
+    const [a, b] = s.users;
+    if (!a || !b) throw new Error("users");
+    alice = await signIn(s.url, a.email, a.password);
+    bob = await signIn(s.url, b.email, b.password);
+  });
+  afterAll(async () => s?.stop());
+
+  it("two concurrent approvals: exactly one wins, the other gets 409, the tool runs once", async () => {
+    const { threadId, approval } = await startRun(alice, s.users[0]?.flowId ?? "");
+    const [r1, r2] = await Promise.all([approve(alice, threadId, approval.approvalId, approval.token), approve(alice, threadId, approval.approvalId, approval.token)]);
+    const statuses = [r1.status, r2.status].sort();
+    expect(statuses).toEqual([200, 409]);
+    const winner = r1.status === 200 ? r1 : r2;
+    const loser = r1.status === 200 ? r2 : r1;
+    expect(((await loser.json()) as { error: { reason: string } }).error.reason).toMatch(/approval_already_decided|run_in_progress|no_pending_approval/);
+    const chunks = await readStream(winner);
+    expect(lastPart(chunks, "data-run")?.status).toBe("completed");
+    expect(existsSync(summaryOf(threadId))).toBe(true);
+    const db = createDb(s.dbUrl);
+    expect(await db.auditEntry.count({ where: { threadId, action: "tool_executed", toolName: "write_file" } })).toBe(1);
+    expect((await db.approval.findUniqueOrThrow({ where: { id: approval.approvalId } })).status).toBe("consumed");
+    await db.$disconnect();
+    // Replaying the token later is refused too.
+    const replay = await approve(alice, threadId, approval.approvalId, approval.token);
+    expect(replay.status).toBe(409);
+  });
+
+  it("arguments tampered in the database after the challenge: 409, the tool does not run", async () => {
+    const { threadId, approval } = await startRun(alice, s.users[0]?.flowId ?? "");
+    const db = createDb(s.dbUrl);
+    const evil = canonicalArgs({ path: "summary.md", content: "pwned" });
+    await db.approval.update({ where: { id: approval.approvalId }, data: { canonicalArgs: evil.canonical, argsHash: evil.hash } });
+    const res = await approve(alice, threadId, approval.approvalId, approval.token);
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { error: { reason: string } }).error.reason).toBe("args_hash_mismatch");
+    await db.$disconnect();
+    expect(existsSync(summaryOf(threadId))).toBe(false);
+  });
+
+  it("canonical arguments edited in the database, hash kept: 409, the tool does not run", async () => {
+    const { threadId, approval } = await startRun(alice, s.users[0]?.flowId ?? "");
+    const db = createDb(s.dbUrl);
+    await db.approval.update({ where: { id: approval.approvalId }, data: { canonicalArgs: canonicalArgs({ path: "summary.md", content: "pwned" }).canonical } });
+    await db.$disconnect();
+    const res = await approve(alice, threadId, approval.approvalId, approval.token);
+    expect(res.status).toBe(409);
+    expect(existsSync(summaryOf(threadId))).toBe(false);
+  });
+
+  it("forged, truncated or another challenge's token: 403, the tool does not run", async () => {
+    const one = await startRun(alice, s.users[0]?.flowId ?? "");
+    const two = await startRun(alice, s.users[0]?.flowId ?? "");
+    const t = one.approval.token;
+    const flipped = `${t.slice(0, -1)}${t.endsWith("A") ? "B" : "A"}`;
+    for (const token of [flipped, t.slice(0, 20), two.approval.token]) {
+      const res = await approve(alice, one.threadId, one.approval.approvalId, token);
+      expect(res.status).toBe(403);
+    }
+    // The challenge of another thread, presented on this thread: not found here.
+    const cross = await approve(alice, one.threadId, two.approval.approvalId, two.approval.token);
+    expect(cross.status).toBe(409);
+    expect(existsSync(summaryOf(one.threadId))).toBe(false);
+    expect(existsSync(summaryOf(two.threadId))).toBe(false);
+  });
+
+  it("another user's thread answers 404 everywhere and cannot be approved", async () => {
+    const { threadId, approval } = await startRun(alice, s.users[0]?.flowId ?? "");
+    expect((await approve(bob, threadId, approval.approvalId, approval.token)).status).toBe(404);
+    expect((await bob.fetch(`/api/threads/${threadId}/workspace`)).status).toBe(404);
+    expect((await bob.fetch(`/threads/${threadId}`)).status).toBe(404);
+    expect((await bob.post("/api/threads", { flowId: s.users[0]?.flowId, task: TASK })).status).toBe(404);
+    expect((await bob.post(`/api/flows/${s.users[0]?.flowId}/versions`, { document: workspaceAssistant, message: "" })).status).toBe(404);
+    expect(existsSync(summaryOf(threadId))).toBe(false);
+  });
+
+  it("killed while awaiting approval: after a restart the thread shows the same card and approving finishes the run", async () => {
+    const { threadId, approval } = await startRun(alice, s.users[0]?.flowId ?? "");
+    await s.restart();
+    alice = await signIn(s.url, s.users[0]?.email ?? "", s.users[0]?.password ?? "");
+    const page = await alice.fetch(`/threads/${threadId}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('data-testid="approval-card"');
+    expect(html).toContain(approval.approvalId);
+    const res = await approve(alice, threadId, approval.approvalId, approval.token);
+    expect(res.status).toBe(200);
+    const chunks = await readStream(res);
+    expect(lastPart(chunks, "data-run")?.status).toBe("completed");
+    expect(existsSync(summaryOf(threadId))).toBe(true);
+  });
+
+  it("bad input is a 4xx naming the field, never a 500", async () => {
+    const { threadId } = await startRun(alice, s.users[0]?.flowId ?? "");
+    const bad = await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId: "x" } });
+    expect(bad.status).toBe(422);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("input.approvalId");
+    const notJson = await alice.fetch(`/api/threads/${threadId}/stream`, { method: "POST", body: "{" });
+    expect(notJson.status).toBe(400);
+    const noTask = await alice.post("/api/threads", { flowId: s.users[0]?.flowId, task: "" });
+    expect(noTask.status).toBe(422);
+  });
+});
+
+describe("expiry over HTTP", () => {
+  let s: TestServer;
+  let alice: Client;
+  beforeAll(async () => {
+    s = await startServer({ APPROVAL_TTL_MS: "1500" });
+    const a = s.users[0];
+    if (!a) throw new Error("users");
+    alice = await signIn(s.url, a.email, a.password);
+  });
+  afterAll(async () => s?.stop());
+
+  it("an expired challenge is refused with 410 and marked expired; the tool does not run", async () => {
+    const { threadId, approval } = await startRun(alice, s.users[0]?.flowId ?? "");
+    await new Promise((r) => setTimeout(r, 1700));
+    const res = await approve(alice, threadId, approval.approvalId, approval.token);
+    expect(res.status).toBe(410);
+    const db = createDb(s.dbUrl);
+    expect((await db.approval.findUniqueOrThrow({ where: { id: approval.approvalId } })).status).toBe("expired");
+    await db.$disconnect();
+    expect(existsSync(path.join(s.workspacesDir, threadId, "summary.md"))).toBe(false);
+  });
+
+});

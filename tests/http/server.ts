@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import bcrypt from "bcryptjs";
+import { createDb } from "../../lib/db/client";
+import { createFlow } from "../../lib/db/flows";
+import { applyMigrations } from "../../lib/db/test-db";
+import { workspaceAssistant } from "../../templates/workspace-assistant";
+
+/**
+ * A real Phylactery server for HTTP integration tests: the built app (`next build` first)
+ * served by `next start` on 127.0.0.1, on its own migrated SQLite file, workspaces and
+ * secrets directory, so tests see exactly what a browser would.
+ */
+export interface TestServer {
+  url: string;
+  dir: string;
+  dbUrl: string;
+  workspacesDir: string;
+  users: { id: string; email: string; password: string; flowId: string }[];
+  /** Stops the process with SIGKILL (a crash), then starts a new one on the same files. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === "object" && addr ? resolve(addr.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function waitHealthy(url: string, proc: ChildProcess, log: string[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}):\n${log.join("")}`);
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`server did not become healthy:\n${log.join("")}`);
+}
+
+/**
+ * Starts a server with two users, each owning the Workspace assistant template.
+ * @param env extra environment (e.g. APPROVAL_TTL_MS).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  if (!existsSync(".next/BUILD_ID")) throw new Error("HTTP integration tests serve the built app: run `npx next build` first (scripts/test.sh does).");
+  const dir = mkdtempSync(path.join(tmpdir(), "phylactery-http-"));
+  const file = path.join(dir, "app.db");
+  applyMigrations(file);
+  const dbUrl = `file:${file}`;
+  const db = createDb(dbUrl);
+  const users: TestServer["users"] = [];
+  for (const email of ["alice@test.dev", "bob@test.dev"]) {
+    const password = `pw-${email}`;
+    const u = await db.user.create({ data: { email, passwordHash: await bcrypt.hash(password, 4) } });
+    const flow = await createFlow(db, u.id, workspaceAssistant);
+    users.push({ id: u.id, email, password, flowId: flow.id });
+  }
+  await db.$disconnect();
+  const workspacesDir = path.join(dir, "workspaces");
+  mkdirSync(workspacesDir);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let proc: ChildProcess;
+  const log: string[] = [];
+  const launch = async () => {
+    proc = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+      env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", DATABASE_URL: dbUrl, WORKSPACES_DIR: workspacesDir, SECRETS_DIR: dir, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    proc.stdout?.on("data", (d) => log.push(String(d)));
+    proc.stderr?.on("data", (d) => log.push(String(d)));
+    await waitHealthy(url, proc, log);
+  };
+  const kill = async () => {
+    if (proc.exitCode !== null) return;
+    const exited = new Promise((r) => proc.once("exit", r));
+    proc.kill("SIGKILL");
+    await exited;
+  };
+  await launch();
+  return {
+    url,
+    dir,
+    dbUrl,
+    workspacesDir,
+    users,
+    restart: async () => {
+      await kill();
+      await launch();
+    },
+    stop: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
