@@ -14,7 +14,7 @@ test.describe("run the Workspace assistant", () => {
 
   test("approve the write: summary.md is written and the run completes", async ({ page }) => {
     const flows = new FlowsPage(page);
-    await flows.openFlow("Workspace assistant");
+    await flows.newFromTemplate();
     for (const id of ["supervisor", "assistant", "t-write", "policy"]) await expect(page.getByTestId(`flow-node-${id}`)).toBeVisible();
     await flows.startRun("Summarize notes.md into summary.md");
 
@@ -47,7 +47,7 @@ test.describe("run the Workspace assistant", () => {
 
   test("reject the write: the run finishes and summary.md is not written", async ({ page }) => {
     const flows = new FlowsPage(page);
-    await flows.openFlow("Workspace assistant");
+    await flows.newFromTemplate();
     await flows.startRun("Summarize notes.md into summary.md");
     const run = new RunPage(page);
     await run.waitForStatus("awaiting approval");

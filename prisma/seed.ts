@@ -7,9 +7,9 @@ import bcrypt from "bcryptjs";
 import { createDb } from "../lib/db/client";
 import { env } from "../lib/env";
 import { FlowDocument } from "../lib/flow/schema";
-import { workspaceAssistant } from "../templates/workspace-assistant";
+import { TEMPLATES as BY_KEY } from "../templates";
 
-const TEMPLATES: { key: string; doc: FlowDocument }[] = [{ key: "workspace-assistant", doc: workspaceAssistant }];
+const TEMPLATES = Object.entries(BY_KEY).map(([key, doc]) => ({ key, doc }));
 
 async function main(): Promise<void> {
   const { DEMO_EMAIL, DEMO_PASSWORD } = env();

@@ -13,6 +13,12 @@ export class SignInPage {
     await this.page.getByTestId("sign-in-password").fill(password);
     await this.page.getByTestId("sign-in-submit").click();
   }
+
+  /** Signs in and waits for the flows page. */
+  async signInAndWait(email = DEMO.email, password = DEMO.password): Promise<void> {
+    await this.signIn(email, password);
+    await this.page.waitForURL(/\/flows$/);
+  }
 }
 
 /** Page object: the flows dashboard and the editor. */
@@ -22,6 +28,14 @@ export class FlowsPage {
   async openFlow(name: string): Promise<void> {
     await this.page.goto("/flows");
     await this.page.getByRole("link", { name }).first().click();
+    await expect(this.page.getByTestId("editor-toolbar")).toBeVisible();
+  }
+
+  /** Creates a private copy of a template and opens it in the editor; tests edit only their copy. */
+  async newFromTemplate(template = "workspace-assistant"): Promise<void> {
+    await this.page.goto("/flows");
+    await this.page.getByTestId(`new-flow-${template}`).click();
+    await this.page.waitForURL(/\/flows\/[^/]+$/);
     await expect(this.page.getByTestId("editor-toolbar")).toBeVisible();
   }
 

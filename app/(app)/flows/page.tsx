@@ -1,8 +1,10 @@
 import Link from "next/link";
+import { NewFlowButton } from "@/components/dashboard/new-flow-button";
 import { StartRunForm } from "@/components/run/start-run-form";
 import { db } from "@/lib/db/client";
 import { listFlows } from "@/lib/db/flows";
 import { requireUser } from "@/lib/http/with-user";
+import { TEMPLATES } from "@/templates";
 
 export const dynamic = "force-dynamic";
 
@@ -26,9 +28,16 @@ export default async function FlowsPage() {
   });
   return (
     <main className="wide">
-      <h1>Flows</h1>
+      <div className="row">
+        <h1>Flows</h1>
+        <div className="row gap">
+          {Object.entries(TEMPLATES).map(([key, doc]) => (
+            <NewFlowButton key={key} template={key} label={doc.settings.name} />
+          ))}
+        </div>
+      </div>
       {flows.length === 0 ? (
-        <p className="card muted">No flows yet. Run <code>npm run db:seed</code> to add the template flows.</p>
+        <p className="card muted">No flows yet. Create one from a template above.</p>
       ) : (
         <ul className="flow-list">
           {flows.map((f) => (

@@ -1,0 +1,13 @@
+// POST /api/flows - create a flow from a template (its version 1); answers { flowId }.
+import { db } from "@/lib/db/client";
+import { createFlow } from "@/lib/db/flows";
+import { withUser } from "@/lib/http/with-user";
+import { TEMPLATES } from "@/templates";
+import { Body } from "./schema";
+
+export const POST = withUser({ body: Body }, async (_req, { user, body }) => {
+  const template = TEMPLATES[body.template];
+  const doc = template && body.name ? { ...template, settings: { ...template.settings, name: body.name } } : template;
+  const flow = await createFlow(db(), user.id, doc, { templateKey: body.template, message: "From template" });
+  return Response.json({ flowId: flow.id }, { status: 201 });
+});

@@ -1,0 +1,7 @@
+import type { FlowDocument } from "../lib/flow/schema";
+import { workspaceAssistant } from "./workspace-assistant";
+
+/** Template flows offered to every user (SPEC.md 1: templates), by stable key. */
+export const TEMPLATES: Record<string, FlowDocument> = {
+  "workspace-assistant": workspaceAssistant,
+};
