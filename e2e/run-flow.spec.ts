@@ -30,6 +30,7 @@ test.describe("run the Workspace assistant", () => {
     await expect(card.getByTestId("approval-hash")).toHaveText(/^[0-9a-f]{16}…$/);
     await expect(card.getByTestId("approval-expiry")).toContainText("expires in");
 
+    await expect(page.locator('[data-testid="tool-call"][data-tool="read_file"]')).toHaveAttribute("data-status", "done");
     await card.getByTestId("approve").click();
     await run.waitForStatus("completed");
     await expect(page.getByTestId("final-answer").last()).toContainText("summary.md");

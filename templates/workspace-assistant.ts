@@ -30,14 +30,14 @@ export const workspaceAssistant: FlowDocument = {
         color: "#2f7d5b",
       },
     },
-    { id: "t-list", type: "tool", position: { x: 700, y: 0 }, data: { tool: "list_files" } },
-    { id: "t-read", type: "tool", position: { x: 700, y: 80 }, data: { tool: "read_file" } },
-    { id: "t-write", type: "tool", position: { x: 700, y: 160 }, data: { tool: "write_file" } },
-    { id: "t-delete", type: "tool", position: { x: 700, y: 240 }, data: { tool: "delete_file" } },
+    { id: "t-list", type: "tool", position: { x: 720, y: -60 }, data: { tool: "list_files" } },
+    { id: "t-read", type: "tool", position: { x: 720, y: 40 }, data: { tool: "read_file" } },
+    { id: "t-write", type: "tool", position: { x: 720, y: 140 }, data: { tool: "write_file" } },
+    { id: "t-delete", type: "tool", position: { x: 720, y: 240 }, data: { tool: "delete_file" } },
     {
       id: "policy",
       type: "policy",
-      position: { x: 440, y: 320 },
+      position: { x: 440, y: 380 },
       data: {
         name: "File safety",
         rules: [
@@ -48,7 +48,7 @@ export const workspaceAssistant: FlowDocument = {
         ],
       },
     },
-    { id: "end", type: "end", position: { x: 960, y: 120 }, data: { label: "End" } },
+    { id: "end", type: "end", position: { x: 240, y: 300 }, data: { label: "End" } },
   ],
   edges: [
     { id: "e-start", source: "start", target: "supervisor" },

@@ -16,6 +16,20 @@ function json(value: unknown): string {
   }
 }
 
+/** A step's result: short ones in full, long ones folded behind their first line. */
+function StepResult({ text }: { text: string }) {
+  if (text.length <= 240) return <pre className="result small">{text}</pre>;
+  const first = text.split("\n", 1)[0] ?? "";
+  return (
+    <details className="result">
+      <summary className="small">
+        {first.slice(0, 160)} <span className="muted">({text.length} chars)</span>
+      </summary>
+      <pre className="small">{text}</pre>
+    </details>
+  );
+}
+
 /** The timeline: messages, step starts and ends, handoffs, tool calls with results, approval cards, the answer. */
 export function Timeline({ items, renderApproval }: { items: TimelineItem[]; renderApproval: (a: RunDataTypes["approval"]) => ReactNode }) {
   if (items.length === 0) return <p className="muted card">Nothing has run on this thread yet.</p>;
@@ -40,7 +54,7 @@ export function Timeline({ items, renderApproval }: { items: TimelineItem[]; ren
               <li key={item.key} className={`event step status-${item.data.status}`} data-testid="step-event" data-status={item.data.status}>
                 <strong>Step {item.data.index + 1}</strong> {item.data.task} <span className="muted small">· {item.data.agentName}</span>{" "}
                 <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
-                {item.data.result ? <pre className="result small">{item.data.result}</pre> : null}
+                {item.data.result ? <StepResult text={item.data.result} /> : null}
                 {item.data.error ? <div className="error small">{item.data.error}</div> : null}
               </li>
             );

@@ -18,6 +18,10 @@ describe("run a thread", () => {
     const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
     const plan = lastData(first, "data-plan");
     expect(plan?.data.steps.map((s) => s.task)).toHaveLength(2);
+    // read_file then write_file: two distinct tool calls in the timeline, even though the
+    // model reuses its call ids from step to step.
+    const toolParts = first.filter((c) => c.type === "data-tool");
+    expect(new Set(toolParts.map((c) => c.id)).size).toBe(2);
     const approval = lastData(first, "data-approval");
     expect(approval?.data.toolName).toBe("write_file");
     expect(lastData(first, "data-run")?.data.status).toBe("awaiting_approval");

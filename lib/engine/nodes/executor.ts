@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { Command, isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { generateText, type ModelMessage, type ToolSet, tool } from "ai";
 import { canonicalArgs } from "../../policy/canonical";
@@ -44,8 +45,11 @@ export function executorNode(deps: EngineDeps) {
     try {
       const { model } = deps.resolveModel(agent.model || deps.flow.defaultModel);
       const res = await generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools });
-      const call = res.toolCalls[0];
-      if (call) {
+      const first = res.toolCalls[0];
+      if (first) {
+        // Providers (and the offline model) reuse ids across steps; the thread needs unique
+        // ones for its timeline, approvals and audit. The suffix keeps [A-Za-z0-9_-].
+        const call = { ...first, toolCallId: `${first.toolCallId}-${randomUUID().slice(0, 8)}` };
         const canon = canonicalArgs(call.input);
         const assistant: ModelMessage = {
           role: "assistant",

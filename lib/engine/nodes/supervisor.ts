@@ -98,12 +98,12 @@ function delegate(
   const identity = { id: agent?.id ?? step.agent_id, name: agent?.name ?? step.agent_id, icon: agent?.icon ?? "🤖", color: agent?.color ?? "#5b3cc4" };
   const handoff = { id: randomUUID(), from: "supervisor", to: identity.id, reason, explanation, step_id: step.id, timestamp: now };
   emitPlan(config, deps.flow, next);
-  emitStep(config, deps.flow, step, "plan_step_started");
   emit(config, {
     type: "data-handoff",
     id: handoff.id,
     data: { from: "supervisor", to: identity.id, agentName: identity.name, icon: identity.icon, color: identity.color, reason, stepId: step.id },
   });
+  emitStep(config, deps.flow, step, "plan_step_started");
   const update: GraphUpdate = {
     iterations,
     plan: next,
