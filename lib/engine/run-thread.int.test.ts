@@ -59,4 +59,38 @@ describe("run a thread", () => {
     expect(text).toMatch(/reject/i);
     expect((await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } })).status).toBe("rejected");
   });
+
+  it("chat path: a wrong token is refused and the call keeps waiting; APPROVE <id> <token> from the thread's user runs it", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
+    const a = lastData(first, "data-approval")?.data;
+    if (!a) throw new Error("no approval");
+    const summary = path.join(f.workspacesDir, threadId, "summary.md");
+
+    const other = await collect(await f.prepare(threadId, { kind: "message", text: "what are you waiting for?" }));
+    expect(lastData(other, "data-run")?.data.status).toBe("awaiting_approval");
+
+    const wrong = await collect(await f.prepare(threadId, { kind: "message", text: `APPROVE ${a.approvalId} ${"x".repeat(43)}` }));
+    expect(lastData(wrong, "data-run")?.data.status).toBe("awaiting_approval");
+    expect(wrong.some((c) => c.type === "text" && /not accepted/.test(c.text))).toBe(true);
+    expect(existsSync(summary)).toBe(false);
+
+    const ok = await collect(await f.prepare(threadId, { kind: "message", text: `APPROVE ${a.approvalId} ${a.token}` }));
+    expect(lastData(ok, "data-run")?.data.status).toBe("completed");
+    expect(readFileSync(summary, "utf8")).toMatch(/^# Summary of notes\.md/);
+    expect((await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } })).status).toBe("consumed");
+  });
+
+  it("an expired challenge: approving is refused with 410 and nothing runs", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
+    const a = lastData(first, "data-approval")?.data;
+    if (!a) throw new Error("no approval");
+    f.clock.now = new Date(a.expiresAt).getTime() + 1;
+    await expect(f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "approve", token: a.token })).rejects.toMatchObject({ status: 410 });
+    expect((await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } })).status).toBe("expired");
+    expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
+  });
 });
