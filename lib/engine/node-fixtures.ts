@@ -1,0 +1,140 @@
+import type { LanguageModelV4GenerateResult } from "@ai-sdk/provider";
+import { MockLanguageModelV4 } from "ai/test";
+import { z } from "zod";
+import { compileFlowSpec } from "../flow/compile";
+import type { FlowDocument } from "../flow/schema";
+import { canonicalArgs } from "../policy/canonical";
+import { workspaceAssistant } from "../../templates/workspace-assistant";
+import type { ConsumeResult, EngineDeps } from "./deps";
+import { GraphState, type GraphStateValue, type Plan, type PlanStep, type ProposedTool } from "./state";
+import type { RunChunk } from "./ui-parts";
+
+/**
+ * Test support for the graph's nodes: fake services that record what nodes ask of them, a
+ * scripted AI SDK model, and full states built from the graph's own defaults.
+ */
+
+const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+
+/** A scripted model turn that answers with text. */
+export const textTurn = (text: string): LanguageModelV4GenerateResult => ({
+  content: [{ type: "text", text }],
+  finishReason: { unified: "stop", raw: undefined },
+  usage,
+  warnings: [],
+});
+
+/** A scripted model turn that calls a tool. */
+export const toolTurn = (toolName: string, input: unknown, toolCallId = "call_1"): LanguageModelV4GenerateResult => ({
+  content: [{ type: "tool-call", toolCallId, toolName, input: JSON.stringify(input) }],
+  finishReason: { unified: "tool-calls", raw: undefined },
+  usage,
+  warnings: [],
+});
+
+/** Fake services plus what the nodes did with them. */
+export interface FakeDeps extends EngineDeps {
+  model: MockLanguageModelV4;
+  audits: { threadId: string; action: string; tool?: string }[];
+  created: Parameters<EngineDeps["approvals"]["create"]>[0][];
+  consumed: Parameters<EngineDeps["approvals"]["consume"]>[0][];
+  rejected: Parameters<EngineDeps["approvals"]["reject"]>[0][];
+  ran: { name: string; args: unknown; threadId: string }[];
+  consumeResult: ConsumeResult;
+  clock: { now: number };
+}
+
+const fileInput = z.object({ path: z.string(), content: z.string().optional() });
+const SIDE_EFFECT = new Set(["write_file", "delete_file"]);
+
+/** Builds {@link FakeDeps} for a flow (default: the Workspace assistant) and a scripted model. */
+export function fakeDeps(turns: LanguageModelV4GenerateResult[] | (() => never) = [], doc: FlowDocument = workspaceAssistant): FakeDeps {
+  const known = new Set(["list_files", "read_file", "write_file", "delete_file"]);
+  const model = new MockLanguageModelV4(typeof turns === "function" ? { doGenerate: turns } : { doGenerate: turns });
+  const deps: FakeDeps = {
+    model,
+    audits: [],
+    created: [],
+    consumed: [],
+    rejected: [],
+    ran: [],
+    consumeResult: { ok: true },
+    clock: { now: Date.UTC(2026, 10, 22, 9, 0, 0) },
+    flow: compileFlowSpec(doc, { known: (n) => known.has(n), sideEffect: (n) => SIDE_EFFECT.has(n) }),
+    resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }),
+    tools: {
+      describe: (name) => (known.has(name) ? { description: `${name} tool`, input: fileInput, sideEffect: SIDE_EFFECT.has(name) } : undefined),
+      run: async (name, args, threadId) => {
+        deps.ran.push({ name, args, threadId });
+        return { status: "success", output: `ran ${name}`, sizeChars: 10, durationMs: 1 };
+      },
+    },
+    approvals: {
+      create: async (input) => {
+        deps.created.push(input);
+        return { id: `apv_${deps.created.length}xxxxxx`, token: "tok_abcdefgh", expiresAt: new Date(deps.clock.now + 900_000).toISOString() };
+      },
+      consume: async (input) => {
+        deps.consumed.push(input);
+        return deps.consumeResult;
+      },
+      reject: async (input) => {
+        deps.rejected.push(input);
+      },
+    },
+    audit: async (threadId, record) => {
+      deps.audits.push({ threadId, action: record.action, ...(record.tool ? { tool: record.tool } : {}) });
+    },
+    now: () => deps.clock.now,
+  };
+  return deps;
+}
+
+/** A full graph state: the annotation's defaults, then `overrides`. */
+export function baseState(overrides: Partial<GraphStateValue> = {}): GraphStateValue {
+  const defaults = Object.fromEntries(
+    Object.entries(GraphState.spec).map(([key, channel]) => {
+      const c = channel as unknown as { initialValueFactory?: () => unknown; value?: unknown };
+      return [key, typeof c.initialValueFactory === "function" ? c.initialValueFactory() : c.value];
+    }),
+  ) as unknown as GraphStateValue;
+  return { ...defaults, thread_id: "thread-1", user_id: "user-1", ...overrides };
+}
+
+/** A plan step (pending unless overridden). */
+export function step(index: number, overrides: Partial<PlanStep> = {}): PlanStep {
+  return {
+    id: `s${index}`,
+    index,
+    agent_id: "assistant",
+    task: `Task ${index}`,
+    expected_output: "",
+    depends_on: [],
+    status: "pending",
+    tries: 0,
+    max_tries: 3,
+    result: null,
+    error: null,
+    started_at: null,
+    ended_at: null,
+    ...overrides,
+  };
+}
+
+/** An executing plan of the given steps. */
+export function plan(steps: PlanStep[], overrides: Partial<Plan> = {}): Plan {
+  const at = "2026-11-22T09:00:00.000Z";
+  return { id: "plan-1", query: "Summarize notes.md into summary.md", status: "executing", steps, current_step_index: 0, summary: null, failure_reason: null, created_at: at, updated_at: at, ...overrides };
+}
+
+/** A proposed tool call with its real canonical form and hash. */
+export function proposal(name: string, args: unknown, id = "call_1-abcd1234"): ProposedTool {
+  const c = canonicalArgs(args);
+  return { name, args, canonical_args: c.canonical, args_hash: c.hash, tool_call_id: id };
+}
+
+/** A runnable config whose custom stream writer records chunks. */
+export function recorder(): { config: { writer: (c: unknown) => void }; chunks: RunChunk[] } {
+  const chunks: RunChunk[] = [];
+  return { chunks, config: { writer: (c) => chunks.push(c as RunChunk) } };
+}
