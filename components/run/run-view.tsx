@@ -108,6 +108,8 @@ export function RunView({
   const runStatus = busy ? "running" : (lastRun?.status ?? initialStatus);
   const plan = items.filter((i): i is Extract<TimelineItem, { kind: "data-plan" }> => i.kind === "data-plan").at(-1)?.data;
   const model = runs.find((r) => r.data.model)?.data.model ?? null;
+  const lifecycle = items.filter((i): i is Extract<TimelineItem, { kind: "data-lifecycle" }> => i.kind === "data-lifecycle").at(-1)?.data.to;
+  const tokens = runs.reduce((sum, r) => ({ in: sum.in + (r.data.usage?.inputTokens ?? 0), out: sum.out + (r.data.usage?.outputTokens ?? 0) }), { in: 0, out: 0 });
   const tools = new Map(items.filter((i): i is Extract<TimelineItem, { kind: "data-tool" }> => i.kind === "data-tool").map((i) => [i.data.toolCallId, i.data]));
 
   const approvalState = (a: RunDataTypes["approval"]): string => {
@@ -137,6 +139,16 @@ export function RunView({
               {model.offline ? "Offline model (deterministic, no provider configured)" : `${model.provider} · ${model.modelId}`}
             </span>
           ) : null}
+          {lifecycle ? (
+            <span className="small muted" data-testid="lifecycle">
+              lifecycle {lifecycle}
+            </span>
+          ) : null}
+          {tokens.in + tokens.out > 0 ? (
+            <span className="small muted" data-testid="run-tokens">
+              tokens in {tokens.in.toLocaleString("en")} · out {tokens.out.toLocaleString("en")}
+            </span>
+          ) : null}
           {lastRun?.error ? (
             <span className="error small" data-testid="run-error">
               {lastRun.error.code}: {lastRun.error.message}
@@ -145,6 +157,7 @@ export function RunView({
         </div>
         {plan ? <PlanView plan={plan} /> : null}
         <Timeline
+          threadId={threadId}
           items={items}
           renderApproval={(a) => <ApprovalCard approval={a} status={approvalState(a)} busy={busy} onDecide={(d, c) => decide(a, d, c)} />}
         />

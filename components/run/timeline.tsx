@@ -1,5 +1,5 @@
 "use client";
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 
 /** One row of the run view's timeline. */
@@ -14,6 +14,36 @@ function json(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/** An output evicted from the run's state (SPEC.md 2): opened on demand from blob storage. */
+function EvictedOutput({ threadId, pointer, sizeChars }: { threadId: string; pointer: string; sizeChars: number }) {
+  const [content, setContent] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  async function open() {
+    const res = await fetch(`/api/threads/${threadId}/blobs/${pointer.replace(/^blob:/, "")}`);
+    const body = await res.json();
+    if (res.ok) setContent(String(body.content));
+    else setError(body?.error?.message ?? `HTTP ${res.status}`);
+  }
+  return (
+    <div className="small" data-testid="evicted-output">
+      <span className="muted">
+        output evicted ({sizeChars.toLocaleString("en")} chars) · <code>{pointer}</code>
+      </span>{" "}
+      {content === null ? (
+        <button type="button" className="link" onClick={open} data-testid="open-evicted">
+          open
+        </button>
+      ) : null}
+      {error ? <span className="error"> {error}</span> : null}
+      {content !== null ? (
+        <pre className="small file-content" data-testid="evicted-content">
+          {content}
+        </pre>
+      ) : null}
+    </div>
+  );
 }
 
 /** A step's result: short ones in full, long ones folded behind their first line. */
@@ -31,7 +61,15 @@ function StepResult({ text }: { text: string }) {
 }
 
 /** The timeline: messages, step starts and ends, handoffs, tool calls with results, approval cards, the answer. */
-export function Timeline({ items, renderApproval }: { items: TimelineItem[]; renderApproval: (a: RunDataTypes["approval"]) => ReactNode }) {
+export function Timeline({
+  threadId,
+  items,
+  renderApproval,
+}: {
+  threadId: string;
+  items: TimelineItem[];
+  renderApproval: (a: RunDataTypes["approval"]) => ReactNode;
+}) {
   if (items.length === 0) return <p className="muted card">Nothing has run on this thread yet.</p>;
   return (
     <ol className="timeline" data-testid="timeline">
@@ -54,6 +92,12 @@ export function Timeline({ items, renderApproval }: { items: TimelineItem[]; ren
               <li key={item.key} className={`event step status-${item.data.status}`} data-testid="step-event" data-status={item.data.status}>
                 <strong>Step {item.data.index + 1}</strong> {item.data.task} <span className="muted small">· {item.data.agentName}</span>{" "}
                 <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
+                {item.data.usage ? (
+                  <span className="small muted" data-testid="step-tokens">
+                    {" "}
+                    · {item.data.usage.inputTokens + item.data.usage.outputTokens} tokens
+                  </span>
+                ) : null}
                 {item.data.result ? <StepResult text={item.data.result} /> : null}
                 {item.data.error ? <div className="error small">{item.data.error}</div> : null}
               </li>
@@ -76,7 +120,9 @@ export function Timeline({ items, renderApproval }: { items: TimelineItem[]; ren
                   <summary className="small">arguments · sha256 {item.data.argsHash.slice(0, 12)}…</summary>
                   <pre className="small">{json(item.data.args)}</pre>
                 </details>
-                {item.data.output ? (
+                {item.data.evicted ? (
+                  <EvictedOutput threadId={threadId} pointer={item.data.evicted.pointer} sizeChars={item.data.evicted.sizeChars} />
+                ) : item.data.output ? (
                   <details>
                     <summary className="small">output ({item.data.output.length} chars)</summary>
                     <pre className="small">{item.data.output}</pre>

@@ -47,6 +47,13 @@ export interface EngineDeps {
     /** Marks a pending challenge rejected (no-op when already decided). */
     reject(input: { approvalId: string; threadId: string; userId: string; reason: string }): Promise<void>;
   };
+  /** Blob storage for evicted tool outputs (SPEC.md 2 Interpreter). */
+  blobs: {
+    /** Stores an output; returns its pointer `blob:<id>`. */
+    put(threadId: string, toolName: string, toolCallId: string, content: string): Promise<string>;
+    /** Reads an output of this thread back; null when the pointer is not this thread's. */
+    read(threadId: string, pointer: string): Promise<{ content: string; sizeChars: number } | null>;
+  };
   /** Appends to the thread's persistent audit trail. */
   audit(threadId: string, record: AuditRecord): Promise<void>;
   /** Clock, ms since the epoch (injectable for tests). */

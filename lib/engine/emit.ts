@@ -25,6 +25,7 @@ export function stepView(flow: FlowSpec, step: PlanStep): RunDataTypes["step"] e
     tries: step.tries,
     result: step.result,
     error: step.error,
+    usage: step.usage ? { inputTokens: step.usage.input_tokens, outputTokens: step.usage.output_tokens } : null,
   };
 }
 

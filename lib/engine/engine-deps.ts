@@ -1,4 +1,5 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
 import { consumeChallenge, createChallenge, rejectChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { env } from "../env";
@@ -40,6 +41,18 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
   const secret = opts.approvalSecret ?? approvalSecret();
   const workspaces = opts.workspacesDir ?? env().WORKSPACES_DIR;
   const approvalOpts = { db: opts.db, secret, now };
+  const blobs: EngineDeps["blobs"] = {
+    async put(threadId, toolName, toolCallId, content) {
+      const id = randomBytes(12).toString("base64url");
+      await opts.db.evictedBlob.create({ data: { id, threadId, toolName, toolCallId, sizeChars: content.length, content } });
+      return `blob:${id}`;
+    },
+    async read(threadId, pointer) {
+      const id = pointer.startsWith("blob:") ? pointer.slice(5) : pointer;
+      const row = await opts.db.evictedBlob.findFirst({ where: { id, threadId }, select: { content: true, sizeChars: true } });
+      return row ?? null;
+    },
+  };
   return {
     flow: compileFlowSpec(opts.doc, { known: (n) => Boolean(getTool(n)), sideEffect: isSideEffectTool }),
     resolveModel: opts.resolveModel ?? ((id) => resolveModel(id)),
@@ -50,9 +63,11 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
       },
       async run(name, args, threadId) {
         const workspaceDir = await ensureWorkspace(workspaces, threadId);
-        return runTool(name, args, { workspaceDir });
+        // Large outputs are kept whole (up to 10M chars) and evicted to blob storage.
+        return runTool(name, args, { workspaceDir, maxOutputChars: 10_000_000, blobs: { read: (pointer) => blobs.read(threadId, pointer) } });
       },
     },
+    blobs,
     approvals: {
       create: (input) => createChallenge({ ...approvalOpts, ttlMs: opts.approvalTtlMs ?? env().APPROVAL_TTL_MS }, input),
       async consume(input) {

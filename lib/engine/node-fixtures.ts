@@ -41,6 +41,10 @@ export interface FakeDeps extends EngineDeps {
   rejected: Parameters<EngineDeps["approvals"]["reject"]>[0][];
   ran: { name: string; args: unknown; threadId: string }[];
   consumeResult: ConsumeResult;
+  /** Evicted outputs by pointer (the in-memory twin of the EvictedBlob table). */
+  stored: Map<string, { threadId: string; content: string }>;
+  /** What tools.run returns (default: a short success). */
+  toolOutput: string;
   clock: { now: number };
 }
 
@@ -59,6 +63,8 @@ export function fakeDeps(turns: LanguageModelV4GenerateResult[] | (() => never) 
     rejected: [],
     ran: [],
     consumeResult: { ok: true },
+    stored: new Map(),
+    toolOutput: "",
     clock: { now: Date.UTC(2026, 10, 22, 9, 0, 0) },
     flow: compileFlowSpec(doc, { known: (n) => known.has(n), sideEffect: (n) => SIDE_EFFECT.has(n) }),
     resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }),
@@ -66,7 +72,8 @@ export function fakeDeps(turns: LanguageModelV4GenerateResult[] | (() => never) 
       describe: (name) => (known.has(name) ? { description: `${name} tool`, input: fileInput, sideEffect: SIDE_EFFECT.has(name) } : undefined),
       run: async (name, args, threadId) => {
         deps.ran.push({ name, args, threadId });
-        return { status: "success", output: `ran ${name}`, sizeChars: 10, durationMs: 1 };
+        const output = deps.toolOutput || `ran ${name}`;
+        return { status: "success", output, sizeChars: output.length, durationMs: 1 };
       },
     },
     approvals: {
@@ -80,6 +87,17 @@ export function fakeDeps(turns: LanguageModelV4GenerateResult[] | (() => never) 
       },
       reject: async (input) => {
         deps.rejected.push(input);
+      },
+    },
+    blobs: {
+      put: async (threadId, _tool, _id, content) => {
+        const pointer = `blob:b${deps.stored.size + 1}xxxxx`;
+        deps.stored.set(pointer, { threadId, content });
+        return pointer;
+      },
+      read: async (threadId, pointer) => {
+        const b = deps.stored.get(pointer);
+        return b && b.threadId === threadId ? { content: b.content, sizeChars: b.content.length } : null;
       },
     },
     audit: async (threadId, record) => {

@@ -13,7 +13,7 @@ import { riskGateNode } from "./nodes/risk-gate";
 import { routerNode } from "./nodes/router";
 import { supervisorNode } from "./nodes/supervisor";
 import { toolsNode } from "./nodes/tools";
-import { GraphState, type GraphUpdate } from "./state";
+import { GraphState, type GraphUpdate, type ToolResultState } from "./state";
 
 /** Unit tests of every graph node (SPEC.md 2), with fake services and a scripted model. */
 
@@ -329,6 +329,27 @@ describe("Tools and Interpreter", () => {
     expect(out.last_tool_result).toMatchObject({ tool_name: "read_file", call_id: p.tool_call_id, status: "success", output: "ran read_file" });
     expect(deps.audits.map((a) => a.action)).toEqual(["tool_executed"]);
     expect(chunks.map((c) => (c.type === "data-tool" ? c.data.status : c.type))).toEqual(["running", "done"]);
+  });
+
+  it("Tools evicts outputs over 10,000 chars by original size; under 50,000 they may be rehydrated", async () => {
+    for (const [size, allowed] of [
+      [10_000, null],
+      [10_001, true],
+      [49_999, true],
+      [50_000, false],
+    ] as const) {
+      const deps = fakeDeps();
+      deps.toolOutput = "x".repeat(size);
+      const out = await toolsNode(deps)(baseState({ proposed_tool: proposal("read_file", { path: "big.txt" }) }));
+      const r = out.last_tool_result as ToolResultState;
+      if (allowed === null) {
+        expect(r).toMatchObject({ evicted: false, pointer: null, output: deps.toolOutput });
+        continue;
+      }
+      expect(r).toMatchObject({ evicted: true, status: "evicted", size_chars: size, rehydration_allowed: allowed });
+      expect(r.output).toBe(`[EVICTED size=${size}] See ${r.pointer}`);
+      expect(deps.stored.get(r.pointer ?? "")?.content).toHaveLength(size);
+    }
   });
 
   it("Interpreter hands the result back as a tool-result message and clears proposed_tool", async () => {

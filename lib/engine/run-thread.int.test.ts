@@ -40,6 +40,15 @@ describe("run a thread", () => {
     expect(text.join(" ")).toContain("summary.md");
     const row = await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } });
     expect(row.status).toBe("consumed");
+    // Token usage per run and per step, and the lifecycle transitions, are recorded.
+    const runRow = await f.t.db.run.findFirstOrThrow({ where: { threadId, kind: "resume" } });
+    expect(runRow.inputTokens).toBeGreaterThan(0);
+    expect(lastData(second, "data-run")?.data.usage?.inputTokens).toBe(runRow.inputTokens);
+    expect(lastData(second, "data-step")?.data.usage?.outputTokens).toBeGreaterThan(0);
+    const path1 = first.filter((c) => c.type === "data-lifecycle").map((c) => (c.type === "data-lifecycle" ? c.data.to : ""));
+    expect(path1).toEqual(["CONTEXT_BUILD", "PLAN_CHECK", "STEP_EXECUTION", "STEP_REVIEW", "STEP_EXECUTION", "WAIT_HUMAN"]);
+    const path2 = second.filter((c) => c.type === "data-lifecycle").map((c) => (c.type === "data-lifecycle" ? c.data.to : ""));
+    expect(path2.at(-1)).toBe("COMPLETED");
     const executions = await f.t.db.auditEntry.count({ where: { threadId, action: "tool_executed", toolName: "write_file" } });
     expect(executions).toBe(1);
 

@@ -106,20 +106,38 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     const runChunk = (status: "running" | "awaiting_approval" | "completed" | "failed", error: { code: string; message: string } | null): RunChunk => ({
       type: "data-run",
       id: run.id,
-      data: { runId: run.id, status, model: modelView, error },
+      data: { runId: run.id, status, model: modelView, error, usage },
     });
+    let usage: { inputTokens: number; outputTokens: number } | null = null;
     let final: RunChunk;
     try {
       const first = runChunk("running", null);
       await store(first.type, first);
       yield first;
-      const chunks = await graph.stream(graphInput as never, { ...config, streamMode: "custom", recursionLimit: 1000 });
-      for await (const chunk of chunks as AsyncIterable<RunChunk>) {
-        await store(chunk.type, chunk);
-        yield chunk;
+      const chunks = await graph.stream(graphInput as never, { ...config, streamMode: ["custom", "updates"], recursionLimit: 1000 });
+      let lifecycle = values.lifecycle ?? "INIT";
+      let transitions = 0;
+      for await (const [mode, payload] of chunks as AsyncIterable<[string, unknown]>) {
+        if (mode === "custom") {
+          const chunk = payload as RunChunk;
+          await store(chunk.type, chunk);
+          yield chunk;
+          continue;
+        }
+        // Node updates: record each lifecycle transition (SPEC.md 3, seed 003).
+        for (const [node, update] of Object.entries(payload as Record<string, unknown>)) {
+          const to = (update as { lifecycle?: string } | null)?.lifecycle;
+          if (!to || to === lifecycle) continue;
+          transitions += 1;
+          const chunk: RunChunk = { type: "data-lifecycle", id: `${run.id}-${transitions}`, data: { from: lifecycle, to, node, at: new Date(now()).toISOString() } };
+          lifecycle = to as typeof lifecycle;
+          await store(chunk.type, chunk);
+          yield chunk;
+        }
       }
       const after = await graph.getState(config);
       const v = after.values as GraphStateValue;
+      usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
       const waiting = after.tasks.some((t) => t.interrupts.length > 0);
       const status = waiting ? "awaiting_approval" : v.lifecycle === "FAILED" ? "failed" : "completed";
       final = runChunk(status, v.error && !waiting ? { code: v.error.code, message: v.error.message } : null);
@@ -131,7 +149,16 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     }
     const status = final.type === "data-run" ? final.data.status : "failed";
     await store(final.type, final);
-    await db.run.update({ where: { id: run.id }, data: { status, endedAt: new Date(), error: final.type === "data-run" ? (final.data.error?.message ?? null) : null } });
+    await db.run.update({
+      where: { id: run.id },
+      data: {
+        status,
+        endedAt: new Date(),
+        error: final.type === "data-run" ? (final.data.error?.message ?? null) : null,
+        inputTokens: usage?.inputTokens ?? 0,
+        outputTokens: usage?.outputTokens ?? 0,
+      },
+    });
     await db.thread.update({ where: { id: threadId }, data: { status } });
     yield final;
   }

@@ -17,6 +17,21 @@ export interface ChatMessage {
 /** Step status (SPEC.md 3). */
 export type StepStatus = "pending" | "in_progress" | "completed" | "failed" | "skipped";
 
+/** Model tokens (AI SDK usage), summed. */
+export interface TokenUsage {
+  input_tokens: number;
+  output_tokens: number;
+}
+
+/** Adds two usages. */
+export const addUsage = (a: TokenUsage, b: TokenUsage): TokenUsage => ({ input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens });
+
+/** A usage from an AI SDK `usage` object (missing counts are 0). */
+export const usageOf = (u: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined): TokenUsage => ({
+  input_tokens: u?.inputTokens ?? 0,
+  output_tokens: u?.outputTokens ?? 0,
+});
+
 /** One plan step (SPEC.md 3). `depends_on` holds step ids. */
 export interface PlanStep {
   id: string;
@@ -32,6 +47,8 @@ export interface PlanStep {
   error: string | null;
   started_at: string | null;
   ended_at: string | null;
+  /** Tokens the step's agent used, across its tries (copied in by the Supervisor). */
+  usage?: TokenUsage;
 }
 
 /** The plan (SPEC.md 3). */
@@ -178,6 +195,17 @@ export const GraphState = Annotation.Root({
   lifecycle: replace<Lifecycle>(() => "INIT"),
   error: replace<StructuredError | null>(() => null),
   final_answer: replace<string | null>(() => null),
+  /** Tokens of every model call in the thread; the reducer adds. */
+  token_usage: Annotation<TokenUsage>({ reducer: addUsage, default: () => ({ input_tokens: 0, output_tokens: 0 }) }),
+  /** Tokens per step id, added by the Executor; the Supervisor copies them into the plan. */
+  step_usage: Annotation<Record<string, TokenUsage>>({
+    reducer: (a, b) => {
+      const out = { ...a };
+      for (const [k, v] of Object.entries(b)) out[k] = addUsage(out[k] ?? { input_tokens: 0, output_tokens: 0 }, v);
+      return out;
+    },
+    default: () => ({}),
+  }),
 });
 
 /** A full state value. */

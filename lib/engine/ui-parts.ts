@@ -19,6 +19,8 @@ const StepView = z.object({
   tries: z.number().int(),
   result: z.string().nullable(),
   error: z.string().nullable(),
+  /** Tokens the step used so far. */
+  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).nullable().optional(),
 });
 
 export const dataSchemas = {
@@ -42,6 +44,8 @@ export const dataSchemas = {
     decision: z.enum(["ALLOW", "AUTH_REQUIRED", "BLOCKED"]).nullable(),
     rule: z.string().nullable(),
     output: z.string().nullable(),
+    /** Set when the output was evicted to blob storage (SPEC.md 2). */
+    evicted: z.object({ pointer: z.string(), sizeChars: z.number().int(), rehydrationAllowed: z.boolean() }).nullable().optional(),
   }),
   /** An approval card (approval_required and its later status). */
   approval: z.object({
@@ -54,12 +58,16 @@ export const dataSchemas = {
     expiresAt: z.string(),
     status: z.enum(["pending", "approved", "rejected", "expired", "consumed", "invalid"]),
   }),
+  /** A lifecycle transition of the run (SPEC.md 3, seed 003), recorded from node updates. */
+  lifecycle: z.object({ from: z.string(), to: z.string(), node: z.string(), at: z.string() }),
   /** Run status and which model answered (run_started / run_completed / run_failed). */
   run: z.object({
     runId: z.string(),
     status: z.enum(["running", "awaiting_approval", "completed", "failed"]),
     model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    /** Tokens this run used (all model calls). */
+    usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).nullable().optional(),
   }),
 } as const;
 

@@ -151,15 +151,16 @@ describe("delete_file", () => {
 });
 
 describe("registry", () => {
-  it("holds the four file tools with their flags", () => {
-    expect(Object.keys(builtinTools).sort()).toEqual(["delete_file", "list_files", "read_file", "write_file"]);
+  it("holds the four file tools and rehydrate with their flags", () => {
+    expect(Object.keys(builtinTools).sort()).toEqual(["delete_file", "list_files", "read_file", "rehydrate", "write_file"]);
     expect(toolCatalog().map((t) => [t.name, t.sideEffect])).toEqual([
       ["delete_file", true],
       ["list_files", false],
       ["read_file", false],
+      ["rehydrate", false],
       ["write_file", true],
     ]);
-    for (const t of Object.values(builtinTools)) {
+    for (const t of Object.values(builtinTools).filter((d) => d.name !== "rehydrate")) {
       expect(t).toMatchObject({ timeoutMs: 30_000, permission: "user" });
       expect(t.description.length).toBeGreaterThan(20);
     }

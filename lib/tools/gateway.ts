@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { isAppError } from "../errors";
 import { getTool } from "./registry";
-import type { ToolDefinition, ToolRunResult } from "./types";
+import type { BlobReader, ToolDefinition, ToolRunResult } from "./types";
 
 /**
  * The tool gateway (SPEC.md 7): the one way the engine runs a tool. It validates input and
@@ -21,6 +21,8 @@ export interface RunToolOptions {
   timeoutMs?: number;
   /** Cap on the output text, chars (default {@link DEFAULT_MAX_OUTPUT_CHARS}). */
   maxOutputChars?: number;
+  /** The thread's evicted outputs, for tools that read them back (`rehydrate`). */
+  blobs?: BlobReader;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -81,7 +83,7 @@ export async function runToolDefinition(def: ToolDefinition, rawInput: unknown, 
 
   let result: unknown;
   try {
-    const running = Promise.resolve().then(() => def.run(parsed.data, { workspaceDir: opts.workspaceDir, signal: controller.signal }));
+    const running = Promise.resolve().then(() => def.run(parsed.data, { workspaceDir: opts.workspaceDir, signal: controller.signal, ...(opts.blobs ? { blobs: opts.blobs } : {}) }));
     running.catch(() => {}); // a tool that fails after its timeout must not be an unhandled rejection
     result = await Promise.race([running, timeout]);
   } catch (err) {

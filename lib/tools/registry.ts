@@ -1,12 +1,14 @@
 import { deleteFile, listFiles, readFile, writeFile } from "./files";
+import { rehydrate } from "./rehydrate";
 import type { ToolDefinition } from "./types";
 
-/** The built-in tools by name (SPEC.md 7): the four sandboxed file tools. */
+/** The built-in tools by name (SPEC.md 7): the four sandboxed file tools and `rehydrate`. */
 export const builtinTools: Record<string, ToolDefinition> = {
   [listFiles.name]: listFiles,
   [readFile.name]: readFile,
   [writeFile.name]: writeFile,
   [deleteFile.name]: deleteFile,
+  [rehydrate.name]: rehydrate,
 };
 
 /** The tool declared under `name`, or undefined when there is none. */

@@ -12,6 +12,13 @@ export interface ToolContext {
   workspaceDir: string;
   /** Aborted when the gateway's timeout fires. */
   signal: AbortSignal;
+  /** Read access to this thread's evicted outputs (for `rehydrate`); absent outside runs. */
+  blobs?: BlobReader;
+}
+
+/** Reads one of the thread's evicted tool outputs by pointer (`blob:<id>`). */
+export interface BlobReader {
+  read(pointer: string): Promise<{ content: string; sizeChars: number } | null>;
 }
 
 /**

@@ -6,7 +6,7 @@ import { executorPrompt, executorSystem } from "../../models/prompts";
 import { agentInfo } from "../agents";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
-import type { GraphStateValue, GraphUpdate } from "../state";
+import { type GraphStateValue, type GraphUpdate, usageOf } from "../state";
 
 /** Where the Executor sends a run (SPEC.md 2). */
 export type ExecutorTarget = "risk_gate" | "supervisor";
@@ -45,6 +45,8 @@ export function executorNode(deps: EngineDeps) {
     try {
       const { model } = deps.resolveModel(agent.model || deps.flow.defaultModel);
       const res = await generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools });
+      const usage = usageOf(res.usage);
+      const spent: GraphUpdate = { token_usage: usage, step_usage: { [step.id]: usage } };
       const first = res.toolCalls[0];
       if (first) {
         // Providers (and the offline model) reuse ids across steps; the thread needs unique
@@ -61,6 +63,7 @@ export function executorNode(deps: EngineDeps) {
           data: { toolCallId: call.toolCallId, toolName: call.toolName, args: call.input, argsHash: canon.hash, status: "proposed", decision: null, rule: null, output: null },
         });
         const update: GraphUpdate = {
+          ...spent,
           executor_messages: [...messages, assistant],
           proposed_tool: { name: call.toolName, args: call.input, canonical_args: canon.canonical, args_hash: canon.hash, tool_call_id: call.toolCallId },
           last_tool_result: null,
@@ -68,7 +71,7 @@ export function executorNode(deps: EngineDeps) {
         return new Command({ update, goto: "risk_gate" });
       }
       const text = res.text.trim() || "(the agent finished the step without a reply)";
-      return new Command({ update: { executor_messages: messages, step_output: { step_id: step.id, text, ok: true }, lifecycle: "STEP_REVIEW" }, goto: "supervisor" });
+      return new Command({ update: { ...spent, executor_messages: messages, step_output: { step_id: step.id, text, ok: true }, lifecycle: "STEP_REVIEW" }, goto: "supervisor" });
     } catch (err) {
       if (isGraphBubbleUp(err)) throw err;
       const message = err instanceof Error ? err.message : String(err);

@@ -3,7 +3,7 @@ import { generateText } from "ai";
 import { conversationSystem, finalizerPrompt, finalizerSystem } from "../../models/prompts";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
-import type { GraphStateValue, GraphUpdate } from "../state";
+import { type GraphStateValue, type GraphUpdate, usageOf } from "../state";
 
 /**
  * Finalizer (SPEC.md 2): writes the answer the user sees: small talk for a conversation,
@@ -17,15 +17,18 @@ export function finalizerNode(deps: EngineDeps) {
     const last = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     const plan = state.plan;
     let text: string;
+    let spent = { input_tokens: 0, output_tokens: 0 };
     try {
       if (state.intent === "conversation" || !plan) {
         const res = await generateText({ model, system: conversationSystem(), prompt: last });
         text = res.text;
+        spent = usageOf(res.usage);
       } else {
         const note = state.error?.message ?? plan.failure_reason ?? undefined;
         const steps = plan.steps.map((s) => ({ task: s.task, status: s.status, result: s.result ?? s.error ?? "" }));
         const res = await generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps, ...(note ? { note } : {}) }) });
         text = res.text;
+        spent = usageOf(res.usage);
       }
     } catch (err) {
       text = `The run finished, but the final answer could not be written: ${err instanceof Error ? err.message : String(err)}`;
@@ -33,6 +36,6 @@ export function finalizerNode(deps: EngineDeps) {
     text = text.trim() || "(no answer)";
     emit(config, { type: "text", id: `final-${state.messages.length}`, text });
     const failed = Boolean(state.error) || plan?.status === "failed";
-    return { messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null };
+    return { token_usage: spent, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null };
   };
 }

@@ -6,7 +6,7 @@ import { PlanProposal, plannerPrompt, plannerSystem } from "../../models/prompts
 import { agentInfo } from "../agents";
 import type { EngineDeps } from "../deps";
 import { emitPlan, iso } from "../emit";
-import type { GraphStateValue, GraphUpdate, Plan, PlanStep } from "../state";
+import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type TokenUsage, usageOf } from "../state";
 
 /**
  * Planner (SPEC.md 2, 3): asks the model for a plan through the forced `create_plan` tool,
@@ -20,19 +20,20 @@ export function plannerNode(deps: EngineDeps) {
     const task = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     const now = iso(deps.now());
     const base = { id: randomUUID(), query: task, current_step_index: 0, summary: null, created_at: now, updated_at: now };
-    const steps = await proposeSteps(deps, task).catch((err: unknown) => err as Error);
+    const spent = { input_tokens: 0, output_tokens: 0 };
+    const steps = await proposeSteps(deps, task, spent).catch((err: unknown) => err as Error);
     if (steps instanceof Error) {
       const plan: Plan = { ...base, status: "failed", steps: [], failure_reason: steps.message };
       emitPlan(config, deps.flow, plan);
-      return { plan, lifecycle: "FAILED", error: structuredError("plan_failed", `The planner could not make a plan: ${steps.message}`) };
+      return { plan, token_usage: spent, lifecycle: "FAILED", error: structuredError("plan_failed", `The planner could not make a plan: ${steps.message}`) };
     }
     const plan: Plan = { ...base, status: "executing", steps, failure_reason: null };
     emitPlan(config, deps.flow, plan);
-    return { plan, lifecycle: "PLAN_CHECK" };
+    return { plan, token_usage: spent, lifecycle: "PLAN_CHECK" };
   };
 }
 
-async function proposeSteps(deps: EngineDeps, task: string): Promise<PlanStep[]> {
+async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage): Promise<PlanStep[]> {
   const { flow } = deps;
   const first = flow.agents[0];
   if (!first) throw new Error("the flow has no agent");
@@ -45,6 +46,7 @@ async function proposeSteps(deps: EngineDeps, task: string): Promise<PlanStep[]>
     tools: { create_plan: tool({ description: "Record the plan: ordered steps, each assigned to one agent.", inputSchema: PlanProposal }) },
     toolChoice: { type: "tool", toolName: "create_plan" },
   });
+  Object.assign(spent, usageOf(res.usage));
   const call = res.toolCalls.find((c) => c.toolName === "create_plan");
   if (!call) throw new Error("the model did not call create_plan");
   const proposal = PlanProposal.parse(call.input);

@@ -39,7 +39,7 @@ export function supervisorNode(deps: EngineDeps) {
 
     const plan = state.plan;
     if (!plan || plan.status !== "executing") return finish(config, deps, { iterations }, plan?.status === "failed" ? "failed" : "completed");
-    const steps = plan.steps.map((s) => ({ ...s }));
+    const steps = plan.steps.map((s) => (state.step_usage[s.id] ? { ...s, usage: state.step_usage[s.id] } : { ...s }));
     const current = steps.find((s) => s.status === "in_progress");
     const now = iso(deps.now());
 
