@@ -188,7 +188,13 @@ export function RunView({
             id="composer-input"
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
-            placeholder={runStatus === "awaiting_approval" ? "Decide on the card above, or type APPROVE <id> <token> / REJECT <id>" : "Give the flow another task…"}
+            placeholder={
+              runStatus === "awaiting_approval"
+                ? "Decide on the card above, or type APPROVE <id> <token> / REJECT <id>"
+                : runStatus === "awaiting_input"
+                  ? "Answer the question above to go on…"
+                  : "Give the flow another task…"
+            }
             disabled={busy}
             data-testid="composer-input"
           />

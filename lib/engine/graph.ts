@@ -19,7 +19,7 @@ import { GraphState } from "./state";
  * targets are declared with `ends` so the graph's shape is known before it runs:
  *
  * START -> Router -> {ApprovalHandler | Supervisor | Finalizer | Planner}
- * Planner -> Supervisor -> {Executor | Finalizer | AwaitApproval}
+ * Planner -> Supervisor -> {Executor | Finalizer | AwaitApproval | Planner (re-plan)}
  * Executor -> {RiskGate | Supervisor}; RiskGate -> {Tools | AwaitApproval | Interpreter}
  * AwaitApproval (interrupt) -> ApprovalHandler -> {Tools | Supervisor | AwaitApproval}
  * Tools -> Interpreter -> Supervisor; Finalizer -> END
@@ -28,7 +28,7 @@ export function buildGraph(deps: EngineDeps, checkpointer: BaseCheckpointSaver) 
   return new StateGraph(GraphState)
     .addNode("router", routerNode, { ends: ["approval_handler", "supervisor", "finalizer", "planner"] })
     .addNode("planner", plannerNode(deps))
-    .addNode("supervisor", supervisorNode(deps), { ends: ["executor", "finalizer", "await_approval"] })
+    .addNode("supervisor", supervisorNode(deps), { ends: ["executor", "finalizer", "await_approval", "planner"] })
     .addNode("executor", executorNode(deps), { ends: ["risk_gate", "supervisor"] })
     .addNode("risk_gate", riskGateNode(deps), { ends: ["tools", "await_approval", "interpreter"] })
     .addNode("await_approval", awaitApprovalNode())

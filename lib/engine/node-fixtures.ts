@@ -1,4 +1,4 @@
-import type { LanguageModelV4GenerateResult } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { compileFlowSpec } from "../flow/compile";
@@ -51,10 +51,13 @@ export interface FakeDeps extends EngineDeps {
 const fileInput = z.object({ path: z.string(), content: z.string().optional() });
 const SIDE_EFFECT = new Set(["write_file", "delete_file"]);
 
+/** Scripted model turns: a list played in order, or a function of the call. */
+export type Script = LanguageModelV4GenerateResult[] | ((opts: LanguageModelV4CallOptions) => PromiseLike<LanguageModelV4GenerateResult>);
+
 /** Builds {@link FakeDeps} for a flow (default: the Workspace assistant) and a scripted model. */
-export function fakeDeps(turns: LanguageModelV4GenerateResult[] | (() => never) = [], doc: FlowDocument = workspaceAssistant): FakeDeps {
+export function fakeDeps(turns: Script = [], doc: FlowDocument = workspaceAssistant): FakeDeps {
   const known = new Set(["list_files", "read_file", "write_file", "delete_file"]);
-  const model = new MockLanguageModelV4(typeof turns === "function" ? { doGenerate: turns } : { doGenerate: turns });
+  const model = new MockLanguageModelV4({ doGenerate: turns });
   const deps: FakeDeps = {
     model,
     audits: [],

@@ -97,6 +97,16 @@ describe("Planner", () => {
     expect(out.error).toMatchObject({ code: "plan_failed", severity: "CRITICAL", suggested_action: "HALT" });
   });
 
+  it("re-planning plans the same task again with the failure in the prompt", async () => {
+    const deps = fakeDeps([toolTurn("create_plan", { steps: [{ agent_id: "assistant", task: "Read release-notes.md", expected_output: "", depends_on: [] }] })]);
+    const failed = plan([step(0, { status: "failed" })], { status: "failed", query: "Summarize notes.md" });
+    const out = await plannerNode(deps)(baseState({ plan: failed, replan_reason: "Step 1 failed: no such file", messages: [{ role: "user", content: "later text" }] }));
+    expect(out).toMatchObject({ plan: { status: "executing", query: "Summarize notes.md" }, replan_reason: null });
+    const prompt = JSON.stringify(deps.model.doGenerateCalls[0]?.prompt);
+    expect(prompt).toContain("<task>\\nSummarize notes.md\\n</task>");
+    expect(prompt).toContain("<replan>\\nStep 1 failed: no such file\\n</replan>");
+  });
+
   it("directed mode: one step for the agent, no model call", async () => {
     const deps = fakeDeps([], { ...workspaceAssistant, settings: { ...workspaceAssistant.settings, mode: "directed" } });
     const out = await plannerNode(deps)(baseState({ messages: [{ role: "user", content: "Read notes.md" }] }));
@@ -136,14 +146,39 @@ describe("Supervisor", () => {
     expect(updateOf(cmd).plan).toMatchObject({ status: "completed" });
   });
 
-  it("a failed try is retried up to max_tries, then the step and the plan fail", async () => {
-    const retry = await supervisorNode(fakeDeps())(baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 })]), step_output: { step_id: "s0", text: "model error", ok: false } }));
+  it("a failed try is retried up to max_tries; then a new plan once; then the user is asked", async () => {
+    const failing = (tries: number) => ({ plan: plan([step(0, { status: "in_progress", tries })]), step_output: { step_id: "s0", text: "model error", ok: false } });
+    const retry = await supervisorNode(fakeDeps())(baseState(failing(1)));
     expect(gotoOf(retry)).toBe("executor");
     expect(updateOf(retry).handoffs).toMatchObject([{ reason: "error_recovery" }]);
     expect((updateOf(retry).plan as { steps: { tries: number }[] }).steps[0]?.tries).toBe(2);
-    const give = await supervisorNode(fakeDeps())(baseState({ plan: plan([step(0, { status: "in_progress", tries: 3 })]), step_output: { step_id: "s0", text: "model error", ok: false } }));
-    expect(gotoOf(give)).toBe("finalizer");
-    expect(updateOf(give).plan).toMatchObject({ status: "failed", steps: [{ status: "failed" }] });
+
+    const replan = await supervisorNode(fakeDeps())(baseState(failing(3)));
+    expect(gotoOf(replan)).toBe("planner");
+    expect(updateOf(replan)).toMatchObject({ replans: 1, lifecycle: "REPLAN", plan: { status: "failed", steps: [{ status: "failed" }] } });
+    expect(updateOf(replan).replan_reason).toContain("failed after 3 tries: model error");
+
+    const ask = await supervisorNode(fakeDeps())(baseState({ ...failing(3), replans: 1 }));
+    expect(gotoOf(ask)).toBe("finalizer");
+    expect(updateOf(ask)).toMatchObject({ awaiting_user_input: true, lifecycle: "WAIT_HUMAN" });
+    expect(updateOf(ask).question).toMatch(/How should I proceed\?$/);
+  });
+
+  it("the user's answer to the question makes a new plan with the answer", async () => {
+    const cmd = await supervisorNode(fakeDeps())(
+      baseState({ question: "Step 1 failed. How should I proceed?", plan: plan([step(0, { status: "failed" })], { status: "failed" }), messages: [{ role: "user", content: "use release-notes.md instead" }] }),
+    );
+    expect(gotoOf(cmd)).toBe("planner");
+    expect(updateOf(cmd)).toMatchObject({ question: null, replans: 0, lifecycle: "REPLAN" });
+    expect(updateOf(cmd).replan_reason).toContain("The user answered: use release-notes.md instead");
+  });
+
+  it("a structured error from another node (the loop detector) ends the run", async () => {
+    const cmd = await supervisorNode(fakeDeps())(
+      baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 })]), error: { code: "loop_detected", message: "loop", severity: "CRITICAL", retryable: false, suggested_action: "HALT" } }),
+    );
+    expect(gotoOf(cmd)).toBe("finalizer");
+    expect(updateOf(cmd).plan).toMatchObject({ status: "failed", failure_reason: "loop" });
   });
 
   it("a rejected approval fails the step and tells the Finalizer which tool was rejected", async () => {
@@ -352,6 +387,20 @@ describe("Tools and Interpreter", () => {
     }
   });
 
+  it("the loop detector stops the third identical call (same tool, input and output)", async () => {
+    const p = proposal("read_file", { path: "notes.md" });
+    const result = { tool_name: "read_file", call_id: "c1", output: "same", status: "success" as const, evicted: false, pointer: null, size_chars: 4, rehydration_allowed: false, metadata: {} };
+    let state = baseState({ proposed_tool: p, last_tool_result: result });
+    for (const round of [1, 2, 3]) {
+      const out = await interpreterNode()(state);
+      state = { ...state, tool_history: out.tool_history as typeof state.tool_history, proposed_tool: p };
+      if (round < 3) expect(out.error).toBeUndefined();
+      else expect(out.error).toMatchObject({ code: "loop_detected", metadata: { repeats: 3 } });
+    }
+    const other = await interpreterNode()({ ...state, tool_history: state.tool_history.slice(0, 2), last_tool_result: { ...result, output: "changed" } });
+    expect(other.error).toBeUndefined();
+  });
+
   it("Interpreter hands the result back as a tool-result message and clears proposed_tool", async () => {
     const result = { tool_name: "delete_file", call_id: "c1", output: "BLOCKED by policy", status: "error" as const, evicted: false, pointer: null, size_chars: 17, rehydration_allowed: false, metadata: {} };
     const out = await interpreterNode()(baseState({ proposed_tool: proposal("delete_file", { path: "x" }), last_tool_result: result }));
@@ -363,6 +412,15 @@ describe("Tools and Interpreter", () => {
 });
 
 describe("Finalizer", () => {
+  it("asks the user the Supervisor's question without calling the model", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const out = await finalizerNode(deps)(baseState({ awaiting_user_input: true, question: "How should I proceed?" }), config as never);
+    expect(out.messages).toEqual([{ role: "assistant", content: "How should I proceed?" }]);
+    expect(chunks).toMatchObject([{ type: "text", text: "How should I proceed?" }]);
+    expect(deps.model.doGenerateCalls).toHaveLength(0);
+  });
+
   it("answers a conversation with the conversation prompt", async () => {
     const deps = fakeDeps([textTurn("Hello!")]);
     const out = await finalizerNode(deps)(baseState({ intent: "conversation", messages: [{ role: "user", content: "hi" }] }));

@@ -103,7 +103,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
 
   async function* stream(): AsyncGenerator<RunChunk> {
     active.add(threadId);
-    const runChunk = (status: "running" | "awaiting_approval" | "completed" | "failed", error: { code: string; message: string } | null): RunChunk => ({
+    const runChunk = (status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed", error: { code: string; message: string } | null): RunChunk => ({
       type: "data-run",
       id: run.id,
       data: { runId: run.id, status, model: modelView, error, usage },
@@ -139,7 +139,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       const v = after.values as GraphStateValue;
       usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
       const waiting = after.tasks.some((t) => t.interrupts.length > 0);
-      const status = waiting ? "awaiting_approval" : v.lifecycle === "FAILED" ? "failed" : "completed";
+      const status = waiting ? "awaiting_approval" : v.awaiting_user_input ? "awaiting_input" : v.lifecycle === "FAILED" ? "failed" : "completed";
       final = runChunk(status, v.error && !waiting ? { code: v.error.code, message: v.error.message } : null);
     } catch (err) {
       console.error(`run ${run.id} on thread ${threadId} failed`, err);

@@ -182,6 +182,14 @@ export const GraphState = Annotation.Root({
   last_tool_result: replace<ToolResultState | null>(() => null),
   awaiting_approval: replace<boolean>(() => false),
   awaiting_user_input: replace<boolean>(() => false),
+  /** The question the Finalizer asked when the run could not go on (SPEC.md 2 retries). */
+  question: replace<string | null>(() => null),
+  /** Why the Planner is asked for a new plan (failure, and the user's answer). */
+  replan_reason: replace<string | null>(() => null),
+  /** New plans made in this task after failures (at most one before asking the user). */
+  replans: replace<number>(() => 0),
+  /** The task's tool calls with input and output hashes, for the loop detector (SPEC.md 2). */
+  tool_history: replace<{ tool: string; args_hash: string; output_hash: string }[]>(() => []),
   approval_id: replace<string | null>(() => null),
   approval_request: replace<ApprovalRequest | null>(() => null),
   approval_outcome: replace<ApprovalOutcome | null>(() => null),

@@ -63,7 +63,7 @@ export const dataSchemas = {
   /** Run status and which model answered (run_started / run_completed / run_failed). */
   run: z.object({
     runId: z.string(),
-    status: z.enum(["running", "awaiting_approval", "completed", "failed"]),
+    status: z.enum(["running", "awaiting_approval", "awaiting_input", "completed", "failed"]),
     model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     /** Tokens this run used (all model calls). */

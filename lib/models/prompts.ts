@@ -100,11 +100,14 @@ export function plannerSystem(input: { instructions: string; agents: AgentInfo[]
 }
 
 /**
- * User prompt of the planner: the task inside `<task>` tags.
+ * User prompt of the planner: the task inside `<task>` tags, and when re-planning, why the
+ * previous plan failed and what the user said, inside `<replan>` (SPEC.md 2 retries).
  * @param task the user's request, verbatim.
+ * @param replan the failure and the user's answer, when this is a new plan after a failure.
  */
-export function plannerPrompt(task: string): string {
-  return `Plan this task and call create_plan.\n<task>\n${task.trim()}\n</task>`;
+export function plannerPrompt(task: string, replan?: string): string {
+  const head = `Plan this task and call create_plan.\n<task>\n${task.trim()}\n</task>`;
+  return replan?.trim() ? `${head}\nThe previous plan failed; make a new plan that avoids the failure.\n<replan>\n${replan.trim()}\n</replan>` : head;
 }
 
 /**

@@ -12,6 +12,7 @@ const STATUS_LABEL: Record<string, string> = {
   idle: "not started",
   running: "running",
   awaiting_approval: "awaiting approval",
+  awaiting_input: "awaiting your answer",
   completed: "completed",
   failed: "failed",
 };

@@ -8,11 +8,17 @@ import { type GraphStateValue, type GraphUpdate, usageOf } from "../state";
 /**
  * Finalizer (SPEC.md 2): writes the answer the user sees: small talk for a conversation,
  * otherwise a summary of the plan's steps and results, saying plainly when a tool was
- * rejected or the run stopped on an error. Streams it as text and appends it to the
+ * rejected or the run stopped on an error; or, when the Supervisor gives up on a plan, the
+ * question to the user (the run then waits for the answer). Streams it as text and appends it to the
  * thread's messages. The run's lifecycle ends COMPLETED or FAILED.
  */
 export function finalizerNode(deps: EngineDeps) {
   return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<GraphUpdate> => {
+    if (state.awaiting_user_input && state.question) {
+      // Ask the user and wait: the next message goes Router -> Supervisor -> Planner.
+      emit(config, { type: "text", id: `question-${state.messages.length}`, text: state.question });
+      return { messages: [{ role: "assistant", content: state.question }], lifecycle: "WAIT_HUMAN", current_agent: null };
+    }
     const { model } = deps.resolveModel(deps.flow.defaultModel);
     const last = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     const plan = state.plan;

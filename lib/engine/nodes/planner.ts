@@ -11,17 +11,19 @@ import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type 
 /**
  * Planner (SPEC.md 2, 3): asks the model for a plan through the forced `create_plan` tool,
  * checks it (known agents, dependencies on earlier steps only) and stores it with every
- * step pending. In directed mode the plan is one step for the chosen agent, no model call.
+ * step pending. When re-planning after a failure, the same task is planned again with the
+ * failure (and the user's answer, if any) in the prompt. In directed mode the plan is one step for the chosen agent, no model call.
  * A model failure or an unusable plan leaves `plan.status = "failed"` and a structured
  * error, and the Supervisor hands over to the Finalizer.
  */
 export function plannerNode(deps: EngineDeps) {
   return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<GraphUpdate> => {
-    const task = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+    const replanning = Boolean(state.replan_reason && state.plan);
+    const task = replanning && state.plan ? state.plan.query : ([...state.messages].reverse().find((m) => m.role === "user")?.content ?? "");
     const now = iso(deps.now());
     const base = { id: randomUUID(), query: task, current_step_index: 0, summary: null, created_at: now, updated_at: now };
     const spent = { input_tokens: 0, output_tokens: 0 };
-    const steps = await proposeSteps(deps, task, spent).catch((err: unknown) => err as Error);
+    const steps = await proposeSteps(deps, task, spent, replanning ? (state.replan_reason ?? undefined) : undefined).catch((err: unknown) => err as Error);
     if (steps instanceof Error) {
       const plan: Plan = { ...base, status: "failed", steps: [], failure_reason: steps.message };
       emitPlan(config, deps.flow, plan);
@@ -29,11 +31,11 @@ export function plannerNode(deps: EngineDeps) {
     }
     const plan: Plan = { ...base, status: "executing", steps, failure_reason: null };
     emitPlan(config, deps.flow, plan);
-    return { plan, token_usage: spent, lifecycle: "PLAN_CHECK" };
+    return { plan, token_usage: spent, replan_reason: null, lifecycle: "PLAN_CHECK" };
   };
 }
 
-async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage): Promise<PlanStep[]> {
+async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string): Promise<PlanStep[]> {
   const { flow } = deps;
   const first = flow.agents[0];
   if (!first) throw new Error("the flow has no agent");
@@ -42,7 +44,7 @@ async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage): 
   const res = await generateText({
     model,
     system: plannerSystem({ instructions: flow.supervisor.instructions, agents: flow.agents.map((a) => agentInfo(deps, a)) }),
-    prompt: plannerPrompt(task),
+    prompt: plannerPrompt(task, replan),
     tools: { create_plan: tool({ description: "Record the plan: ordered steps, each assigned to one agent.", inputSchema: PlanProposal }) },
     toolChoice: { type: "tool", toolName: "create_plan" },
   });

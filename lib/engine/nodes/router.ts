@@ -49,6 +49,10 @@ export function routerNode(state: GraphStateValue): Command<RouterTarget> {
     error: null,
     final_answer: null,
     iterations: 0,
+    replans: 0,
+    replan_reason: null,
+    question: null,
+    tool_history: [],
     lifecycle: "CONTEXT_BUILD",
   };
   return new Command({ update: fresh, goto: "planner" });

@@ -6,7 +6,7 @@ import { emit, emitPlan, emitStep, iso } from "../emit";
 import type { GraphStateValue, GraphUpdate, Plan, PlanStep } from "../state";
 
 /** Where the Supervisor sends a run (SPEC.md 2). */
-export type SupervisorTarget = "executor" | "finalizer" | "await_approval";
+export type SupervisorTarget = "executor" | "finalizer" | "await_approval" | "planner";
 
 /**
  * Supervisor (SPEC.md 2, 3). The only node besides the Interpreter that changes step
@@ -15,8 +15,11 @@ export type SupervisorTarget = "executor" | "finalizer" | "await_approval";
  * - a pending approval (the user replied with other text) -> back to AwaitApproval;
  * - an approval outcome: rejected or invalid -> the step fails, the plan fails, and the
  *   Finalizer tells the user that the tool did not run;
- * - the Executor's answer for the step in progress -> step completed (or retried up to
- *   `max_tries`, then failed);
+ * - a structured error from another node (e.g. the loop detector) -> Finalizer;
+ * - the user's answer to a question -> Planner, with the answer, for a new plan;
+ * - the Executor's answer for the step in progress -> step completed, or retried up to
+ *   `max_tries`; a step that still fails makes a new plan once (Planner), then the
+ *   Finalizer asks the user how to proceed and the run waits for the answer;
  * - a step in progress with a tool result to read -> Executor again (same step, no new
  *   handoff);
  * - the next pending step whose dependencies are completed -> delegated to its agent
@@ -36,6 +39,13 @@ export function supervisorNode(deps: EngineDeps) {
       return finish(config, deps, { iterations, error }, "failed");
     }
     if (state.awaiting_approval) return new Command({ update: { iterations, lifecycle: "WAIT_HUMAN" }, goto: "await_approval" });
+    if (state.error) return finish(config, deps, { iterations, ...(state.plan ? { plan: { ...state.plan, status: "failed", failure_reason: state.error.message } } : {}) }, "failed");
+    if (state.question && !state.awaiting_user_input) {
+      // The user answered the Finalizer's question: plan again with the answer.
+      const answer = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+      const update: GraphUpdate = { iterations, question: null, replans: 0, replan_reason: `${state.question}\nThe user answered: ${answer}`, lifecycle: "REPLAN" };
+      return new Command({ update, goto: "planner" });
+    }
 
     const plan = state.plan;
     if (!plan || plan.status !== "executing") return finish(config, deps, { iterations }, plan?.status === "failed" ? "failed" : "completed");
@@ -63,8 +73,18 @@ export function supervisorNode(deps: EngineDeps) {
       } else {
         Object.assign(current, { status: "failed", error: out.text, ended_at: now });
         emitStep(config, deps.flow, current, "plan_step_failed");
-        const failed: Plan = { ...plan, steps, status: "failed", failure_reason: `Step ${current.index + 1} failed after ${current.tries} tries: ${out.text}` };
-        return finish(config, deps, { iterations, step_output: null, plan: failed }, "failed");
+        const why = `Step ${current.index + 1} ("${current.task}") failed after ${current.tries} tries: ${out.text}`;
+        const failed: Plan = { ...plan, steps, status: "failed", failure_reason: why };
+        emitPlan(config, deps.flow, failed);
+        if (state.replans < 1) {
+          // First escalation: a new plan (SPEC.md 2 retries).
+          const update: GraphUpdate = { iterations, step_output: null, plan: failed, replans: state.replans + 1, replan_reason: why, lifecycle: "REPLAN" };
+          return new Command({ update, goto: "planner" });
+        }
+        // Second: ask the user, and wait for the answer.
+        const question = `${why} A new plan failed as well. How should I proceed?`;
+        const update: GraphUpdate = { iterations, step_output: null, plan: failed, awaiting_user_input: true, question, lifecycle: "WAIT_HUMAN" };
+        return new Command({ update, goto: "finalizer" });
       }
     } else if (current) {
       return new Command({ update: { iterations, lifecycle: "STEP_EXECUTION" }, goto: "executor" });
