@@ -1,7 +1,9 @@
 import type { FlowDocument } from "../lib/flow/schema";
+import { researchBrief } from "./research-brief";
 import { workspaceAssistant } from "./workspace-assistant";
 
 /** Template flows offered to every user (SPEC.md 1: templates), by stable key. */
 export const TEMPLATES: Record<string, FlowDocument> = {
   "workspace-assistant": workspaceAssistant,
+  "research-brief": researchBrief,
 };

@@ -180,13 +180,18 @@ function summaryDocument(source: string, context: { result: string }[]): string 
 
 interface ParsedAgent {
   id: string;
+  name: string;
   tools: string[];
+  /** The agent's name or instructions speak of reviewing: review steps go to it. */
+  reviewer: boolean;
 }
 
 function parseAgents(system: string): ParsedAgent[] {
-  return [...system.matchAll(/^agent (\S+) \| .*? \| tools: (.*)$/gm)].map((m) => ({
+  return [...system.matchAll(/^agent (\S+) \| (.*?) \| tools: (.*)\n {2}instructions: (.*)$/gm)].map((m) => ({
     id: m[1] ?? "",
-    tools: (m[2] ?? "").split(",").map((t) => t.trim()),
+    name: m[2] ?? "",
+    tools: (m[3] ?? "").split(",").map((t) => t.trim()),
+    reviewer: /\breview/i.test(`${m[2] ?? ""} ${m[4] ?? ""}`),
   }));
 }
 
@@ -198,8 +203,11 @@ function writeContent(task: string): string {
 
 /** Plans a task with keyword rules (see SPEC of the offline model in this file's header). */
 function planSteps(task: string, agents: ParsedAgent[]): Step[] {
-  const agentFor = (tool?: string) =>
-    (tool ? agents.find((a) => a.tools.includes(tool)) : undefined)?.id ?? agents[0]?.id ?? "agent";
+  // By capability: the first agent with the tool, preferring non-reviewers for work steps.
+  const agentFor = (tool?: string) => {
+    const able = tool ? agents.filter((a) => a.tools.includes(tool)) : agents;
+    return (able.find((a) => !a.reviewer) ?? able[0] ?? agents[0])?.id ?? "agent";
+  };
   const step = (tool: string | undefined, text: string, expected: string, deps: number[] = []): Step => ({
     agent_id: agentFor(tool),
     task: text,
@@ -216,18 +224,20 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
     }
     return [step(undefined, `Answer: ${task.trim()}`, "A direct answer to the user.")];
   }
-  if (/\b(?:summari[sz]e|summary|condense)\b/.test(lower)) {
+  if (/\b(?:summari[sz]e|summary|condense|brief)\b/.test(lower)) {
     const target = targetFile(task, files.slice(1));
     if (!target) return [read(first), step(undefined, `Summarize ${first}`, `A short summary of ${first}.`, [0])];
-    return [
-      read(first),
-      step(
-        "write_file",
-        `Write a summary of ${first} to ${target}`,
-        `${target} containing a bullet-point summary of ${first}.`,
-        [0],
-      ),
-    ];
+    // One read per source (independent, so they can run side by side), then the write.
+    const sources = files.filter((f) => f !== target);
+    const named = sources.join(" and ");
+    const reads = sources.map(read);
+    const write = step("write_file", `Write a summary of ${named} to ${target}`, `${target} containing a bullet-point summary of ${named}.`, reads.map((_, i) => i));
+    const plan = [...reads, write];
+    const reviewer = agents.find((a) => a.reviewer && a.tools.includes("read_file"));
+    if (reviewer) {
+      plan.push({ agent_id: reviewer.id, task: `Review ${target}`, expected_output: `A short review of ${target}.`, depends_on: [plan.length - 1] });
+    }
+    return plan;
   }
   const second = files[1];
   if (/\bcopy\b/.test(lower) && second) {
@@ -378,7 +388,8 @@ function chooseTool(task: string, context: { task: string; result: string }[]) {
   if (/\b(?:summari[sz]e|summary|condense)\b/.test(lower)) {
     const target = targetFile(task, files.slice(1));
     if (!target) return undefined;
-    const source = files.find((f) => f !== target) ?? fileNames(context.map((c) => c.task).join(" "))[0] ?? "the input";
+    const sources = files.filter((f) => f !== target);
+    const source = sources.length > 0 ? sources.join(" and ") : (fileNames(context.map((c) => c.task).join(" "))[0] ?? "the input");
     return { toolName: "write_file", input: { path: target, content: summaryDocument(source, context) } };
   }
   const second = files[1];
@@ -404,10 +415,31 @@ function answerInText(task: string, context: { task: string; result: string }[])
   return `I am the offline model, so I can only work on files with tools and can't answer "${question}" myself. Try a file task such as "Summarize notes.md into summary.md", or configure a real model provider.`;
 }
 
+/** A reviewer's verdict on a written summary: structure and sources, from its text. */
+function reviewText(file: string, content: string): string {
+  const bullets = countBullets(content);
+  const title = /^# (.+)$/m.exec(content)?.[1];
+  const problems: string[] = [];
+  if (!title) problems.push("it has no title");
+  if (bullets === 0) problems.push("it has no bullet points");
+  if (/\(nothing to summarize/.test(content)) problems.push("its sources were empty");
+  const verdict = problems.length === 0 ? "Approved: it reads well and every point comes from the sources." : `Needs work: ${problems.join("; ")}.`;
+  return `Review of ${file}: "${title ?? "untitled"}", ${bullets} points, ${content.length} characters. ${verdict}`;
+}
+
 function executorReply(options: LanguageModelV4CallOptions, system: string, user: string, tools: Set<string>): Reply {
   const last = options.prompt.at(-1);
-  if (last?.role === "tool") return { kind: "text", text: reportToolResults(options.prompt, last) };
   const task = (between(user, "<step-task>\n", "\n</step-task>") ?? user).trim();
+  if (last?.role === "tool") {
+    const review = /^review (\S+)$/i.exec(task);
+    const result = last.content.find((p) => p.type === "tool-result");
+    if (review?.[1] && result?.type === "tool-result") {
+      const outcome = toolOutcome(result.output);
+      const raw = field(outcome.value, "content");
+      if (outcome.error === undefined && typeof raw === "string") return { kind: "text", text: reviewText(review[1], raw) };
+    }
+    return { kind: "text", text: reportToolResults(options.prompt, last) };
+  }
   const context = parseContext(user);
   const choice = chooseTool(task, context);
   if (!choice) return { kind: "text", text: answerInText(task, context) };

@@ -1,0 +1,99 @@
+import type { FlowDocument } from "../lib/flow/schema";
+
+/**
+ * "Research brief" template (issue 3): three agents with different instructions and tools.
+ * The supervisor plans; the Researcher reads the sources (steps with no dependencies
+ * between them), the Writer writes the brief (its write needs approval), the Reviewer reads
+ * the brief and reviews it.
+ */
+export const researchBrief: FlowDocument = {
+  version: 1,
+  settings: {
+    name: "Research brief",
+    description: "A researcher reads the sources, a writer drafts the brief, a reviewer checks it. Writing needs your approval.",
+    mode: "autonomous",
+    model: "",
+    limits: { maxIterations: 50, timeoutMs: 300_000 },
+  },
+  nodes: [
+    { id: "start", type: "start", position: { x: 0, y: 200 }, data: { label: "Start" } },
+    {
+      id: "supervisor",
+      type: "supervisor",
+      position: { x: 180, y: 200 },
+      data: { name: "Supervisor", instructions: "Assign reading to the Researcher, writing to the Writer and the final check to the Reviewer." },
+    },
+    {
+      id: "researcher",
+      type: "agent",
+      position: { x: 460, y: 40 },
+      data: {
+        name: "Researcher",
+        role: "context_builder",
+        instructions: "Read the source files and report what they say, quoting them. Do not write files.",
+        model: "",
+        maxTries: 3,
+        icon: "📚",
+        color: "#1565c0",
+      },
+    },
+    {
+      id: "writer",
+      type: "agent",
+      position: { x: 460, y: 200 },
+      data: {
+        name: "Writer",
+        role: "step_executor",
+        instructions: "Write the brief from the researcher's findings as a titled list of short points. Use only what the sources say.",
+        model: "",
+        maxTries: 3,
+        icon: "✍️",
+        color: "#2e7d32",
+      },
+    },
+    {
+      id: "reviewer",
+      type: "agent",
+      position: { x: 460, y: 360 },
+      data: {
+        name: "Reviewer",
+        role: "reviewer",
+        instructions: "Review the written brief: read it and say whether it is clear, titled and faithful to the sources.",
+        model: "",
+        maxTries: 2,
+        icon: "🔎",
+        color: "#ef6c00",
+      },
+    },
+    { id: "t-list", type: "tool", position: { x: 760, y: 0 }, data: { tool: "list_files" } },
+    { id: "t-read", type: "tool", position: { x: 760, y: 100 }, data: { tool: "read_file" } },
+    { id: "t-write", type: "tool", position: { x: 760, y: 220 }, data: { tool: "write_file" } },
+    { id: "t-read-review", type: "tool", position: { x: 760, y: 360 }, data: { tool: "read_file" } },
+    {
+      id: "policy",
+      type: "policy",
+      position: { x: 180, y: 380 },
+      data: {
+        name: "Brief safety",
+        rules: [
+          { tool: "list_files", decision: "ALLOW", risk: "low" },
+          { tool: "read_file", decision: "ALLOW", risk: "low" },
+          { tool: "write_file", decision: "AUTH_REQUIRED", risk: "medium" },
+          { tool: "delete_file", decision: "BLOCKED", risk: "high" },
+        ],
+      },
+    },
+    { id: "end", type: "end", position: { x: 180, y: 60 }, data: { label: "End" } },
+  ],
+  edges: [
+    { id: "e-start", source: "start", target: "supervisor" },
+    { id: "e-researcher", source: "supervisor", target: "researcher" },
+    { id: "e-writer", source: "supervisor", target: "writer" },
+    { id: "e-reviewer", source: "supervisor", target: "reviewer" },
+    { id: "e-r-list", source: "researcher", target: "t-list" },
+    { id: "e-r-read", source: "researcher", target: "t-read" },
+    { id: "e-w-write", source: "writer", target: "t-write" },
+    { id: "e-v-read", source: "reviewer", target: "t-read-review" },
+    { id: "e-end", source: "supervisor", target: "end" },
+  ],
+};
