@@ -9,7 +9,7 @@ import { Timeline, type TimelineItem } from "./timeline";
 import { WorkspacePanel } from "./workspace-panel";
 
 type Input =
-  | { kind: "message"; text: string }
+  | { kind: "message"; text: string; agentId?: string }
   | { kind: "decision"; approvalId: string; decision: "approve" | "reject"; token?: string; comment?: string };
 
 /** Error text from a failed request: the server's `{ error: { message } }` when present. */
@@ -67,12 +67,18 @@ export function RunView({
   initialStatus,
   approvalStatus,
   autoStartTask,
+  agents,
+  initialAgent,
 }: {
   threadId: string;
   initialMessages: RunUIMessage[];
   initialStatus: string;
   approvalStatus: Record<string, string>;
   autoStartTask: string | null;
+  /** The flow's agents, for directed mode (SPEC.md 1). */
+  agents: { id: string; name: string; icon: string }[];
+  /** The agent picked when the run was started, or null for autonomous mode. */
+  initialAgent: string | null;
 }) {
   const transport = useMemo(
     () =>
@@ -85,6 +91,7 @@ export function RunView({
   const { messages, sendMessage, status, error, clearError } = useChat<RunUIMessage>({ id: threadId, messages: initialMessages, transport });
   const [decided, setDecided] = useState<Record<string, string>>({});
   const [draft, setDraft] = useState("");
+  const [agentId, setAgentId] = useState<string>(initialAgent ?? "");
   const started = useRef(false);
 
   const send = (text: string, input: Input) => {
@@ -97,7 +104,7 @@ export function RunView({
   useEffect(() => {
     if (autoStartTask && !started.current) {
       started.current = true;
-      send(autoStartTask, { kind: "message", text: autoStartTask });
+      send(autoStartTask, { kind: "message", text: autoStartTask, ...(agentId ? { agentId } : {}) });
     }
   }, [autoStartTask]);
 
@@ -178,9 +185,20 @@ export function RunView({
             const text = draft.trim();
             if (!text) return;
             setDraft("");
-            send(text, { kind: "message", text });
+            send(text, { kind: "message", text, ...(agentId ? { agentId } : {}) });
           }}
         >
+          <label htmlFor="composer-agent" className="sr-only">
+            Who works on it
+          </label>
+          <select id="composer-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="composer-agent" title="Autonomous: the supervisor plans and delegates. Directed: one agent does the task.">
+            <option value="">Supervisor plans</option>
+            {agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.icon} {a.name} only
+              </option>
+            ))}
+          </select>
           <label htmlFor="composer-input" className="sr-only">
             Message
           </label>

@@ -26,7 +26,7 @@ import { GraphState } from "./state";
  */
 export function buildGraph(deps: EngineDeps, checkpointer: BaseCheckpointSaver) {
   return new StateGraph(GraphState)
-    .addNode("router", routerNode, { ends: ["approval_handler", "supervisor", "finalizer", "planner"] })
+    .addNode("router", routerNode(deps), { ends: ["approval_handler", "supervisor", "finalizer", "planner"] })
     .addNode("planner", plannerNode(deps))
     .addNode("supervisor", supervisorNode(deps), { ends: ["executor", "finalizer", "await_approval", "planner"] })
     .addNode("executor", executorNode(deps), { ends: ["risk_gate", "supervisor"] })

@@ -21,6 +21,8 @@ const gotoOf = (c: Command) => [c.goto].flat()[0];
 const updateOf = (c: Command) => (c.update ?? {}) as GraphUpdate & Record<string, unknown>;
 const assistantAgent = { id: "assistant", name: "Assistant", icon: "📁", color: "#2f7d5b" };
 
+const router = routerNode(fakeDeps());
+
 describe("Router", () => {
   const awaiting = { awaiting_approval: true, approval_id: "apv_123456" };
   it.each([
@@ -29,7 +31,7 @@ describe("Router", () => {
     ["RECHAZAR apv_123456", "approval_handler", "reject"],
     ["  REJECT apv_123456  ", "approval_handler", "reject"],
   ])("while awaiting approval, %j -> %s (%s)", (text, target, kind) => {
-    const cmd = routerNode(baseState({ ...awaiting, messages: [{ role: "user", content: text }] }));
+    const cmd = router(baseState({ ...awaiting, messages: [{ role: "user", content: text }] }));
     expect(gotoOf(cmd)).toBe(target);
     expect(updateOf(cmd).approval_request).toMatchObject({ kind, approval_id: "apv_123456", via: "chat", decided_by: "user-1" });
   });
@@ -37,29 +39,37 @@ describe("Router", () => {
   it.each(["approve apv_123456 tok_abcdefgh", "APPROVE apv_123456 tok_abcdefgh please", "APPROVE apv1 tok", "yes, go ahead", "REJECT"])(
     "while awaiting approval, a near miss %j goes to the Supervisor, not the ApprovalHandler",
     (text) => {
-      const cmd = routerNode(baseState({ ...awaiting, messages: [{ role: "user", content: text }] }));
+      const cmd = router(baseState({ ...awaiting, messages: [{ role: "user", content: text }] }));
       expect(gotoOf(cmd)).toBe("supervisor");
       expect(updateOf(cmd).approval_request).toBeUndefined();
     },
   );
 
   it("awaiting user input -> Supervisor, and clears the flag", () => {
-    const cmd = routerNode(baseState({ awaiting_user_input: true, messages: [{ role: "user", content: "the file is notes.md" }] }));
+    const cmd = router(baseState({ awaiting_user_input: true, messages: [{ role: "user", content: "the file is notes.md" }] }));
     expect(gotoOf(cmd)).toBe("supervisor");
     expect(updateOf(cmd).awaiting_user_input).toBe(false);
   });
 
   it("conversation -> Finalizer; a task without a plan -> Planner with a fresh run state", () => {
-    expect(gotoOf(routerNode(baseState({ messages: [{ role: "user", content: "hello there" }] })))).toBe("finalizer");
-    const cmd = routerNode(baseState({ iterations: 7, messages: [{ role: "user", content: "Summarize notes.md into summary.md" }] }));
+    expect(gotoOf(router(baseState({ messages: [{ role: "user", content: "hello there" }] })))).toBe("finalizer");
+    const cmd = router(baseState({ iterations: 7, messages: [{ role: "user", content: "Summarize notes.md into summary.md" }] }));
     expect(gotoOf(cmd)).toBe("planner");
     expect(updateOf(cmd)).toMatchObject({ intent: "task", plan: null, iterations: 0 });
   });
 
+  it("directed mode: the picked agent gets the task as a one-step plan, no planning", () => {
+    const cmd = router(baseState({ agent_mode: "directed", directed_agent_id: "assistant", messages: [{ role: "user", content: "Read notes.md" }] }));
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(updateOf(cmd).plan).toMatchObject({ status: "executing", query: "Read notes.md", steps: [{ agent_id: "assistant", task: "Read notes.md", status: "pending" }] });
+    const unknown = router(baseState({ agent_mode: "directed", directed_agent_id: "nobody", messages: [{ role: "user", content: "Read notes.md" }] }));
+    expect(gotoOf(unknown)).toBe("planner");
+  });
+
   it("a task while a plan is executing -> Supervisor; after a finished plan -> Planner", () => {
     const msg = [{ role: "user" as const, content: "Summarize release-notes.md" }];
-    expect(gotoOf(routerNode(baseState({ messages: msg, plan: plan([step(0)]) })))).toBe("supervisor");
-    expect(gotoOf(routerNode(baseState({ messages: msg, plan: plan([step(0)], { status: "completed" }) })))).toBe("planner");
+    expect(gotoOf(router(baseState({ messages: msg, plan: plan([step(0)]) })))).toBe("supervisor");
+    expect(gotoOf(router(baseState({ messages: msg, plan: plan([step(0)], { status: "completed" }) })))).toBe("planner");
   });
 });
 

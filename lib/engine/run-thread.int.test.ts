@@ -102,4 +102,15 @@ describe("run a thread", () => {
     expect((await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } })).status).toBe("expired");
     expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
   });
+
+  it("directed mode: the picked agent does the task as one step, no planning", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread("Read release-notes.md");
+    const chunks = await collect(await f.prepare(threadId, { kind: "message", text: "Read release-notes.md", agentId: "assistant" }));
+    expect(lastData(chunks, "data-plan")?.data.steps.map((s) => [s.task, s.agentName, s.status])).toEqual([["Read release-notes.md", "Assistant", "completed"]]);
+    expect(lastData(chunks, "data-run")?.data.status).toBe("completed");
+    const lifecycle = chunks.filter((c) => c.type === "data-lifecycle").map((c) => (c.type === "data-lifecycle" ? c.data.to : ""));
+    expect(lifecycle).not.toContain("PLAN_CHECK");
+    await expect(f.prepare(threadId, { kind: "message", text: "Read notes.md", agentId: "ghost" })).rejects.toMatchObject({ status: 422 });
+  });
 });

@@ -15,7 +15,7 @@ import type { RunChunk } from "./ui-parts";
 
 /** What starts a run on a thread: a user message, or a decision on its pending approval. */
 export type RunInput =
-  | { kind: "message"; text: string }
+  | { kind: "message"; text: string; /** Directed mode: the agent the user picked (SPEC.md 1). */ agentId?: string }
   | { kind: "decision"; approvalId: string; decision: "approve" | "reject"; token?: string; comment?: string };
 
 /** Options of {@link prepareRun}. */
@@ -85,7 +85,17 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     graphInput = new Command({ resume, update: { run_started_at: now() } });
     label = input.decision === "approve" ? `Approved ${p.name}` : `Rejected ${p.name}${input.comment ? `: ${input.comment}` : ""}`;
   } else {
-    graphInput = { messages: [{ role: "user", content: input.text }], thread_id: threadId, user_id: userId, run_started_at: now() };
+    if (input.agentId && !doc.nodes.some((n) => n.type === "agent" && n.id === input.agentId)) {
+      throw new AppError("unprocessable", "unknown_agent", `input.agentId: the flow has no agent "${input.agentId}".`);
+    }
+    graphInput = {
+      messages: [{ role: "user", content: input.text }],
+      thread_id: threadId,
+      user_id: userId,
+      run_started_at: now(),
+      agent_mode: input.agentId ? "directed" : "autonomous",
+      directed_agent_id: input.agentId ?? null,
+    };
     label = input.text;
   }
 

@@ -170,6 +170,8 @@ export const GraphState = Annotation.Root({
   /** Thread messages; the reducer appends (SPEC.md 3). */
   messages: append<ChatMessage>(),
   agent_mode: replace<"autonomous" | "directed">(() => "autonomous"),
+  /** Directed mode: the agent the user picked for this task (SPEC.md 1). */
+  directed_agent_id: replace<string | null>(() => null),
   /** The plan; the reducer replaces it and stamps `updated_at` (SPEC.md 3). */
   plan: Annotation<Plan | null>({
     reducer: (_a, b) => (b ? { ...b, updated_at: new Date().toISOString() } : null),

@@ -4,6 +4,7 @@ import { generateText, tool } from "ai";
 import { structuredError } from "../../errors";
 import { PlanProposal, plannerPrompt, plannerSystem } from "../../models/prompts";
 import { agentInfo } from "../agents";
+import { newStep } from "../plan-factory";
 import type { EngineDeps } from "../deps";
 import { emitPlan, iso } from "../emit";
 import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type TokenUsage, usageOf } from "../state";
@@ -58,22 +59,4 @@ async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, r
     const deps_ = s.depends_on.filter((d) => d < i).map((d) => ids[d] as string);
     return { ...newStep(i, agent.id, s.task, s.expected_output, deps_, agent.maxTries), id: ids[i] as string };
   });
-}
-
-function newStep(index: number, agentId: string, task: string, expected: string, dependsOn: string[], maxTries: number): PlanStep {
-  return {
-    id: randomUUID(),
-    index,
-    agent_id: agentId,
-    task,
-    expected_output: expected,
-    depends_on: dependsOn,
-    status: "pending",
-    tries: 0,
-    max_tries: maxTries,
-    result: null,
-    error: null,
-    started_at: null,
-    ended_at: null,
-  };
 }

@@ -1,6 +1,9 @@
-import { Command } from "@langchain/langgraph";
+import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { parseApprovalCommand } from "../approval-command";
+import type { EngineDeps } from "../deps";
+import { emitPlan, iso } from "../emit";
 import { classifyIntent } from "../intent";
+import { directedPlan } from "../plan-factory";
 import type { GraphStateValue, GraphUpdate } from "../state";
 
 /** Where the Router sends a run (SPEC.md 2). */
@@ -11,10 +14,16 @@ export type RouterTarget = "approval_handler" | "supervisor" | "finalizer" | "pl
  * matches the strict APROBAR/RECHAZAR (APPROVE/REJECT) regexes goes to the
  * ApprovalHandler and any other reply to the Supervisor; awaiting user input -> Supervisor;
  * otherwise the intent decides: conversation -> Finalizer, task without a plan (or after a
- * finished one) -> Planner, task with a plan in progress -> Supervisor. Only the thread's
- * own user messages reach this node; tool outputs and model text never do.
+ * finished one) -> Planner, task with a plan in progress -> Supervisor. In directed mode
+ * (the user picked an agent) routing and planning are bypassed: the task becomes a one-step
+ * plan for that agent -> Supervisor. Only the thread's own user messages reach this node;
+ * tool outputs and model text never do.
  */
-export function routerNode(state: GraphStateValue): Command<RouterTarget> {
+export function routerNode(deps: EngineDeps) {
+  return (state: GraphStateValue, config?: LangGraphRunnableConfig): Command<RouterTarget> => route(deps, state, config);
+}
+
+function route(deps: EngineDeps, state: GraphStateValue, config?: LangGraphRunnableConfig): Command<RouterTarget> {
   const last = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
   if (state.awaiting_approval) {
     const cmd = parseApprovalCommand(last);
@@ -34,10 +43,22 @@ export function routerNode(state: GraphStateValue): Command<RouterTarget> {
     return new Command({ goto: "supervisor" });
   }
   if (state.awaiting_user_input) return new Command({ update: { awaiting_user_input: false }, goto: "supervisor" });
+  if (state.agent_mode === "directed" && state.directed_agent_id) {
+    const plan = directedPlan(deps.flow, state.directed_agent_id, last, iso(deps.now()));
+    if (plan) {
+      emitPlan(config, deps.flow, plan);
+      return new Command({ update: { ...fresh("task"), plan, lifecycle: "EXECUTION_PREPARE" }, goto: "supervisor" });
+    }
+  }
   const intent = classifyIntent(last);
   if (intent === "conversation") return new Command({ update: { intent, lifecycle: "INIT" }, goto: "finalizer" });
   if (state.plan && state.plan.status === "executing") return new Command({ update: { intent }, goto: "supervisor" });
-  const fresh: GraphUpdate = {
+  return new Command({ update: fresh(intent), goto: "planner" });
+}
+
+/** The state of a new task: no plan, no pending call, counters reset. */
+function fresh(intent: "task" | "conversation"): GraphUpdate {
+  return {
     intent,
     plan: null,
     step_output: null,
@@ -55,5 +76,4 @@ export function routerNode(state: GraphStateValue): Command<RouterTarget> {
     tool_history: [],
     lifecycle: "CONTEXT_BUILD",
   };
-  return new Command({ update: fresh, goto: "planner" });
 }

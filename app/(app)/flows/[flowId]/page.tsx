@@ -22,7 +22,10 @@ export default async function FlowPage({ params }: { params: Promise<{ flowId: s
     <main className="editor-page">
       <div className="editor-run card">
         <strong>Run this flow</strong> <span className="muted small">(runs the latest saved version)</span>
-        <StartRunForm flowId={found.flow.id} />
+        <StartRunForm
+          flowId={found.flow.id}
+          agents={found.document.nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon }] : []))}
+        />
       </div>
       <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={toolCatalog()} />
     </main>

@@ -4,6 +4,7 @@ import { RunView } from "@/components/run/run-view";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
 import { replayMessages } from "@/lib/engine/replay";
+import { FlowDocument } from "@/lib/flow/schema";
 import { isAppError } from "@/lib/errors";
 import { requireUser } from "@/lib/http/with-user";
 
@@ -14,14 +15,18 @@ export const dynamic = "force-dynamic";
  * shows the live stream of new runs, approval cards and the workspace. Another user's
  * thread is a 404.
  */
-export default async function ThreadPage({ params }: { params: Promise<{ threadId: string }> }) {
+export default async function ThreadPage({ params, searchParams }: { params: Promise<{ threadId: string }>; searchParams: Promise<{ agent?: string }> }) {
   const user = await requireUser();
   const { threadId } = await params;
+  const { agent } = await searchParams;
   const thread = await getThread(db(), user.id, threadId).catch((err: unknown) => {
     if (isAppError(err) && err.code === "not_found") return null;
     throw err;
   });
   if (!thread) notFound();
+  const version = await db().flowVersion.findUniqueOrThrow({ where: { id: thread.flowVersionId }, select: { document: true } });
+  const doc = FlowDocument.parse(JSON.parse(version.document));
+  const agents = doc.nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon }] : []));
   const events = await db().runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, type: true, data: true } });
   const approvals = await db().approval.findMany({ where: { threadId }, select: { id: true, status: true, expiresAt: true } });
   const now = Date.now();
@@ -38,6 +43,8 @@ export default async function ThreadPage({ params }: { params: Promise<{ threadI
         initialStatus={thread.status}
         approvalStatus={approvalStatus}
         autoStartTask={events.length === 0 && thread.status === "idle" ? thread.title : null}
+        agents={agents}
+        initialAgent={agents.some((a) => a.id === agent) ? (agent ?? null) : null}
       />
     </main>
   );

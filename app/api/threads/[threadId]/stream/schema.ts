@@ -9,7 +9,12 @@ export const Params = z.object({ threadId: z.string().min(1).max(64) });
  */
 export const Body = z.object({
   input: z.discriminatedUnion("kind", [
-    z.object({ kind: z.literal("message"), text: z.string().trim().min(1, "Write a message.").max(4000) }),
+    z.object({
+      kind: z.literal("message"),
+      text: z.string().trim().min(1, "Write a message.").max(4000),
+      /** Directed mode: run the message on this agent only. */
+      agentId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+    }),
     z.object({
       kind: z.literal("decision"),
       approvalId: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "approval ids are 6-64 of [A-Za-z0-9_-]"),
