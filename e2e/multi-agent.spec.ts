@@ -16,6 +16,8 @@ test("research brief: three agents hand off, the brief is written after approval
   const run = new RunPage(page);
   await run.waitForStatus("awaiting approval");
   await expect(page.getByTestId("plan-step")).toHaveCount(4);
+  // The two reads have no dependencies: one wave, side by side.
+  await expect(page.getByTestId("plan-wave").first()).toHaveAttribute("data-size", "2");
   await expect(page.getByTestId("handoff")).toHaveText([/Researcher/, /Researcher/, /Writer/]);
   await run.approvalCard().getByTestId("approve").click();
   await run.waitForStatus("completed");

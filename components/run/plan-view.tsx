@@ -2,20 +2,53 @@
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 
 const ICON: Record<string, string> = { pending: "○", in_progress: "◐", completed: "●", failed: "✕", skipped: "–" };
+type StepView = RunDataTypes["plan"]["steps"][number];
 
-/** The plan and every step's status, agent and result (SPEC.md 3). */
+/** Steps grouped by depth of their dependencies: each group's steps can run side by side. */
+function waves(steps: StepView[]): StepView[][] {
+  const depth = new Map<string, number>();
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  const of = (s: StepView, seen: Set<string> = new Set()): number => {
+    const known = depth.get(s.id);
+    if (known !== undefined) return known;
+    if (seen.has(s.id)) return 0;
+    seen.add(s.id);
+    const deps = (s.dependsOn ?? []).map((d) => byId.get(d)).filter((d): d is StepView => Boolean(d));
+    const d = deps.length === 0 ? 0 : 1 + Math.max(...deps.map((x) => of(x, seen)));
+    depth.set(s.id, d);
+    return d;
+  };
+  const out: StepView[][] = [];
+  for (const s of steps) {
+    const d = of(s);
+    out[d] = [...(out[d] ?? []), s];
+  }
+  return out.filter(Boolean);
+}
+
+/**
+ * The plan (SPEC.md 3): steps in waves by dependency; steps in one wave run side by side
+ * (parallel branches), each with its status, agent, tries and error.
+ */
 export function PlanView({ plan }: { plan: RunDataTypes["plan"] }) {
   return (
     <section className="card plan" data-testid="plan" data-status={plan.status}>
       <h2>
         Plan <span className={`badge status-${plan.status}`}>{plan.status}</span>
       </h2>
-      <ol>
-        {plan.steps.map((s) => (
-          <li key={s.id} className={`step status-${s.status}`} data-testid="plan-step" data-status={s.status}>
-            <span aria-hidden>{ICON[s.status] ?? "○"}</span> <strong>{s.task}</strong> <span className="muted small">· {s.agentName}</span>
-            {s.tries > 1 ? <span className="muted small"> · try {s.tries}</span> : null}
-            {s.error ? <div className="error small">{s.error}</div> : null}
+      <ol className="waves">
+        {waves(plan.steps).map((wave) => (
+          <li key={wave[0]?.id} className="wave" data-testid="plan-wave" data-size={wave.length}>
+            {wave.map((s) => (
+              <div key={s.id} className={`step status-${s.status}`} data-testid="plan-step" data-status={s.status}>
+                <span aria-hidden>{ICON[s.status] ?? "○"}</span> <strong>{s.task}</strong>
+                <div className="muted small">
+                  {s.agentName}
+                  {s.tries > 1 ? ` · try ${s.tries}` : ""}
+                </div>
+                {s.error ? <div className="error small">{s.error}</div> : null}
+              </div>
+            ))}
           </li>
         ))}
       </ol>

@@ -23,6 +23,7 @@ export function stepView(flow: FlowSpec, step: PlanStep): RunDataTypes["step"] e
     agentName: agent?.name ?? step.agent_id,
     status: step.status,
     tries: step.tries,
+    dependsOn: step.depends_on,
     result: step.result,
     error: step.error,
     usage: step.usage ? { inputTokens: step.usage.input_tokens, outputTokens: step.usage.output_tokens } : null,

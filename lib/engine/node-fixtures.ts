@@ -6,7 +6,9 @@ import type { FlowDocument } from "../flow/schema";
 import { canonicalArgs } from "../policy/canonical";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import type { ConsumeResult, EngineDeps } from "./deps";
-import { GraphState, type GraphStateValue, type Plan, type PlanStep, type ProposedTool } from "./state";
+import type { Command, Send } from "@langchain/langgraph";
+import { newBranch } from "./branch";
+import { type BranchTask, GraphState, type GraphStateValue, type Plan, type PlanStep, type ProposedTool, type StepBranch } from "./state";
 import type { RunChunk } from "./ui-parts";
 
 /**
@@ -158,4 +160,22 @@ export function proposal(name: string, args: unknown, id = "call_1-abcd1234"): P
 export function recorder(): { config: { writer: (c: unknown) => void }; chunks: RunChunk[] } {
   const chunks: RunChunk[] = [];
   return { chunks, config: { writer: (c) => chunks.push(c as RunChunk) } };
+}
+
+/** The Assistant's identity in the Workspace assistant template. */
+export const assistantAgent = { id: "assistant", name: "Assistant", icon: "📁", color: "#2f7d5b" };
+
+/** A branch task for step s0 of a one-step plan (in progress), with branch overrides. */
+export function branchTask(overrides: Partial<StepBranch> = {}, p: Plan = plan([step(0, { status: "in_progress", tries: 1, task: "Read notes.md" })])): BranchTask {
+  return { thread_id: "thread-1", user_id: "user-1", plan: p, branch: { ...newBranch("s0", assistantAgent), ...overrides } };
+}
+
+/** Where a Command goes: node names, with the payload of each `Send`. */
+export function targets(cmd: Command): { node: string; arg?: BranchTask }[] {
+  return [cmd.goto].flat().map((g) => (typeof g === "string" ? { node: g } : { node: (g as Send).node, arg: (g as Send).args as BranchTask }));
+}
+
+/** The branch a Command mirrors into the state for step `id`. */
+export function mirrored(cmd: Command, id = "s0"): StepBranch | undefined {
+  return ((cmd.update ?? {}) as { branches?: Record<string, StepBranch> }).branches?.[id];
 }

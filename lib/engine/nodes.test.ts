@@ -1,8 +1,9 @@
-import { Command, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import { Command, MemorySaver, Send, START, StateGraph } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { canonicalArgs } from "../policy/canonical";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
-import { baseState, fakeDeps, plan, proposal, recorder, step, textTurn, toolTurn } from "./node-fixtures";
+import { newBranch } from "./branch";
+import { assistantAgent, baseState, branchTask, fakeDeps, mirrored, plan, proposal, recorder, step, targets, textTurn, toolTurn } from "./node-fixtures";
 import { approvalHandlerNode } from "./nodes/approval-handler";
 import { awaitApprovalNode } from "./nodes/await-approval";
 import { executorNode } from "./nodes/executor";
@@ -13,27 +14,30 @@ import { riskGateNode } from "./nodes/risk-gate";
 import { routerNode } from "./nodes/router";
 import { supervisorNode } from "./nodes/supervisor";
 import { toolsNode } from "./nodes/tools";
-import { GraphState, type GraphUpdate, type ToolResultState } from "./state";
+import { type BranchTask, GraphState, type GraphUpdate, type Plan, type StepBranch, type ToolResultState } from "./state";
 
 /** Unit tests of every graph node (SPEC.md 2), with fake services and a scripted model. */
 
 const gotoOf = (c: Command) => [c.goto].flat()[0];
 const updateOf = (c: Command) => (c.update ?? {}) as GraphUpdate & Record<string, unknown>;
-const assistantAgent = { id: "assistant", name: "Assistant", icon: "📁", color: "#2f7d5b" };
 
 const router = routerNode(fakeDeps());
 
 describe("Router", () => {
-  const awaiting = { awaiting_approval: true, approval_id: "apv_123456" };
+  const awaiting = {
+    plan: plan([step(0, { status: "in_progress", tries: 1 })]),
+    branches: { s0: { ...newBranch("s0", assistantAgent), phase: "awaiting_approval" as const, awaiting_approval: true, approval_id: "apv_123456" } },
+  };
   it.each([
-    ["APPROVE apv_123456 tok_abcdefgh", "approval_handler", "approve"],
-    ["APROBAR apv_123456 tok_abcdefgh", "approval_handler", "approve"],
-    ["RECHAZAR apv_123456", "approval_handler", "reject"],
-    ["  REJECT apv_123456  ", "approval_handler", "reject"],
-  ])("while awaiting approval, %j -> %s (%s)", (text, target, kind) => {
+    ["APPROVE apv_123456 tok_abcdefgh", "approve"],
+    ["APROBAR apv_123456 tok_abcdefgh", "approve"],
+    ["RECHAZAR apv_123456", "reject"],
+    ["  REJECT apv_123456  ", "reject"],
+  ])("while awaiting approval, %j goes to the branch's ApprovalHandler (%s)", (text, kind) => {
     const cmd = router(baseState({ ...awaiting, messages: [{ role: "user", content: text }] }));
-    expect(gotoOf(cmd)).toBe(target);
-    expect(updateOf(cmd).approval_request).toMatchObject({ kind, approval_id: "apv_123456", via: "chat", decided_by: "user-1" });
+    const [t] = targets(cmd);
+    expect(t?.node).toBe("approval_handler");
+    expect(t?.arg?.branch.approval_request).toMatchObject({ kind, approval_id: "apv_123456", via: "chat", decided_by: "user-1" });
   });
 
   it.each(["approve apv_123456 tok_abcdefgh", "APPROVE apv_123456 tok_abcdefgh please", "APPROVE apv1 tok", "yes, go ahead", "REJECT"])(
@@ -41,7 +45,7 @@ describe("Router", () => {
     (text) => {
       const cmd = router(baseState({ ...awaiting, messages: [{ role: "user", content: text }] }));
       expect(gotoOf(cmd)).toBe("supervisor");
-      expect(updateOf(cmd).approval_request).toBeUndefined();
+      expect(updateOf(cmd)).toEqual({ redispatch_awaiting: true });
     },
   );
 
@@ -126,49 +130,78 @@ describe("Planner", () => {
 });
 
 describe("Supervisor", () => {
-  it("delegates the first ready step: in progress, try 1, handoff and agent identity, -> Executor", async () => {
+  const inProgress = (tries: number, b: Partial<StepBranch>) =>
+    baseState({ plan: plan([step(0, { status: "in_progress", tries }), step(1, { depends_on: ["s0"] })]), branches: { s0: { ...newBranch("s0", assistantAgent), ...b } } });
+
+  it("delegates every ready step in its own branch (Send): in progress, try 1, handoff, agent identity", async () => {
     const deps = fakeDeps();
     const { config, chunks } = recorder();
-    const cmd = await supervisorNode(deps)(baseState({ plan: plan([step(0), step(1, { depends_on: ["s0"] })]) }), config as never);
-    expect(gotoOf(cmd)).toBe("executor");
+    const cmd = await supervisorNode(deps)(baseState({ plan: plan([step(0), step(1), step(2, { depends_on: ["s0", "s1"] })]) }), config as never);
+    const t = targets(cmd);
+    expect(t.map((x) => [x.node, x.arg?.branch.step_id])).toEqual([
+      ["executor", "s0"],
+      ["executor", "s1"],
+    ]);
     const u = updateOf(cmd);
-    expect((u.plan as { steps: { status: string; tries: number }[] }).steps.map((s) => [s.status, s.tries])).toEqual([
+    expect((u.plan as Plan).steps.map((s) => [s.status, s.tries])).toEqual([
+      ["in_progress", 1],
       ["in_progress", 1],
       ["pending", 0],
     ]);
-    expect(u.current_agent).toEqual(assistantAgent);
-    expect(u.handoffs).toMatchObject([{ from: "supervisor", to: "assistant", reason: "plan_step", step_id: "s0" }]);
-    expect(chunks.map((c) => c.type)).toEqual(["data-plan", "data-handoff", "data-step"]);
+    expect(t[0]?.arg?.branch.agent).toEqual(assistantAgent);
+    expect(Object.keys(u.branches as object)).toEqual(["s0", "s1"]);
+    expect(u.handoffs).toMatchObject([
+      { from: "supervisor", to: "assistant", reason: "plan_step", step_id: "s0" },
+      { reason: "plan_step", step_id: "s1" },
+    ]);
+    expect(chunks.map((c) => c.type)).toEqual(["data-plan", "data-handoff", "data-step", "data-handoff", "data-step"]);
   });
 
-  it("the Executor's answer completes the step, then the next step is delegated", async () => {
-    const cmd = await supervisorNode(fakeDeps())(
-      baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 }), step(1, { depends_on: ["s0"] })]), step_output: { step_id: "s0", text: "read it", ok: true } }),
-    );
-    const steps = (updateOf(cmd).plan as { steps: { status: string; result: string | null }[] }).steps;
+  it("a branch done with an answer completes its step, then the next step is delegated", async () => {
+    const cmd = await supervisorNode(fakeDeps())(inProgress(1, { phase: "done", output: { step_id: "s0", text: "read it", ok: true } }));
+    const steps = (updateOf(cmd).plan as Plan).steps;
     expect(steps.map((s) => s.status)).toEqual(["completed", "in_progress"]);
     expect(steps[0]?.result).toBe("read it");
+    expect(targets(cmd).map((x) => [x.node, x.arg?.branch.step_id])).toEqual([["executor", "s1"]]);
+  });
+
+  it("waits while another branch is still running, and never finishes the plan under it", async () => {
+    const state = baseState({
+      plan: plan([step(0, { status: "in_progress", tries: 1 }), step(1, { status: "in_progress", tries: 1 })]),
+      branches: { s0: { ...newBranch("s0", assistantAgent), phase: "done", output: { step_id: "s0", text: "ok", ok: true } }, s1: newBranch("s1", assistantAgent) },
+    });
+    const cmd = await supervisorNode(fakeDeps())(state);
+    expect(targets(cmd)).toEqual([]);
+    expect((updateOf(cmd).plan as Plan).steps.map((s) => s.status)).toEqual(["completed", "in_progress"]);
   });
 
   it("all steps done -> plan completed -> Finalizer", async () => {
-    const cmd = await supervisorNode(fakeDeps())(baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 })]), step_output: { step_id: "s0", text: "done", ok: true } }));
+    const cmd = await supervisorNode(fakeDeps())(
+      baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 })]), branches: { s0: { ...newBranch("s0", assistantAgent), phase: "done", output: { step_id: "s0", text: "done", ok: true } } } }),
+    );
     expect(gotoOf(cmd)).toBe("finalizer");
     expect(updateOf(cmd).plan).toMatchObject({ status: "completed" });
   });
 
-  it("a failed try is retried up to max_tries; then a new plan once; then the user is asked", async () => {
-    const failing = (tries: number) => ({ plan: plan([step(0, { status: "in_progress", tries })]), step_output: { step_id: "s0", text: "model error", ok: false } });
-    const retry = await supervisorNode(fakeDeps())(baseState(failing(1)));
-    expect(gotoOf(retry)).toBe("executor");
-    expect(updateOf(retry).handoffs).toMatchObject([{ reason: "error_recovery" }]);
-    expect((updateOf(retry).plan as { steps: { tries: number }[] }).steps[0]?.tries).toBe(2);
+  it("a branch that returned a tool result goes back to the Executor, same step, no new handoff", async () => {
+    const cmd = await supervisorNode(fakeDeps())(inProgress(1, { phase: "returned" }));
+    expect(targets(cmd).map((x) => [x.node, x.arg?.branch.phase])).toEqual([["executor", "running"]]);
+    expect(updateOf(cmd).handoffs).toEqual([]);
+  });
 
-    const replan = await supervisorNode(fakeDeps())(baseState(failing(3)));
+  it("a failed try is retried up to max_tries; then a new plan once; then the user is asked", async () => {
+    const failing = (tries: number) => inProgress(tries, { phase: "done", output: { step_id: "s0", text: "model error", ok: false } });
+    const retry = await supervisorNode(fakeDeps())(failing(1));
+    expect(targets(retry).map((x) => x.node)).toEqual(["executor"]);
+    expect(updateOf(retry).handoffs).toMatchObject([{ reason: "error_recovery" }]);
+    expect((updateOf(retry).plan as Plan).steps[0]?.tries).toBe(2);
+
+    const replan = await supervisorNode(fakeDeps())(failing(3));
     expect(gotoOf(replan)).toBe("planner");
-    expect(updateOf(replan)).toMatchObject({ replans: 1, lifecycle: "REPLAN", plan: { status: "failed", steps: [{ status: "failed" }] } });
+    expect(updateOf(replan)).toMatchObject({ replans: 1, lifecycle: "REPLAN", plan: { status: "failed", steps: [{ status: "failed" }, { status: "pending" }] } });
     expect(updateOf(replan).replan_reason).toContain("failed after 3 tries: model error");
 
-    const ask = await supervisorNode(fakeDeps())(baseState({ ...failing(3), replans: 1 }));
+    const ask = await supervisorNode(fakeDeps())({ ...failing(3), replans: 1 });
     expect(gotoOf(ask)).toBe("finalizer");
     expect(updateOf(ask)).toMatchObject({ awaiting_user_input: true, lifecycle: "WAIT_HUMAN" });
     expect(updateOf(ask).question).toMatch(/How should I proceed\?$/);
@@ -183,28 +216,30 @@ describe("Supervisor", () => {
     expect(updateOf(cmd).replan_reason).toContain("The user answered: use release-notes.md instead");
   });
 
-  it("a structured error from another node (the loop detector) ends the run", async () => {
-    const cmd = await supervisorNode(fakeDeps())(
-      baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 })]), error: { code: "loop_detected", message: "loop", severity: "CRITICAL", retryable: false, suggested_action: "HALT" } }),
-    );
+  it("a structured error from a branch (the loop detector) ends the run once no branch is running", async () => {
+    const error = { code: "loop_detected", message: "loop", severity: "CRITICAL" as const, retryable: false, suggested_action: "HALT" as const };
+    const cmd = await supervisorNode(fakeDeps())({ ...inProgress(1, { phase: "done", output: { step_id: "s0", text: "x", ok: false } }), error });
     expect(gotoOf(cmd)).toBe("finalizer");
     expect(updateOf(cmd).plan).toMatchObject({ status: "failed", failure_reason: "loop" });
   });
 
-  it("a rejected approval fails the step and tells the Finalizer which tool was rejected", async () => {
+  it("a rejected approval fails the step at once and tells the Finalizer which tool was rejected", async () => {
     const cmd = await supervisorNode(fakeDeps())(
-      baseState({
-        plan: plan([step(0, { status: "in_progress", tries: 1 })]),
+      inProgress(1, {
+        phase: "done",
         approval_outcome: { approval_id: "apv_1", tool_name: "write_file", decision: "rejected", reason: "not now" },
+        output: { step_id: "s0", text: "The user rejected write_file: not now", ok: false },
       }),
     );
     expect(gotoOf(cmd)).toBe("finalizer");
-    expect((updateOf(cmd).plan as { failure_reason: string }).failure_reason).toBe("The user rejected write_file: not now");
+    expect((updateOf(cmd).plan as Plan).failure_reason).toBe("The user rejected write_file: not now");
   });
 
-  it("while awaiting approval -> AwaitApproval again; a step with a tool result to read -> Executor", async () => {
-    expect(gotoOf(await supervisorNode(fakeDeps())(baseState({ awaiting_approval: true, plan: plan([step(0, { status: "in_progress" })]) })))).toBe("await_approval");
-    expect(gotoOf(await supervisorNode(fakeDeps())(baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 })]) })))).toBe("executor");
+  it("a branch waiting for approval is suspended again only when a message dropped its task", async () => {
+    const waiting = { phase: "awaiting_approval" as const, awaiting_approval: true, approval_id: "apv_123456" };
+    expect(targets(await supervisorNode(fakeDeps())(inProgress(1, waiting)))).toEqual([]);
+    const again = await supervisorNode(fakeDeps())({ ...inProgress(1, waiting), redispatch_awaiting: true });
+    expect(targets(again).map((x) => [x.node, x.arg?.branch.approval_id])).toEqual([["await_approval", "apv_123456"]]);
   });
 
   it("enforces the iteration and time limits with a structured error", async () => {
@@ -218,56 +253,56 @@ describe("Supervisor", () => {
 });
 
 describe("Executor", () => {
-  const inProgress = () => baseState({ current_agent: assistantAgent, plan: plan([step(0, { status: "in_progress", tries: 1, task: "Read notes.md" })]) });
-
-  it("a tool call becomes proposed_tool with RFC 8785 canonical args and their SHA-256 -> RiskGate", async () => {
+  it("a tool call becomes the branch's proposed_tool with RFC 8785 canonical args and their SHA-256 -> RiskGate", async () => {
     const deps = fakeDeps([toolTurn("write_file", { path: "a.md", content: "x" })]);
-    const cmd = await executorNode(deps)(inProgress());
-    expect(gotoOf(cmd)).toBe("risk_gate");
-    const p = updateOf(cmd).proposed_tool as ReturnType<typeof proposal>;
+    const cmd = await executorNode(deps)(branchTask());
+    const [t] = targets(cmd);
+    expect(t?.node).toBe("risk_gate");
+    const p = t?.arg?.branch.proposed_tool as ReturnType<typeof proposal>;
     expect(p.canonical_args).toBe('{"content":"x","path":"a.md"}');
     expect(p.args_hash).toBe(canonicalArgs({ path: "a.md", content: "x" }).hash);
     expect(p.tool_call_id).toMatch(/^call_1-[0-9a-f]{8}$/);
-    const msgs = updateOf(cmd).executor_messages as { role: string }[];
-    expect(msgs.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(t?.arg?.branch.executor_messages.map((m) => m.role)).toEqual(["user", "assistant"]);
+    expect(mirrored(cmd)?.proposed_tool).toEqual(p);
   });
 
-  it("offers the model only the agent's tools, and a text answer completes the step -> Supervisor", async () => {
+  it("offers the model only the agent's tools, and a text answer completes the branch -> Supervisor", async () => {
     const deps = fakeDeps([textTurn("Read 10 characters.")]);
-    const cmd = await executorNode(deps)(inProgress());
-    expect(Object.keys(deps.model.doGenerateCalls[0]?.tools?.map((t) => t.name) ?? [])).toHaveLength(4);
+    const cmd = await executorNode(deps)(branchTask());
     expect(deps.model.doGenerateCalls[0]?.tools?.map((t) => t.name).sort()).toEqual(["delete_file", "list_files", "read_file", "write_file"]);
     expect(gotoOf(cmd)).toBe("supervisor");
-    expect(updateOf(cmd).step_output).toEqual({ step_id: "s0", text: "Read 10 characters.", ok: true });
+    expect(mirrored(cmd)).toMatchObject({ phase: "done", output: { step_id: "s0", text: "Read 10 characters.", ok: true } });
+    expect(updateOf(cmd).step_usage).toEqual({ s0: { input_tokens: 10, output_tokens: 5 } });
   });
 
   it("a model error is reported to the Supervisor as a failed try", async () => {
     const deps = fakeDeps(() => {
       throw new Error("rate limited");
     });
-    const cmd = await executorNode(deps)(inProgress());
-    expect(updateOf(cmd).step_output).toMatchObject({ ok: false, text: expect.stringContaining("rate limited") });
+    const cmd = await executorNode(deps)(branchTask());
+    expect(mirrored(cmd)?.output).toMatchObject({ ok: false, text: expect.stringContaining("rate limited") });
   });
 });
 
 describe("RiskGate", () => {
-  const at = (p: ReturnType<typeof proposal>) => baseState({ current_agent: assistantAgent, proposed_tool: p });
+  const at = (p: ReturnType<typeof proposal>) => branchTask({ proposed_tool: p });
 
   it("arguments changed after hashing: integrity error, no approval, no tool", async () => {
     const deps = fakeDeps();
     const p = { ...proposal("write_file", { path: "a.md", content: "x" }), args: { path: "a.md", content: "evil" } };
     const cmd = await riskGateNode(deps)(at(p));
-    expect(gotoOf(cmd)).toBe("interpreter");
-    expect(updateOf(cmd).last_tool_result).toMatchObject({ status: "error", metadata: { code: "integrity_error" } });
+    const [t] = targets(cmd);
+    expect(t?.node).toBe("interpreter");
+    expect(t?.arg?.branch.last_tool_result).toMatchObject({ status: "error", metadata: { code: "integrity_error" } });
     expect(deps.created).toHaveLength(0);
   });
 
   it("ALLOW -> Tools; BLOCKED -> Interpreter with a blocked result", async () => {
     const deps = fakeDeps();
-    expect(gotoOf(await riskGateNode(deps)(at(proposal("read_file", { path: "notes.md" }))))).toBe("tools");
-    const blocked = await riskGateNode(deps)(at(proposal("delete_file", { path: "notes.md" })));
-    expect(gotoOf(blocked)).toBe("interpreter");
-    expect((updateOf(blocked).last_tool_result as { output: string }).output).toMatch(/^BLOCKED by policy/);
+    expect(targets(await riskGateNode(deps)(at(proposal("read_file", { path: "notes.md" }))))[0]?.node).toBe("tools");
+    const blocked = targets(await riskGateNode(deps)(at(proposal("delete_file", { path: "notes.md" }))))[0];
+    expect(blocked?.node).toBe("interpreter");
+    expect(blocked?.arg?.branch.last_tool_result?.output).toMatch(/^BLOCKED by policy/);
     expect(deps.audits.map((a) => a.action)).toEqual(["tool_proposed", "tool_blocked"]);
   });
 
@@ -276,26 +311,37 @@ describe("RiskGate", () => {
     const { config, chunks } = recorder();
     const p = proposal("write_file", { path: "summary.md", content: "hi" });
     const cmd = await riskGateNode(deps)(at(p), config as never);
-    expect(gotoOf(cmd)).toBe("await_approval");
+    const [t] = targets(cmd);
+    expect(t?.node).toBe("await_approval");
     expect(deps.created).toEqual([{ threadId: "thread-1", userId: "user-1", toolName: "write_file", toolCallId: p.tool_call_id, canonicalArgs: p.canonical_args, argsHash: p.args_hash }]);
-    expect(updateOf(cmd)).toMatchObject({ awaiting_approval: true, approval_id: "apv_1xxxxxx", lifecycle: "WAIT_HUMAN" });
+    expect(t?.arg?.branch).toMatchObject({ phase: "awaiting_approval", awaiting_approval: true, approval_id: "apv_1xxxxxx" });
+    expect(mirrored(cmd)?.phase).toBe("awaiting_approval");
     expect(chunks.at(-1)).toMatchObject({ type: "data-approval", data: { toolName: "write_file", argsHash: p.args_hash, status: "pending" } });
   });
 
-  it("a tool not wired to the current agent is refused", async () => {
+  it("a tool not wired to the branch's agent is refused", async () => {
     const deps = fakeDeps();
-    const cmd = await riskGateNode(deps)(baseState({ current_agent: { ...assistantAgent, id: "someone-else" }, proposed_tool: proposal("read_file", { path: "x" }) }));
-    expect(gotoOf(cmd)).toBe("interpreter");
-    expect(updateOf(cmd).last_tool_result).toMatchObject({ metadata: { code: "tool_not_allowed" } });
+    const cmd = await riskGateNode(deps)(branchTask({ agent: { ...assistantAgent, id: "someone-else" }, proposed_tool: proposal("read_file", { path: "x" }) }));
+    expect(targets(cmd)[0]?.arg?.branch.last_tool_result).toMatchObject({ metadata: { code: "tool_not_allowed" } });
   });
 });
 
 describe("AwaitApproval", () => {
-  it("interrupts with a HumanInterrupt for the exact call, and a resume becomes the approval request", async () => {
-    const graph = new StateGraph(GraphState).addNode("await_approval", awaitApprovalNode()).addEdge(START, "await_approval").compile({ checkpointer: new MemorySaver() });
+  it("interrupts with a HumanInterrupt for the exact call, and a resume becomes the branch's approval request", async () => {
+    const seen: BranchTask[] = [];
+    const graph = new StateGraph(GraphState)
+      .addNode("start_branch", () => new Command({ goto: new Send("await_approval", task) }), { ends: ["await_approval"] })
+      .addNode("await_approval", awaitApprovalNode() as never, { ends: ["approval_handler"] })
+      .addNode("approval_handler", ((t: BranchTask) => {
+        seen.push(t);
+        return {};
+      }) as never)
+      .addEdge(START, "start_branch")
+      .compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "t" } };
     const p = proposal("write_file", { path: "summary.md", content: "hi" });
-    await graph.invoke({ proposed_tool: p, approval_id: "apv_123456", awaiting_approval: true }, config);
+    const task = branchTask({ proposed_tool: p, approval_id: "apv_123456", awaiting_approval: true, phase: "awaiting_approval" });
+    await graph.invoke({}, config);
     const snap = await graph.getState(config);
     expect(snap.tasks[0]?.interrupts[0]?.value).toEqual([
       {
@@ -304,17 +350,18 @@ describe("AwaitApproval", () => {
         description: expect.stringContaining(p.args_hash),
         approval_id: "apv_123456",
         args_hash: p.args_hash,
+        step_id: "s0",
       },
     ]);
-    const out = await graph.invoke(new Command({ resume: { response: { type: "accept", args: null }, approval_id: "apv_123456", token: "tok_abcdefgh", decided_by: "user-1" } }), config);
-    expect(out.approval_request).toEqual({ kind: "approve", approval_id: "apv_123456", token: "tok_abcdefgh", via: "card", decided_by: "user-1", reason: null });
+    await graph.invoke(new Command({ resume: { response: { type: "accept", args: null }, approval_id: "apv_123456", token: "tok_abcdefgh", decided_by: "user-1" } }), config);
+    expect(seen[0]?.branch.approval_request).toEqual({ kind: "approve", approval_id: "apv_123456", token: "tok_abcdefgh", via: "card", decided_by: "user-1", reason: null });
   });
 });
 
 describe("ApprovalHandler", () => {
   const p = proposal("write_file", { path: "summary.md", content: "hi" });
-  const waiting = (req: Record<string, unknown>, extra = {}) =>
-    baseState({
+  const waiting = (req: Record<string, unknown>, extra: Partial<StepBranch> = {}) =>
+    branchTask({
       proposed_tool: p,
       awaiting_approval: true,
       approval_id: "apv_123456",
@@ -326,33 +373,32 @@ describe("ApprovalHandler", () => {
     const deps = fakeDeps();
     const cmd = await approvalHandlerNode(deps)(waiting({ kind: "reject", token: null, reason: "no" }));
     expect(gotoOf(cmd)).toBe("supervisor");
-    expect(updateOf(cmd)).toMatchObject({ awaiting_approval: false, proposed_tool: null, approval_id: null, approval_outcome: { decision: "rejected", tool_name: "write_file", reason: "no" } });
+    expect(mirrored(cmd)).toMatchObject({ phase: "done", awaiting_approval: false, proposed_tool: null, approval_id: null, approval_outcome: { decision: "rejected", tool_name: "write_file", reason: "no" } });
     expect(deps.rejected).toHaveLength(1);
     expect(deps.consumed).toHaveLength(0);
   });
 
-  it("approve: consumes the challenge with the hash recomputed from the state -> Tools", async () => {
+  it("approve: consumes the challenge with the hash recomputed from the branch -> Tools", async () => {
     const deps = fakeDeps();
     const cmd = await approvalHandlerNode(deps)(waiting({}));
-    expect(gotoOf(cmd)).toBe("tools");
+    expect(targets(cmd)[0]?.node).toBe("tools");
     expect(deps.consumed).toEqual([{ approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", argsHash: p.args_hash }]);
   });
 
-  it("arguments tampered in the state: nothing is consumed and the tool does not run", async () => {
+  it("arguments tampered in the branch: nothing is consumed and the tool does not run", async () => {
     const deps = fakeDeps();
     const cmd = await approvalHandlerNode(deps)(waiting({}, { proposed_tool: { ...p, args: { path: "summary.md", content: "evil" } } }));
     expect(deps.consumed).toHaveLength(0);
     expect(gotoOf(cmd)).toBe("supervisor");
-    expect(updateOf(cmd).approval_outcome).toMatchObject({ decision: "invalid" });
+    expect(mirrored(cmd)?.approval_outcome).toMatchObject({ decision: "invalid" });
   });
 
   it("a failed check from the card -> Supervisor (invalid); from the chat -> the call keeps waiting", async () => {
     const deps = fakeDeps();
     deps.consumeResult = { ok: false, reason: "bad_token", message: "The approval token is not valid." };
-    const card = await approvalHandlerNode(deps)(waiting({}));
-    expect(gotoOf(card)).toBe("supervisor");
+    expect(gotoOf(await approvalHandlerNode(deps)(waiting({})))).toBe("supervisor");
     const chat = await approvalHandlerNode(deps)(waiting({ via: "chat" }));
-    expect(gotoOf(chat)).toBe("await_approval");
+    expect(targets(chat)[0]?.node).toBe("await_approval");
     expect(updateOf(chat).messages).toMatchObject([{ role: "assistant", content: expect.stringContaining("not valid") }]);
   });
 
@@ -360,7 +406,7 @@ describe("ApprovalHandler", () => {
     const deps = fakeDeps();
     const cmd = await approvalHandlerNode(deps)(waiting({ approval_id: "apv_other1", via: "chat" }));
     expect(deps.consumed).toHaveLength(0);
-    expect(gotoOf(cmd)).toBe("await_approval");
+    expect(targets(cmd)[0]?.node).toBe("await_approval");
   });
 });
 
@@ -369,9 +415,11 @@ describe("Tools and Interpreter", () => {
     const deps = fakeDeps();
     const { config, chunks } = recorder();
     const p = proposal("read_file", { path: "notes.md" });
-    const out = await toolsNode(deps)(baseState({ proposed_tool: p }), config as never);
+    const cmd = await toolsNode(deps)(branchTask({ proposed_tool: p }), config as never);
     expect(deps.ran).toEqual([{ name: "read_file", args: { path: "notes.md" }, threadId: "thread-1" }]);
-    expect(out.last_tool_result).toMatchObject({ tool_name: "read_file", call_id: p.tool_call_id, status: "success", output: "ran read_file" });
+    const [t] = targets(cmd);
+    expect(t?.node).toBe("interpreter");
+    expect(t?.arg?.branch.last_tool_result).toMatchObject({ tool_name: "read_file", call_id: p.tool_call_id, status: "success", output: "ran read_file" });
     expect(deps.audits.map((a) => a.action)).toEqual(["tool_executed"]);
     expect(chunks.map((c) => (c.type === "data-tool" ? c.data.status : c.type))).toEqual(["running", "done"]);
   });
@@ -385,8 +433,8 @@ describe("Tools and Interpreter", () => {
     ] as const) {
       const deps = fakeDeps();
       deps.toolOutput = "x".repeat(size);
-      const out = await toolsNode(deps)(baseState({ proposed_tool: proposal("read_file", { path: "big.txt" }) }));
-      const r = out.last_tool_result as ToolResultState;
+      const cmd = await toolsNode(deps)(branchTask({ proposed_tool: proposal("read_file", { path: "big.txt" }) }));
+      const r = targets(cmd)[0]?.arg?.branch.last_tool_result as ToolResultState;
       if (allowed === null) {
         expect(r).toMatchObject({ evicted: false, pointer: null, output: deps.toolOutput });
         continue;
@@ -400,22 +448,26 @@ describe("Tools and Interpreter", () => {
   it("the loop detector stops the third identical call (same tool, input and output)", async () => {
     const p = proposal("read_file", { path: "notes.md" });
     const result = { tool_name: "read_file", call_id: "c1", output: "same", status: "success" as const, evicted: false, pointer: null, size_chars: 4, rehydration_allowed: false, metadata: {} };
-    let state = baseState({ proposed_tool: p, last_tool_result: result });
+    let history: StepBranch["tool_history"] = [];
     for (const round of [1, 2, 3]) {
-      const out = await interpreterNode()(state);
-      state = { ...state, tool_history: out.tool_history as typeof state.tool_history, proposed_tool: p };
-      if (round < 3) expect(out.error).toBeUndefined();
-      else expect(out.error).toMatchObject({ code: "loop_detected", metadata: { repeats: 3 } });
+      const cmd = await interpreterNode()(branchTask({ proposed_tool: p, last_tool_result: result, tool_history: history }));
+      history = mirrored(cmd)?.tool_history ?? [];
+      if (round < 3) expect(updateOf(cmd).error).toBeUndefined();
+      else {
+        expect(updateOf(cmd).error).toMatchObject({ code: "loop_detected", metadata: { repeats: 3 } });
+        expect(mirrored(cmd)).toMatchObject({ phase: "done", output: { ok: false } });
+      }
     }
-    const other = await interpreterNode()({ ...state, tool_history: state.tool_history.slice(0, 2), last_tool_result: { ...result, output: "changed" } });
-    expect(other.error).toBeUndefined();
+    const other = await interpreterNode()(branchTask({ proposed_tool: p, last_tool_result: { ...result, output: "changed" }, tool_history: history.slice(0, 2) }));
+    expect(updateOf(other).error).toBeUndefined();
   });
 
-  it("Interpreter hands the result back as a tool-result message and clears proposed_tool", async () => {
+  it("Interpreter hands the result back as a tool-result message, clears proposed_tool -> Supervisor", async () => {
     const result = { tool_name: "delete_file", call_id: "c1", output: "BLOCKED by policy", status: "error" as const, evicted: false, pointer: null, size_chars: 17, rehydration_allowed: false, metadata: {} };
-    const out = await interpreterNode()(baseState({ proposed_tool: proposal("delete_file", { path: "x" }), last_tool_result: result }));
-    expect(out.proposed_tool).toBeNull();
-    expect(out.executor_messages).toEqual([
+    const cmd = await interpreterNode()(branchTask({ proposed_tool: proposal("delete_file", { path: "x" }), last_tool_result: result }));
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(mirrored(cmd)).toMatchObject({ phase: "returned", proposed_tool: null });
+    expect(mirrored(cmd)?.executor_messages).toEqual([
       { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "delete_file", output: { type: "text", value: "ERROR: BLOCKED by policy" } }] },
     ]);
   });

@@ -9,7 +9,7 @@ import { canonicalArgs } from "../policy/canonical";
 import type { ResolvedModel } from "./deps";
 import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engine-deps";
 import { buildGraph } from "./graph";
-import type { ApprovalResume } from "./nodes/await-approval";
+import type { ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
 import type { GraphStateValue } from "./state";
 import type { RunChunk } from "./ui-parts";
 
@@ -60,16 +60,17 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   const config = { configurable: { thread_id: threadId } };
   const snapshot = await graph.getState(config);
   const values = snapshot.values as Partial<GraphStateValue>;
-  const interrupted = snapshot.tasks.some((t) => t.interrupts.length > 0);
 
   let graphInput: unknown;
   let label: string;
   if (input.kind === "decision") {
-    const p = values.proposed_tool;
-    if (!values.awaiting_approval || !interrupted || !p || values.approval_id !== input.approvalId) {
-      throw new AppError("conflict", "no_pending_approval", `Approval ${input.approvalId} is not the call this thread is waiting on.`);
+    // The call waits in an interrupt of its step's branch; its payload has the exact args.
+    const pending = snapshot.tasks.flatMap((t) => t.interrupts).find((i) => (i.value as ApprovalInterrupt[] | undefined)?.[0]?.approval_id === input.approvalId);
+    const request = (pending?.value as ApprovalInterrupt[] | undefined)?.[0];
+    if (!pending?.id || !request) {
+      throw new AppError("conflict", "no_pending_approval", `Approval ${input.approvalId} is not a call this thread is waiting on.`);
     }
-    const argsHash = canonicalArgs(p.args).hash;
+    const argsHash = canonicalArgs(request.action_request.args).hash;
     const approvalOpts = { db, secret: opts.deps?.approvalSecret ?? approvalSecret(), now };
     if (input.decision === "approve") {
       await approveChallenge(approvalOpts, { approvalId: input.approvalId, token: input.token ?? "", threadId, userId, argsHash }, input.comment);
@@ -82,7 +83,9 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       token: input.token ?? null,
       decided_by: userId,
     };
-    graphInput = new Command({ resume, update: { run_started_at: now() } });
+    // Several steps may wait at once: resume exactly this interrupt, by id.
+    graphInput = new Command({ resume: { [pending.id]: resume }, update: { run_started_at: now() } });
+    const p = { name: request.action_request.action };
     label = input.decision === "approve" ? `Approved ${p.name}` : `Rejected ${p.name}${input.comment ? `: ${input.comment}` : ""}`;
   } else {
     if (input.agentId && !doc.nodes.some((n) => n.type === "agent" && n.id === input.agentId)) {

@@ -143,6 +143,44 @@ export interface StepOutput {
   ok: boolean;
 }
 
+/**
+ * A step's branch: everything about one step in progress (SPEC.md 3: proposed_tool,
+ * last_tool_result, awaiting_approval, approval state...). Steps whose dependencies are
+ * done run side by side, each in its own branch (LangGraph `Send`); the branch travels in
+ * the Send payload from node to node and is mirrored in the state's `branches` map, so a
+ * branch that lost its task (a new message while it waited) can be dispatched again.
+ */
+export interface StepBranch {
+  step_id: string;
+  /** The agent working on the step (SPEC.md 3: current agent identity). */
+  agent: AgentIdentity;
+  /**
+   * running: a node of the branch is working; returned: the Interpreter handed a tool result
+   * back to the Supervisor; awaiting_approval: suspended at AwaitApproval; done: `output` set.
+   */
+  phase: "running" | "returned" | "awaiting_approval" | "done";
+  /** The Executor's working conversation (tool calls and results). */
+  executor_messages: ModelMessage[];
+  proposed_tool: ProposedTool | null;
+  last_tool_result: ToolResultState | null;
+  awaiting_approval: boolean;
+  approval_id: string | null;
+  approval_request: ApprovalRequest | null;
+  approval_outcome: ApprovalOutcome | null;
+  /** The step's answer (or failure) when phase is done. */
+  output: StepOutput | null;
+  /** Tool calls with input and output hashes, for the loop detector (SPEC.md 2). */
+  tool_history: { tool: string; args_hash: string; output_hash: string }[];
+}
+
+/** The payload a branch node receives through `Send`: who, the plan snapshot, the branch. */
+export interface BranchTask {
+  thread_id: string;
+  user_id: string;
+  plan: Plan;
+  branch: StepBranch;
+}
+
 /** Run lifecycle states (SPEC.md 3, seed 003). */
 export type Lifecycle =
   | "INIT"
@@ -177,24 +215,20 @@ export const GraphState = Annotation.Root({
     reducer: (_a, b) => (b ? { ...b, updated_at: new Date().toISOString() } : null),
     default: () => null,
   }),
-  /** The Executor's working conversation for the step in progress (tool calls and results). */
-  executor_messages: replace<ModelMessage[]>(() => []),
-  step_output: replace<StepOutput | null>(() => null),
-  proposed_tool: replace<ProposedTool | null>(() => null),
-  last_tool_result: replace<ToolResultState | null>(() => null),
-  awaiting_approval: replace<boolean>(() => false),
+  /** One record per step in progress or done in this plan, keyed by step id (see StepBranch). */
+  branches: Annotation<Record<string, StepBranch>>({
+    reducer: (a, b) => ({ ...a, ...b }),
+    default: () => ({}),
+  }),
   awaiting_user_input: replace<boolean>(() => false),
+  /** Set by the Router when a message arrives while branches wait for approval (see Supervisor). */
+  redispatch_awaiting: replace<boolean>(() => false),
   /** The question the Finalizer asked when the run could not go on (SPEC.md 2 retries). */
   question: replace<string | null>(() => null),
   /** Why the Planner is asked for a new plan (failure, and the user's answer). */
   replan_reason: replace<string | null>(() => null),
   /** New plans made in this task after failures (at most one before asking the user). */
   replans: replace<number>(() => 0),
-  /** The task's tool calls with input and output hashes, for the loop detector (SPEC.md 2). */
-  tool_history: replace<{ tool: string; args_hash: string; output_hash: string }[]>(() => []),
-  approval_id: replace<string | null>(() => null),
-  approval_request: replace<ApprovalRequest | null>(() => null),
-  approval_outcome: replace<ApprovalOutcome | null>(() => null),
   /** Appended by every proposal, decision and execution (SPEC.md 4). */
   audit_trail: append<AuditRecord>(),
   current_agent: replace<AgentIdentity | null>(() => null),
@@ -203,7 +237,8 @@ export const GraphState = Annotation.Root({
   /** When this run (not the thread) started, ms since the epoch; for the time limit. */
   run_started_at: replace<number>(() => 0),
   lifecycle: replace<Lifecycle>(() => "INIT"),
-  error: replace<StructuredError | null>(() => null),
+  /** A structured error that stops the run; the first one wins, null clears (new task). */
+  error: Annotation<StructuredError | null>({ reducer: (a, b) => (b === null ? null : (a ?? b)), default: () => null }),
   final_answer: replace<string | null>(() => null),
   /** Tokens of every model call in the thread; the reducer adds. */
   token_usage: Annotation<TokenUsage>({ reducer: addUsage, default: () => ({ input_tokens: 0, output_tokens: 0 }) }),

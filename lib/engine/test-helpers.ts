@@ -6,6 +6,7 @@ import { createTestDb, type TestDb } from "../db/test-db";
 import { createThread } from "../db/threads";
 import type { FlowDocument } from "../flow/schema";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
+import type { ResolvedModel } from "./deps";
 import { type PreparedRun, prepareRun, type RunInput } from "./run-thread";
 import type { RunChunk } from "./ui-parts";
 
@@ -24,7 +25,7 @@ export interface EngineFixture {
 }
 
 /** Builds an {@link EngineFixture} on the given flow document (default: the Workspace assistant). */
-export async function engineFixture(doc: FlowDocument = workspaceAssistant): Promise<EngineFixture> {
+export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts: { resolveModel?: (modelId: string) => ResolvedModel } = {}): Promise<EngineFixture> {
   const t = await createTestDb();
   const user = await t.db.user.create({ data: { email: `u${Date.now()}@test.dev` } });
   const flow = await createFlow(t.db, user.id, doc);
@@ -40,7 +41,7 @@ export async function engineFixture(doc: FlowDocument = workspaceAssistant): Pro
     clock,
     newThread: async (task = "Summarize notes.md into summary.md") => (await createThread(t.db, user.id, flow.id, task)).id,
     prepare: (threadId, input, userId = user.id) =>
-      prepareRun({ db: t.db, threadId, userId, input, deps: { workspacesDir, approvalSecret: secret, now: () => clock.now } }),
+      prepareRun({ db: t.db, threadId, userId, input, deps: { workspacesDir, approvalSecret: secret, now: () => clock.now, ...(opts.resolveModel ? { resolveModel: opts.resolveModel } : {}) } }),
     cleanup: async () => {
       await t.cleanup();
       rmSync(workspacesDir, { recursive: true, force: true });

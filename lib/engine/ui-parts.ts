@@ -17,6 +17,8 @@ const StepView = z.object({
   agentName: z.string(),
   status: z.enum(["pending", "in_progress", "completed", "failed", "skipped"]),
   tries: z.number().int(),
+  /** Ids of the steps this one waits for; steps with none pending run side by side. */
+  dependsOn: z.array(z.string()).optional(),
   result: z.string().nullable(),
   error: z.string().nullable(),
   /** Tokens the step used so far. */

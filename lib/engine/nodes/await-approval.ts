@@ -1,7 +1,7 @@
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { interrupt } from "@langchain/langgraph";
+import { Command, interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
-import type { GraphStateValue, GraphUpdate } from "../state";
+import { mirror, sendBranch } from "../branch";
+import type { BranchTask, StepBranch } from "../state";
 
 /**
  * The value a run resumes with after an approval card's decision (STYLE.md rule 7):
@@ -15,28 +15,32 @@ export interface ApprovalResume {
   decided_by: string;
 }
 
-/** The interrupt payload: one `HumanInterrupt` for the pending tool call. */
-export type ApprovalInterrupt = HumanInterrupt & { approval_id: string; args_hash: string };
+/** The interrupt payload: one `HumanInterrupt` for the pending tool call of one step. */
+export type ApprovalInterrupt = HumanInterrupt & { approval_id: string; args_hash: string; step_id: string };
 
 /**
  * AwaitApproval (SPEC.md 2): suspends the graph with `interrupt()`; the state is
  * checkpointed and the run ends as awaiting approval. Nothing runs before the interrupt,
- * so re-executing this node on resume is safe. The resume value becomes the
- * `approval_request` the ApprovalHandler checks.
+ * so re-executing this node on resume is safe. Each step's branch suspends on its own
+ * interrupt; the resume value becomes the branch's `approval_request` -> ApprovalHandler.
  */
 export function awaitApprovalNode() {
-  return async (state: GraphStateValue, _config?: LangGraphRunnableConfig): Promise<GraphUpdate> => {
-    const p = state.proposed_tool;
+  return async (task: BranchTask, _config?: LangGraphRunnableConfig): Promise<Command> => {
+    const { branch } = task;
+    const p = branch.proposed_tool;
     const payload: ApprovalInterrupt = {
       action_request: { action: p?.name ?? "tool", args: (p?.args ?? {}) as Record<string, unknown> },
       config: { allow_accept: true, allow_respond: true, allow_edit: false, allow_ignore: false },
       description: `Approve ${p?.name ?? "the tool call"} with exactly these arguments? sha256 ${p?.args_hash ?? ""}`,
-      approval_id: state.approval_id ?? "",
+      approval_id: branch.approval_id ?? "",
       args_hash: p?.args_hash ?? "",
+      step_id: branch.step_id,
     };
     const resume = interrupt<ApprovalInterrupt[], ApprovalResume>([payload]);
     const accept = resume.response.type === "accept";
-    return {
+    const next: StepBranch = {
+      ...branch,
+      phase: "running",
       approval_request: {
         kind: accept ? "approve" : "reject",
         approval_id: resume.approval_id,
@@ -46,5 +50,6 @@ export function awaitApprovalNode() {
         reason: !accept && typeof resume.response.args === "string" ? resume.response.args : null,
       },
     };
+    return new Command({ update: mirror(next), goto: sendBranch("approval_handler", task, next) });
   };
 }

@@ -1,33 +1,32 @@
 import { randomUUID } from "node:crypto";
 import { Command, isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { generateText, type ModelMessage, type ToolSet, tool } from "ai";
-import { canonicalArgs } from "../../policy/canonical";
 import { executorPrompt, executorSystem } from "../../models/prompts";
+import { canonicalArgs } from "../../policy/canonical";
 import { agentInfo } from "../agents";
+import { mirror, sendBranch, stepOf } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
-import { type GraphStateValue, type GraphUpdate, usageOf } from "../state";
-
-/** Where the Executor sends a run (SPEC.md 2). */
-export type ExecutorTarget = "risk_gate" | "supervisor";
+import { type BranchTask, type GraphUpdate, type StepBranch, usageOf } from "../state";
 
 /**
- * Executor (SPEC.md 2): the current step's agent, an LLM with native tool calling over the
- * tools wired to it on the canvas (passed without `execute`: the graph runs them after the
- * RiskGate). A tool call becomes `proposed_tool` with its RFC 8785 canonical arguments and
+ * Executor (SPEC.md 2): the step's agent, an LLM with native tool calling over the tools
+ * wired to it on the canvas (passed without `execute`: the graph runs them after the
+ * RiskGate). It works inside the step's branch (one per step in progress; see StepBranch).
+ * A tool call becomes the branch's `proposed_tool` with its RFC 8785 canonical arguments and
  * SHA-256, computed here and recomputed by the RiskGate -> RiskGate. A reply without a tool
  * call is the step's result -> Supervisor. The Executor never edits the plan and never picks
  * the next step; a model error is reported to the Supervisor, which retries.
  */
 export function executorNode(deps: EngineDeps) {
-  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<Command<ExecutorTarget>> => {
-    const plan = state.plan;
-    const step = plan?.steps.find((s) => s.status === "in_progress");
-    if (!plan || !step) return new Command({ goto: "supervisor" });
-    const agent = deps.flow.agents.find((a) => a.id === step.agent_id) ?? deps.flow.agents[0];
-    if (!agent) return new Command({ goto: "supervisor" });
+  return async (task: BranchTask, config?: LangGraphRunnableConfig): Promise<Command> => {
+    const { plan, branch } = task;
+    const step = stepOf(task);
+    const agent = deps.flow.agents.find((a) => a.id === step?.agent_id) ?? deps.flow.agents[0];
+    const done = (b: StepBranch, extra: GraphUpdate = {}) => new Command({ update: { ...extra, ...mirror(b) }, goto: "supervisor" });
+    if (!step || !agent) return done({ ...branch, phase: "done", output: { step_id: branch.step_id, text: "The step or its agent no longer exists.", ok: false } });
 
-    let messages: ModelMessage[] = state.executor_messages;
+    let messages: ModelMessage[] = branch.executor_messages;
     if (messages.length === 0) {
       const byId = new Map(plan.steps.map((s) => [s.id, s]));
       const context = step.depends_on.flatMap((id) => {
@@ -62,20 +61,21 @@ export function executorNode(deps: EngineDeps) {
           id: call.toolCallId,
           data: { toolCallId: call.toolCallId, toolName: call.toolName, args: call.input, argsHash: canon.hash, status: "proposed", decision: null, rule: null, output: null },
         });
-        const update: GraphUpdate = {
-          ...spent,
+        const next: StepBranch = {
+          ...branch,
+          phase: "running",
           executor_messages: [...messages, assistant],
           proposed_tool: { name: call.toolName, args: call.input, canonical_args: canon.canonical, args_hash: canon.hash, tool_call_id: call.toolCallId },
           last_tool_result: null,
         };
-        return new Command({ update, goto: "risk_gate" });
+        return new Command({ update: { ...spent, ...mirror(next) }, goto: sendBranch("risk_gate", task, next) });
       }
       const text = res.text.trim() || "(the agent finished the step without a reply)";
-      return new Command({ update: { ...spent, executor_messages: messages, step_output: { step_id: step.id, text, ok: true }, lifecycle: "STEP_REVIEW" }, goto: "supervisor" });
+      return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text, ok: true } }, { ...spent, lifecycle: "STEP_REVIEW" });
     } catch (err) {
       if (isGraphBubbleUp(err)) throw err;
       const message = err instanceof Error ? err.message : String(err);
-      return new Command({ update: { executor_messages: [], step_output: { step_id: step.id, text: `model error: ${message}`, ok: false } }, goto: "supervisor" });
+      return done({ ...branch, phase: "done", executor_messages: [], output: { step_id: step.id, text: `model error: ${message}`, ok: false } });
     }
   };
 }

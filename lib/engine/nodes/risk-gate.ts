@@ -2,10 +2,8 @@ import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { canonicalArgs } from "../../policy/canonical";
 import type { EngineDeps } from "../deps";
 import { emit, iso } from "../emit";
-import type { GraphStateValue, GraphUpdate, ToolResultState } from "../state";
-
-/** Where the RiskGate sends a run (SPEC.md 2). */
-export type RiskGateTarget = "tools" | "await_approval" | "interpreter";
+import { mirror, sendBranch } from "../branch";
+import type { BranchTask, GraphUpdate, StepBranch, ToolResultState } from "../state";
 
 /** A tool result that never ran (blocked, refused, integrity error). */
 export function refusedResult(tool: string, callId: string, output: string, code: string): ToolResultState {
@@ -21,17 +19,18 @@ export function refusedResult(tool: string, callId: string, output: string, code
  * AUTH_REQUIRED -> a signed approval challenge is stored -> AwaitApproval.
  */
 export function riskGateNode(deps: EngineDeps) {
-  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<Command<RiskGateTarget>> => {
-    const p = state.proposed_tool;
-    if (!p) return new Command({ goto: "interpreter" });
+  return async (task: BranchTask, config?: LangGraphRunnableConfig): Promise<Command> => {
+    const { branch } = task;
+    const p = branch.proposed_tool;
+    if (!p) return new Command({ goto: sendBranch("interpreter", task, branch) });
     const at = iso(deps.now());
     const view = { toolCallId: p.tool_call_id, toolName: p.name, args: p.args, argsHash: p.args_hash, output: null };
-    const refuse = async (output: string, code: string, status: "blocked" | "error", decision: "BLOCKED" | null, rule: string | null): Promise<Command<RiskGateTarget>> => {
+    const refuse = async (output: string, code: string, status: "blocked" | "error", decision: "BLOCKED" | null, rule: string | null): Promise<Command> => {
       const record = { action: code, at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: output };
-      await deps.audit(state.thread_id, record);
+      await deps.audit(task.thread_id, record);
       emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status, decision, rule, output } });
-      const update: GraphUpdate = { last_tool_result: refusedResult(p.name, p.tool_call_id, output, code), audit_trail: [record] };
-      return new Command({ update, goto: "interpreter" });
+      const next: StepBranch = { ...branch, last_tool_result: refusedResult(p.name, p.tool_call_id, output, code) };
+      return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: sendBranch("interpreter", task, next) });
     };
 
     let recomputed: string;
@@ -43,7 +42,7 @@ export function riskGateNode(deps: EngineDeps) {
     if (recomputed !== p.args_hash) {
       return refuse("Integrity error: the arguments do not match their hash; the call was refused.", "integrity_error", "error", null, null);
     }
-    const agent = deps.flow.agents.find((a) => a.id === state.current_agent?.id);
+    const agent = deps.flow.agents.find((a) => a.id === branch.agent.id);
     if (!agent?.tools.includes(p.name) || !deps.tools.describe(p.name)) {
       return refuse(`Tool ${p.name} is not available to this agent; the call was refused.`, "tool_not_allowed", "blocked", "BLOCKED", null);
     }
@@ -52,15 +51,15 @@ export function riskGateNode(deps: EngineDeps) {
     if (decision === "BLOCKED") {
       return refuse(`BLOCKED by policy (${ruleText}): ${p.name} may not run in this flow.`, "tool_blocked", "blocked", "BLOCKED", ruleText);
     }
-    const proposed = { action: "tool_proposed", at, actor: state.current_agent?.id ?? "executor", tool: p.name, args_hash: p.args_hash, detail: `${decision} by ${ruleText}` };
-    await deps.audit(state.thread_id, proposed);
+    const proposed = { action: "tool_proposed", at, actor: branch.agent.id, tool: p.name, args_hash: p.args_hash, detail: `${decision} by ${ruleText}` };
+    await deps.audit(task.thread_id, proposed);
     if (decision === "ALLOW") {
       emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "allowed", decision, rule: ruleText } });
-      return new Command({ update: { audit_trail: [proposed] }, goto: "tools" });
+      return new Command({ update: { audit_trail: [proposed] }, goto: sendBranch("tools", task, branch) });
     }
     const challenge = await deps.approvals.create({
-      threadId: state.thread_id,
-      userId: state.user_id,
+      threadId: task.thread_id,
+      userId: task.user_id,
       toolName: p.name,
       toolCallId: p.tool_call_id,
       canonicalArgs: p.canonical_args,
@@ -82,7 +81,8 @@ export function riskGateNode(deps: EngineDeps) {
       },
     });
     const required = { action: "approval_required", at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: challenge.id };
-    const update: GraphUpdate = { awaiting_approval: true, approval_id: challenge.id, approval_outcome: null, lifecycle: "WAIT_HUMAN", audit_trail: [proposed, required] };
-    return new Command({ update, goto: "await_approval" });
+    const next: StepBranch = { ...branch, phase: "awaiting_approval", awaiting_approval: true, approval_id: challenge.id, approval_outcome: null };
+    const update: GraphUpdate = { lifecycle: "WAIT_HUMAN", audit_trail: [proposed, required], ...mirror(next) };
+    return new Command({ update, goto: sendBranch("await_approval", task, next) });
   };
 }

@@ -1,10 +1,11 @@
-import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { Command, type LangGraphRunnableConfig, Overwrite } from "@langchain/langgraph";
 import { parseApprovalCommand } from "../approval-command";
 import type { EngineDeps } from "../deps";
 import { emitPlan, iso } from "../emit";
 import { classifyIntent } from "../intent";
 import { directedPlan } from "../plan-factory";
-import type { GraphStateValue, GraphUpdate } from "../state";
+import { mirror, sendBranch } from "../branch";
+import type { GraphStateValue, GraphUpdate, StepBranch } from "../state";
 
 /** Where the Router sends a run (SPEC.md 2). */
 export type RouterTarget = "approval_handler" | "supervisor" | "finalizer" | "planner";
@@ -20,15 +21,21 @@ export type RouterTarget = "approval_handler" | "supervisor" | "finalizer" | "pl
  * tool outputs and model text never do.
  */
 export function routerNode(deps: EngineDeps) {
-  return (state: GraphStateValue, config?: LangGraphRunnableConfig): Command<RouterTarget> => route(deps, state, config);
+  return (state: GraphStateValue, config?: LangGraphRunnableConfig): Command => route(deps, state, config);
 }
 
-function route(deps: EngineDeps, state: GraphStateValue, config?: LangGraphRunnableConfig): Command<RouterTarget> {
+function route(deps: EngineDeps, state: GraphStateValue, config?: LangGraphRunnableConfig): Command {
   const last = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-  if (state.awaiting_approval) {
+  const waiting = Object.values(state.branches).filter((b) => b.phase === "awaiting_approval" && b.approval_id);
+  if (waiting.length > 0 && state.plan) {
     const cmd = parseApprovalCommand(last);
     if (cmd) {
-      const update: GraphUpdate = {
+      // The decision goes to the branch of the call it names (or, when none matches, to the
+      // first waiting one, whose ApprovalHandler refuses it and keeps waiting).
+      const branch = waiting.find((b) => b.approval_id === cmd.approvalId) ?? (waiting[0] as StepBranch);
+      const next: StepBranch = {
+        ...branch,
+        phase: "running",
         approval_request: {
           kind: cmd.kind,
           approval_id: cmd.approvalId,
@@ -38,9 +45,12 @@ function route(deps: EngineDeps, state: GraphStateValue, config?: LangGraphRunna
           reason: cmd.kind === "reject" ? "rejected in chat" : null,
         },
       };
-      return new Command({ update, goto: "approval_handler" });
+      const task = { thread_id: state.thread_id, user_id: state.user_id, plan: state.plan, branch: next };
+      // The other waiting branches lost their suspended tasks to this message: re-suspend them.
+      const others = waiting.filter((b) => b.step_id !== branch.step_id).map((b) => sendBranch("await_approval", { ...task, branch: b }, b));
+      return new Command({ update: mirror(next), goto: [sendBranch("approval_handler", task, next), ...others] });
     }
-    return new Command({ goto: "supervisor" });
+    return new Command({ update: { redispatch_awaiting: true }, goto: "supervisor" });
   }
   if (state.awaiting_user_input) return new Command({ update: { awaiting_user_input: false }, goto: "supervisor" });
   if (state.agent_mode === "directed" && state.directed_agent_id) {
@@ -61,19 +71,15 @@ function fresh(intent: "task" | "conversation"): GraphUpdate {
   return {
     intent,
     plan: null,
-    step_output: null,
-    executor_messages: [],
-    proposed_tool: null,
-    last_tool_result: null,
-    approval_outcome: null,
-    approval_request: null,
+    branches: new Overwrite({}),
+    redispatch_awaiting: false,
+    awaiting_user_input: false,
     error: null,
     final_answer: null,
     iterations: 0,
     replans: 0,
     replan_reason: null,
     question: null,
-    tool_history: [],
     lifecycle: "CONTEXT_BUILD",
   };
 }

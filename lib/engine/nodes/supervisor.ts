@@ -1,141 +1,155 @@
 import { randomUUID } from "node:crypto";
-import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { Command, type LangGraphRunnableConfig, Overwrite, type Send } from "@langchain/langgraph";
 import { structuredError } from "../../errors";
+import { newBranch, sendBranch } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit, emitPlan, emitStep, iso } from "../emit";
-import type { GraphStateValue, GraphUpdate, Plan, PlanStep } from "../state";
-
-/** Where the Supervisor sends a run (SPEC.md 2). */
-export type SupervisorTarget = "executor" | "finalizer" | "await_approval" | "planner";
+import type { BranchTask, GraphStateValue, GraphUpdate, Handoff, Plan, PlanStep, StepBranch } from "../state";
 
 /**
- * Supervisor (SPEC.md 2, 3). The only node besides the Interpreter that changes step
- * state. Each pass counts one iteration and enforces the flow's limits (iterations, wall
- * clock). Then, in order:
- * - a pending approval (the user replied with other text) -> back to AwaitApproval;
- * - an approval outcome: rejected or invalid -> the step fails, the plan fails, and the
- *   Finalizer tells the user that the tool did not run;
- * - a structured error from another node (e.g. the loop detector) -> Finalizer;
- * - the user's answer to a question -> Planner, with the answer, for a new plan;
- * - the Executor's answer for the step in progress -> step completed, or retried up to
- *   `max_tries`; a step that still fails makes a new plan once (Planner), then the
- *   Finalizer asks the user how to proceed and the run waits for the answer;
- * - a step in progress with a tool result to read -> Executor again (same step, no new
- *   handoff);
- * - the next pending step whose dependencies are completed -> delegated to its agent
- *   (handoff recorded, current agent set) -> Executor;
- * - nothing left -> plan completed (or failed) -> Finalizer.
+ * Supervisor (SPEC.md 2, 3). The only node besides the Interpreter that changes step state,
+ * and the one that joins the branches of steps running side by side. Each pass counts one
+ * iteration and enforces the flow's limits. Then:
+ * - the user's answer to a question -> Planner, for a new plan with the answer;
+ * - each step in progress: its branch is done -> the step completes, or is retried up to
+ *   `max_tries`, or fails (a rejected or refused approval fails it at once); its branch
+ *   returned a tool result -> Executor again; its branch waits for approval but lost its
+ *   task (a new message arrived) -> AwaitApproval again;
+ * - every pending step whose dependencies are completed is delegated to its agent (handoff
+ *   recorded, agent identity set): several at once run in parallel (LangGraph `Send`);
+ * - nothing running and nothing left -> Finalizer (plan completed or failed); a step that
+ *   still fails after its tries makes a new plan once (Planner), then the Finalizer asks
+ *   the user how to proceed. The plan is never finished while a branch is still running.
  */
 export function supervisorNode(deps: EngineDeps) {
-  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<Command<SupervisorTarget>> => {
+  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<Command> => {
     const iterations = state.iterations + 1;
     const { limits } = deps.flow;
+    const plan = state.plan;
+    const inFlight = (p: Plan | null) => (p?.steps ?? []).filter((s) => s.status === "in_progress" && state.branches[s.id]?.phase !== "done");
     const elapsed = deps.now() - state.run_started_at;
     if (iterations > limits.maxIterations || (state.run_started_at > 0 && elapsed > limits.timeoutMs)) {
       const which = iterations > limits.maxIterations ? `${limits.maxIterations} iterations` : `${limits.timeoutMs} ms`;
-      const error = structuredError("limit_exceeded", `The run stopped: it reached the flow's limit of ${which}.`, {
-        metadata: { iterations, elapsedMs: elapsed },
-      });
-      return finish(config, deps, { iterations, error }, "failed");
+      const error = structuredError("limit_exceeded", `The run stopped: it reached the flow's limit of ${which}.`, { metadata: { iterations, elapsedMs: elapsed } });
+      return finish(config, deps, { iterations, error, ...(plan ? { plan: { ...plan, status: "failed", failure_reason: error.message } } : {}) }, "failed");
     }
-    if (state.awaiting_approval) return new Command({ update: { iterations, lifecycle: "WAIT_HUMAN" }, goto: "await_approval" });
-    if (state.error) return finish(config, deps, { iterations, ...(state.plan ? { plan: { ...state.plan, status: "failed", failure_reason: state.error.message } } : {}) }, "failed");
+    if (state.error && inFlight(plan).length === 0) {
+      return finish(config, deps, { iterations, ...(plan ? { plan: { ...plan, status: "failed", failure_reason: state.error.message } } : {}) }, "failed");
+    }
     if (state.question && !state.awaiting_user_input) {
       // The user answered the Finalizer's question: plan again with the answer.
       const answer = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
       const update: GraphUpdate = { iterations, question: null, replans: 0, replan_reason: `${state.question}\nThe user answered: ${answer}`, lifecycle: "REPLAN" };
       return new Command({ update, goto: "planner" });
     }
-
-    const plan = state.plan;
     if (!plan || plan.status !== "executing") return finish(config, deps, { iterations }, plan?.status === "failed" ? "failed" : "completed");
-    const steps = plan.steps.map((s) => (state.step_usage[s.id] ? { ...s, usage: state.step_usage[s.id] } : { ...s }));
-    const current = steps.find((s) => s.status === "in_progress");
+
     const now = iso(deps.now());
+    const steps = plan.steps.map((s) => (state.step_usage[s.id] ? { ...s, usage: state.step_usage[s.id] } : { ...s }));
+    const sends: Send[] = [];
+    const branchUpdates: Record<string, StepBranch> = {};
+    const handoffs: Handoff[] = [];
+    let failure: string | null = null;
+    let exhausted: PlanStep | null = null;
+    const task = (b: StepBranch, p: Plan): BranchTask => ({ thread_id: state.thread_id, user_id: state.user_id, plan: p, branch: b });
+    const pending: { node: "executor" | "await_approval"; branch: StepBranch }[] = [];
 
-    if (state.approval_outcome && current && state.approval_outcome.decision !== "approved") {
-      const outcome = state.approval_outcome;
-      const tool = outcome.tool_name;
-      const why = outcome.decision === "rejected" ? `The user rejected ${tool}: ${outcome.reason}` : `The approval was refused: ${outcome.reason}`;
-      Object.assign(current, { status: "failed", error: why, ended_at: now });
-      emitStep(config, deps.flow, current, "plan_step_failed");
-      const failed: Plan = { ...plan, steps, status: "failed", failure_reason: why };
-      return finish(config, deps, { iterations, approval_outcome: null, plan: failed }, "failed");
-    }
-
-    if (current && state.step_output?.step_id === current.id) {
-      const out = state.step_output;
-      if (out.ok) {
-        Object.assign(current, { status: "completed", result: out.text, error: null, ended_at: now });
-        emitStep(config, deps.flow, current, "plan_step_completed");
-      } else if (current.tries < current.max_tries) {
-        return delegate(config, deps, { ...plan, steps }, current, iterations, "error_recovery", `Retry ${current.tries + 1} of ${current.max_tries}: ${out.text}`);
-      } else {
-        Object.assign(current, { status: "failed", error: out.text, ended_at: now });
-        emitStep(config, deps.flow, current, "plan_step_failed");
-        const why = `Step ${current.index + 1} ("${current.task}") failed after ${current.tries} tries: ${out.text}`;
-        const failed: Plan = { ...plan, steps, status: "failed", failure_reason: why };
-        emitPlan(config, deps.flow, failed);
-        if (state.replans < 1) {
-          // First escalation: a new plan (SPEC.md 2 retries).
-          const update: GraphUpdate = { iterations, step_output: null, plan: failed, replans: state.replans + 1, replan_reason: why, lifecycle: "REPLAN" };
-          return new Command({ update, goto: "planner" });
+    for (const step of steps.filter((s) => s.status === "in_progress")) {
+      const b = state.branches[step.id];
+      if (!b) {
+        pending.push({ node: "executor", branch: newBranch(step.id, identityOf(deps, step)) });
+      } else if (b.phase === "returned") {
+        pending.push({ node: "executor", branch: { ...b, phase: "running" } });
+      } else if (b.phase === "awaiting_approval") {
+        // A new message dropped the suspended task: suspend the branch again (same challenge).
+        if (state.redispatch_awaiting) pending.push({ node: "await_approval", branch: b });
+      } else if (b.phase === "done" && b.output) {
+        if (b.output.ok) {
+          Object.assign(step, { status: "completed", result: b.output.text, error: null, ended_at: now });
+          emitStep(config, deps.flow, step, "plan_step_completed");
+        } else if (state.error || (b.approval_outcome && b.approval_outcome.decision !== "approved")) {
+          // A refused approval or a stopping error (e.g. a loop) is not retried.
+          Object.assign(step, { status: "failed", error: b.output.text, ended_at: now });
+          emitStep(config, deps.flow, step, "plan_step_failed");
+          failure = b.output.text;
+        } else if (step.tries < step.max_tries) {
+          Object.assign(step, { tries: step.tries + 1, error: b.output.text });
+          const retry = newBranch(step.id, identityOf(deps, step));
+          handoffs.push(handoff(step, retry, "error_recovery", `Retry ${step.tries} of ${step.max_tries}: ${b.output.text}`, now));
+          pending.push({ node: "executor", branch: retry });
+          emitStep(config, deps.flow, step, "plan_step_started");
+        } else {
+          Object.assign(step, { status: "failed", error: b.output.text, ended_at: now });
+          emitStep(config, deps.flow, step, "plan_step_failed");
+          exhausted = step;
         }
-        // Second: ask the user, and wait for the answer.
-        const question = `${why} A new plan failed as well. How should I proceed?`;
-        const update: GraphUpdate = { iterations, step_output: null, plan: failed, awaiting_user_input: true, question, lifecycle: "WAIT_HUMAN" };
-        return new Command({ update, goto: "finalizer" });
       }
-    } else if (current) {
-      return new Command({ update: { iterations, lifecycle: "STEP_EXECUTION" }, goto: "executor" });
     }
 
-    const done = new Set(steps.filter((s) => s.status === "completed").map((s) => s.id));
-    const next = steps.find((s) => s.status === "pending" && s.depends_on.every((d) => done.has(d)));
-    if (next) return delegate(config, deps, { ...plan, steps }, next, iterations, "plan_step", `Step ${next.index + 1}: ${next.task}`);
+    const stillRunning = steps.some((s) => s.status === "in_progress" && state.branches[s.id]?.phase !== "done");
+    if (!failure && !exhausted) {
+      const done = new Set(steps.filter((s) => s.status === "completed").map((s) => s.id));
+      for (const step of steps.filter((s) => s.status === "pending" && s.depends_on.every((d) => done.has(d)))) {
+        const identity = identityOf(deps, step);
+        Object.assign(step, { status: "in_progress", tries: step.tries + 1, started_at: step.started_at ?? now, error: null });
+        const b = newBranch(step.id, identity);
+        handoffs.push(handoff(step, b, "plan_step", `Step ${step.index + 1}: ${step.task}`, now));
+        pending.push({ node: "executor", branch: b });
+      }
+    }
 
+    const next: Plan = { ...plan, steps, current_step_index: steps.find((s) => s.status === "in_progress")?.index ?? plan.current_step_index };
+    const update: GraphUpdate = { iterations, plan: next, handoffs, redispatch_awaiting: false, lifecycle: "STEP_EXECUTION" };
+    if (pending.length > 0 || stillRunning) {
+      emitPlan(config, deps.flow, next);
+      for (const h of handoffs) {
+        const step = steps.find((s) => s.id === h.step_id);
+        const b = pending.find((p) => p.branch.step_id === h.step_id)?.branch;
+        if (!step || !b) continue;
+        emit(config, {
+          type: "data-handoff",
+          id: h.id,
+          data: { from: "supervisor", to: b.agent.id, agentName: b.agent.name, icon: b.agent.icon, color: b.agent.color, reason: h.reason, stepId: step.id },
+        });
+        if (h.reason === "plan_step") emitStep(config, deps.flow, step, "plan_step_started");
+      }
+      for (const p of pending) {
+        branchUpdates[p.branch.step_id] = p.branch;
+        sends.push(sendBranch(p.node, task(p.branch, next), p.branch));
+      }
+      const last = pending.at(-1)?.branch.agent;
+      // With branches still running, wait for them: this path ends, theirs go on.
+      return new Command({ update: { ...update, branches: branchUpdates, ...(last ? { current_agent: last } : {}) }, goto: sends });
+    }
+
+    if (failure) return finish(config, deps, { iterations, handoffs, plan: { ...next, status: "failed", failure_reason: failure } }, "failed");
+    if (exhausted) {
+      const why = `Step ${exhausted.index + 1} ("${exhausted.task}") failed after ${exhausted.tries} tries: ${exhausted.error ?? "unknown error"}`;
+      const failed: Plan = { ...next, status: "failed", failure_reason: why };
+      emitPlan(config, deps.flow, failed);
+      if (state.replans < 1) {
+        // First escalation: a new plan (SPEC.md 2 retries).
+        return new Command({ update: { iterations, plan: failed, branches: new Overwrite({}), replans: state.replans + 1, replan_reason: why, lifecycle: "REPLAN" }, goto: "planner" });
+      }
+      // Second: ask the user, and wait for the answer.
+      const question = `${why} A new plan failed as well. How should I proceed?`;
+      return new Command({ update: { iterations, plan: failed, awaiting_user_input: true, question, lifecycle: "WAIT_HUMAN" }, goto: "finalizer" });
+    }
     const allDone = steps.every((s) => s.status === "completed" || s.status === "skipped");
     const finished: Plan = allDone
-      ? { ...plan, steps, status: "completed", summary: steps.map((s) => s.result ?? "").join("\n\n") }
-      : { ...plan, steps, status: "failed", failure_reason: "Some steps could not run because the steps they depend on did not complete." };
-    return finish(config, deps, { iterations, step_output: null, plan: finished }, allDone ? "completed" : "failed");
+      ? { ...next, status: "completed", summary: steps.map((s) => s.result ?? "").join("\n\n") }
+      : { ...next, status: "failed", failure_reason: "Some steps could not run because the steps they depend on did not complete." };
+    return finish(config, deps, { iterations, plan: finished }, allDone ? "completed" : "failed");
   };
 }
 
-function delegate(
-  config: LangGraphRunnableConfig | undefined,
-  deps: EngineDeps,
-  plan: Plan,
-  step: PlanStep,
-  iterations: number,
-  reason: "plan_step" | "error_recovery",
-  explanation: string,
-): Command<SupervisorTarget> {
+function identityOf(deps: EngineDeps, step: PlanStep) {
   const agent = deps.flow.agents.find((a) => a.id === step.agent_id) ?? deps.flow.agents[0];
-  const now = iso(deps.now());
-  Object.assign(step, { status: "in_progress", tries: step.tries + 1, started_at: step.started_at ?? now, error: null });
-  const next: Plan = { ...plan, current_step_index: step.index };
-  const identity = { id: agent?.id ?? step.agent_id, name: agent?.name ?? step.agent_id, icon: agent?.icon ?? "🤖", color: agent?.color ?? "#5b3cc4" };
-  const handoff = { id: randomUUID(), from: "supervisor", to: identity.id, reason, explanation, step_id: step.id, timestamp: now };
-  emitPlan(config, deps.flow, next);
-  emit(config, {
-    type: "data-handoff",
-    id: handoff.id,
-    data: { from: "supervisor", to: identity.id, agentName: identity.name, icon: identity.icon, color: identity.color, reason, stepId: step.id },
-  });
-  emitStep(config, deps.flow, step, "plan_step_started");
-  const update: GraphUpdate = {
-    iterations,
-    plan: next,
-    current_agent: identity,
-    handoffs: [handoff],
-    executor_messages: [],
-    step_output: null,
-    proposed_tool: null,
-    last_tool_result: null,
-    lifecycle: "STEP_EXECUTION",
-  };
-  return new Command({ update, goto: "executor" });
+  return { id: agent?.id ?? step.agent_id, name: agent?.name ?? step.agent_id, icon: agent?.icon ?? "🤖", color: agent?.color ?? "#5b3cc4" };
+}
+
+function handoff(step: PlanStep, b: StepBranch, reason: Handoff["reason"], explanation: string, at: string): Handoff {
+  return { id: randomUUID(), from: "supervisor", to: b.agent.id, reason, explanation, step_id: step.id, timestamp: at };
 }
 
 function finish(
@@ -143,7 +157,8 @@ function finish(
   deps: EngineDeps,
   update: Omit<GraphUpdate, "plan"> & { plan?: Plan },
   outcome: "completed" | "failed",
-): Command<SupervisorTarget> {
+): Command {
   if (update.plan) emitPlan(config, deps.flow, update.plan);
   return new Command({ update: { ...update, lifecycle: outcome === "completed" ? "GLOBAL_REVIEW" : "FAILED" }, goto: "finalizer" });
 }
+

@@ -1,8 +1,9 @@
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { mirror, sendBranch } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit, iso } from "../emit";
 import { toolResultState } from "../eviction";
-import type { GraphStateValue, GraphUpdate } from "../state";
+import type { BranchTask, StepBranch } from "../state";
 
 /**
  * Tools (SPEC.md 2, 7): runs the proposed call through the tool gateway (validated input
@@ -11,24 +12,26 @@ import type { GraphStateValue, GraphUpdate } from "../state";
  * 10,000 chars are evicted to blob storage before they enter the state (see eviction.ts).
  */
 export function toolsNode(deps: EngineDeps) {
-  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<GraphUpdate> => {
-    const p = state.proposed_tool;
-    if (!p) return {};
+  return async (task: BranchTask, config?: LangGraphRunnableConfig): Promise<Command> => {
+    const { branch } = task;
+    const p = branch.proposed_tool;
+    if (!p) return new Command({ goto: sendBranch("interpreter", task, branch) });
     const view = { toolCallId: p.tool_call_id, toolName: p.name, args: p.args, argsHash: p.args_hash, decision: null, rule: null };
     emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "running", output: null } });
-    const res = await deps.tools.run(p.name, p.args, state.thread_id);
+    const res = await deps.tools.run(p.name, p.args, task.thread_id);
     const record = {
       action: "tool_executed",
       at: iso(deps.now()),
-      actor: state.current_agent?.id ?? "executor",
+      actor: branch.agent.id,
       tool: p.name,
       args_hash: p.args_hash,
       detail: `${res.status}${res.errorCode ? ` (${res.errorCode})` : ""} in ${res.durationMs} ms`,
     };
-    await deps.audit(state.thread_id, record);
-    const result = await toolResultState(deps, state.thread_id, { name: p.name, id: p.tool_call_id }, res);
+    await deps.audit(task.thread_id, record);
+    const result = await toolResultState(deps, task.thread_id, { name: p.name, id: p.tool_call_id }, res);
     const evicted = result.pointer ? { pointer: result.pointer, sizeChars: result.size_chars, rehydrationAllowed: result.rehydration_allowed } : null;
     emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: res.status === "success" ? "done" : "error", output: result.output, evicted } });
-    return { audit_trail: [record], last_tool_result: result };
+    const next: StepBranch = { ...branch, last_tool_result: result };
+    return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: sendBranch("interpreter", task, next) });
   };
 }

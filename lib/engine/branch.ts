@@ -1,0 +1,38 @@
+import { Send } from "@langchain/langgraph";
+import type { AgentIdentity, BranchTask, GraphUpdate, StepBranch } from "./state";
+
+/** Nodes a step's branch moves through (SPEC.md 2). */
+export type BranchNode = "executor" | "risk_gate" | "await_approval" | "approval_handler" | "tools" | "interpreter";
+
+/** A fresh branch for a step delegated to `agent`. */
+export function newBranch(stepId: string, agent: AgentIdentity): StepBranch {
+  return {
+    step_id: stepId,
+    agent,
+    phase: "running",
+    executor_messages: [],
+    proposed_tool: null,
+    last_tool_result: null,
+    awaiting_approval: false,
+    approval_id: null,
+    approval_request: null,
+    approval_outcome: null,
+    output: null,
+    tool_history: [],
+  };
+}
+
+/** The state update that mirrors a branch into the `branches` map. */
+export function mirror(branch: StepBranch): GraphUpdate {
+  return { branches: { [branch.step_id]: branch } };
+}
+
+/** Sends the branch on to its next node (LangGraph `Send`: the payload is the node's input). */
+export function sendBranch(node: BranchNode, task: BranchTask, branch: StepBranch): Send {
+  return new Send(node, { ...task, branch } satisfies BranchTask);
+}
+
+/** The plan step a branch works on. */
+export function stepOf(task: BranchTask) {
+  return task.plan.steps.find((s) => s.id === task.branch.step_id);
+}
