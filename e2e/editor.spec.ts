@@ -23,7 +23,10 @@ test("edit the flow on the canvas, save v2, and the new policy governs the next 
   await expect(page.getByTestId("flow-node-t-write-decision")).toHaveText(/ALLOW/);
 
   // Disconnect the delete tool from the agent, then connect it again by dragging handles.
-  await page.getByTestId("rf__edge-e-delete").click({ force: true });
+  // Click the edge just before it enters delete_file's handle, where no other edge runs.
+  const handle = await page.locator('.react-flow__node[data-id="t-delete"] .react-flow__handle.target').boundingBox();
+  if (!handle) throw new Error("no target handle");
+  await page.mouse.click(handle.x - 6, handle.y + handle.height / 2);
   await page.getByTestId("edge-disconnect").click();
   await expect(page.getByTestId("rf__edge-e-delete")).toHaveCount(0);
   const source = page.locator('.react-flow__node[data-id="assistant"] .react-flow__handle.source');

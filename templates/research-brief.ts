@@ -69,6 +69,7 @@ export const researchBrief: FlowDocument = {
     { id: "t-read", type: "tool", position: { x: 760, y: 100 }, data: { tool: "read_file" } },
     { id: "t-write", type: "tool", position: { x: 760, y: 220 }, data: { tool: "write_file" } },
     { id: "t-read-review", type: "tool", position: { x: 760, y: 360 }, data: { tool: "read_file" } },
+    { id: "t-rehydrate", type: "tool", position: { x: 960, y: 40 }, data: { tool: "rehydrate" } },
     {
       id: "policy",
       type: "policy",
@@ -80,6 +81,7 @@ export const researchBrief: FlowDocument = {
           { tool: "read_file", decision: "ALLOW", risk: "low" },
           { tool: "write_file", decision: "AUTH_REQUIRED", risk: "medium" },
           { tool: "delete_file", decision: "BLOCKED", risk: "high" },
+          { tool: "rehydrate", decision: "ALLOW", risk: "low" },
         ],
       },
     },
@@ -92,6 +94,7 @@ export const researchBrief: FlowDocument = {
     { id: "e-reviewer", source: "supervisor", target: "reviewer" },
     { id: "e-r-list", source: "researcher", target: "t-list" },
     { id: "e-r-read", source: "researcher", target: "t-read" },
+    { id: "e-r-rehydrate", source: "researcher", target: "t-rehydrate" },
     { id: "e-w-write", source: "writer", target: "t-write" },
     { id: "e-v-read", source: "reviewer", target: "t-read-review" },
     { id: "e-end", source: "supervisor", target: "end" },

@@ -2,7 +2,8 @@ import type { FlowDocument } from "../lib/flow/schema";
 
 /**
  * "Workspace assistant" template (issue 2 item 5): a supervisor, one executor agent with
- * the four file tools, and a policy: list/read ALLOW, write AUTH_REQUIRED, delete BLOCKED.
+ * the four file tools (and `rehydrate`, to read back long evicted outputs), and a policy:
+ * list/read ALLOW, write AUTH_REQUIRED, delete BLOCKED.
  */
 export const workspaceAssistant: FlowDocument = {
   version: 1,
@@ -34,6 +35,7 @@ export const workspaceAssistant: FlowDocument = {
     { id: "t-read", type: "tool", position: { x: 720, y: 40 }, data: { tool: "read_file" } },
     { id: "t-write", type: "tool", position: { x: 720, y: 140 }, data: { tool: "write_file" } },
     { id: "t-delete", type: "tool", position: { x: 720, y: 240 }, data: { tool: "delete_file" } },
+    { id: "t-rehydrate", type: "tool", position: { x: 720, y: 340 }, data: { tool: "rehydrate" } },
     {
       id: "policy",
       type: "policy",
@@ -45,6 +47,7 @@ export const workspaceAssistant: FlowDocument = {
           { tool: "read_file", decision: "ALLOW", risk: "low" },
           { tool: "write_file", decision: "AUTH_REQUIRED", risk: "medium" },
           { tool: "delete_file", decision: "BLOCKED", risk: "high" },
+          { tool: "rehydrate", decision: "ALLOW", risk: "low" },
         ],
       },
     },
@@ -57,6 +60,7 @@ export const workspaceAssistant: FlowDocument = {
     { id: "e-read", source: "assistant", target: "t-read" },
     { id: "e-write", source: "assistant", target: "t-write" },
     { id: "e-delete", source: "assistant", target: "t-delete" },
+    { id: "e-rehydrate", source: "assistant", target: "t-rehydrate" },
     { id: "e-end", source: "supervisor", target: "end" },
   ],
 };

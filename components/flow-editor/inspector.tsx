@@ -123,6 +123,15 @@ function AgentFields({ node, onChange }: { node: AgentNodeType; onChange: (node:
         value={data.instructions}
         onChange={(e) => onChange(withData(node, { instructions: e.target.value }))}
       />
+      <label htmlFor={`${id}-model`}>Model</label>
+      <input
+        id={`${id}-model`}
+        data-testid="inspector-agent-model"
+        value={data.model}
+        maxLength={200}
+        placeholder="flow default (e.g. gpt-4.1-mini, claude-sonnet-4-5)"
+        onChange={(e) => onChange(withData(node, { model: e.target.value }))}
+      />
       <label htmlFor={`${id}-tries`}>Max tries</label>
       <select
         id={`${id}-tries`}

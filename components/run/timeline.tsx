@@ -115,6 +115,11 @@ export function Timeline({
                   <code>{item.data.toolName}</code> <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
                   {item.data.decision ? <span className="small muted"> · policy {item.data.decision}</span> : null}
                   {item.data.rule ? <span className="small muted"> ({item.data.rule})</span> : null}
+                  {item.data.risk ? (
+                    <span className={`badge risk-${item.data.risk}`} data-testid="tool-risk" title={item.data.reason}>
+                      risk {item.data.risk}
+                    </span>
+                  ) : null}
                 </div>
                 <details>
                   <summary className="small">arguments · sha256 {item.data.argsHash.slice(0, 12)}…</summary>

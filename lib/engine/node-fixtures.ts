@@ -58,7 +58,7 @@ export type Script = LanguageModelV4GenerateResult[] | ((opts: LanguageModelV4Ca
 
 /** Builds {@link FakeDeps} for a flow (default: the Workspace assistant) and a scripted model. */
 export function fakeDeps(turns: Script = [], doc: FlowDocument = workspaceAssistant): FakeDeps {
-  const known = new Set(["list_files", "read_file", "write_file", "delete_file"]);
+  const known = new Set(["list_files", "read_file", "write_file", "delete_file", "rehydrate"]);
   const model = new MockLanguageModelV4({ doGenerate: turns });
   const deps: FakeDeps = {
     model,

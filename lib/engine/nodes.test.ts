@@ -269,7 +269,7 @@ describe("Executor", () => {
   it("offers the model only the agent's tools, and a text answer completes the branch -> Supervisor", async () => {
     const deps = fakeDeps([textTurn("Read 10 characters.")]);
     const cmd = await executorNode(deps)(branchTask());
-    expect(deps.model.doGenerateCalls[0]?.tools?.map((t) => t.name).sort()).toEqual(["delete_file", "list_files", "read_file", "write_file"]);
+    expect(deps.model.doGenerateCalls[0]?.tools?.map((t) => t.name).sort()).toEqual(["delete_file", "list_files", "read_file", "rehydrate", "write_file"]);
     expect(gotoOf(cmd)).toBe("supervisor");
     expect(mirrored(cmd)).toMatchObject({ phase: "done", output: { step_id: "s0", text: "Read 10 characters.", ok: true } });
     expect(updateOf(cmd).step_usage).toEqual({ s0: { input_tokens: 10, output_tokens: 5 } });

@@ -5,7 +5,7 @@ export interface StoredEvent {
   runId: string | null;
   seq: number;
   type: string;
-  /** JSON text: `{ text }` for "user-message", else the stream chunk itself. */
+  /** JSON text: `{ text, kind }` for "user_message", else the stream chunk (or `{ type: "event" }` for an extra event). */
   data: string;
 }
 
@@ -23,7 +23,10 @@ export function replayMessages(events: StoredEvent[]): RunUIMessage[] {
   for (const ev of [...events].sort((a, b) => a.seq - b.seq)) {
     const runId = ev.runId ?? "none";
     const data = JSON.parse(ev.data) as Record<string, unknown>;
-    if (ev.type === "user-message") {
+    // Rows are named by event (lib/events/run-events.ts); the chunk's own type drives replay.
+    const type = typeof data.type === "string" ? data.type : ev.type;
+    if (type === "event") continue;
+    if (ev.type === "user_message" || ev.type === "user-message") {
       out.push({ id: `user-${runId}`, role: "user", parts: [{ type: "text", text: String(data.text ?? "") }] });
       continue;
     }
@@ -33,13 +36,13 @@ export function replayMessages(events: StoredEvent[]): RunUIMessage[] {
       assistants.set(runId, msg);
       out.push(msg);
     }
-    if (ev.type === "text") {
+    if (type === "text") {
       msg.parts.push({ type: "text", text: String(data.text ?? ""), state: "done" });
       continue;
     }
-    if (!ev.type.startsWith("data-")) continue;
-    const part = { type: ev.type, id: String(data.id ?? ""), data: data.data } as Part;
-    const at = msg.parts.findIndex((p) => p.type === ev.type && "id" in p && p.id === data.id);
+    if (!type.startsWith("data-")) continue;
+    const part = { type, id: String(data.id ?? ""), data: data.data } as Part;
+    const at = msg.parts.findIndex((p) => p.type === type && "id" in p && p.id === data.id);
     if (at >= 0) msg.parts[at] = part;
     else msg.parts.push(part);
   }

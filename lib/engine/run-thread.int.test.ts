@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { replayMessages } from "./replay";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 /**
@@ -49,6 +50,16 @@ describe("run a thread", () => {
     expect(path1).toEqual(["CONTEXT_BUILD", "PLAN_CHECK", "STEP_EXECUTION", "STEP_REVIEW", "STEP_EXECUTION", "WAIT_HUMAN"]);
     const path2 = second.filter((c) => c.type === "data-lifecycle").map((c) => (c.type === "data-lifecycle" ? c.data.to : ""));
     expect(path2.at(-1)).toBe("COMPLETED");
+    // Stored run events carry the names of issue 3, in order, and replay to the same parts.
+    const names = (await f.t.db.runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { type: true } })).map((e) => e.type);
+    for (const name of ["user_message", "run_started", "plan_generated", "agent_handoff", "agent_changed", "plan_step_started", "tool_call_proposed", "risk_decision", "tool_result", "plan_step_completed", "approval_required", "run_suspended", "plan_completed", "final_answer", "run_completed"]) {
+      expect(names).toContain(name);
+    }
+    expect(names.indexOf("approval_required")).toBeLessThan(names.indexOf("run_suspended"));
+    const events = await f.t.db.runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" } });
+    const replayed = replayMessages(events);
+    expect(replayed.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
+    expect(replayed[3]?.parts.some((p) => p.type === "text" && p.text.includes("summary.md"))).toBe(true);
     const executions = await f.t.db.auditEntry.count({ where: { threadId, action: "tool_executed", toolName: "write_file" } });
     expect(executions).toBe(1);
 

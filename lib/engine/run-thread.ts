@@ -11,6 +11,7 @@ import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engi
 import { buildGraph } from "./graph";
 import type { ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
 import type { GraphStateValue } from "./state";
+import { eventsOf, type NamerState } from "../events/run-events";
 import type { RunChunk } from "./ui-parts";
 
 /** What starts a run on a thread: a user message, or a decision on its pending approval. */
@@ -110,7 +111,14 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     seq += 1;
     await db.runEvent.create({ data: { threadId, runId: run.id, seq, type, data: JSON.stringify(data) } });
   };
-  await store("user-message", { text: label, kind: input.kind });
+  const namer: NamerState = { plans: new Set(values.plan ? [values.plan.id] : []), agent: null };
+  /** Stores a chunk under its event name (and any further event it stands for). */
+  const storeChunk = async (chunk: RunChunk) => {
+    const [primary, ...more] = eventsOf(chunk, namer);
+    await store(primary?.name ?? chunk.type, chunk);
+    for (const e of more) await store(e.name, { type: "event", name: e.name, payload: e.payload });
+  };
+  await store("user_message", { text: label, kind: input.kind });
   const model = deps.resolveModel(doc.settings.model);
   const modelView = { provider: model.provider, modelId: model.modelId, offline: model.offline };
 
@@ -125,7 +133,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     let final: RunChunk;
     try {
       const first = runChunk("running", null);
-      await store(first.type, first);
+      await storeChunk(first);
       yield first;
       const chunks = await graph.stream(graphInput as never, { ...config, streamMode: ["custom", "updates"], recursionLimit: 1000 });
       let lifecycle = values.lifecycle ?? "INIT";
@@ -133,7 +141,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       for await (const [mode, payload] of chunks as AsyncIterable<[string, unknown]>) {
         if (mode === "custom") {
           const chunk = payload as RunChunk;
-          await store(chunk.type, chunk);
+          await storeChunk(chunk);
           yield chunk;
           continue;
         }
@@ -144,7 +152,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
           transitions += 1;
           const chunk: RunChunk = { type: "data-lifecycle", id: `${run.id}-${transitions}`, data: { from: lifecycle, to, node, at: new Date(now()).toISOString() } };
           lifecycle = to as typeof lifecycle;
-          await store(chunk.type, chunk);
+          await storeChunk(chunk);
           yield chunk;
         }
       }
@@ -161,7 +169,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       active.delete(threadId);
     }
     const status = final.type === "data-run" ? final.data.status : "failed";
-    await store(final.type, final);
+    await storeChunk(final);
     await db.run.update({
       where: { id: run.id },
       data: {

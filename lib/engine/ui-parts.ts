@@ -45,6 +45,9 @@ export const dataSchemas = {
     status: z.enum(["proposed", "allowed", "blocked", "awaiting_approval", "rejected", "running", "done", "error"]),
     decision: z.enum(["ALLOW", "AUTH_REQUIRED", "BLOCKED"]).nullable(),
     rule: z.string().nullable(),
+    /** Risk level and reason of the PolicyDecision (SPEC.md 3). */
+    risk: z.enum(["low", "medium", "high", "critical"]).optional(),
+    reason: z.string().optional(),
     output: z.string().nullable(),
     /** Set when the output was evicted to blob storage (SPEC.md 2). */
     evicted: z.object({ pointer: z.string(), sizeChars: z.number().int(), rehydrationAllowed: z.boolean() }).nullable().optional(),

@@ -6,7 +6,7 @@ import { compileFlowSpec } from "./compile";
 import type { FlowDocument } from "./schema";
 
 /** The flow compiler's reading of a document (SPEC.md 1, 2, 4). */
-const registry = { known: (n: string) => ["list_files", "read_file", "write_file", "delete_file"].includes(n), sideEffect: (n: string) => n === "write_file" || n === "delete_file" };
+const registry = { known: (n: string) => ["list_files", "read_file", "write_file", "delete_file", "rehydrate"].includes(n), sideEffect: (n: string) => n === "write_file" || n === "delete_file" };
 
 function reason(fn: () => unknown): string {
   try {
@@ -21,7 +21,7 @@ describe("compileFlowSpec", () => {
   it("binds tools to agents by edges and reads supervisor, limits and mode", () => {
     const spec = compileFlowSpec(workspaceAssistant, registry);
     expect(spec.agents).toHaveLength(1);
-    expect(spec.agents[0]).toMatchObject({ id: "assistant", name: "Assistant", maxTries: 3, tools: ["list_files", "read_file", "write_file", "delete_file"] });
+    expect(spec.agents[0]).toMatchObject({ id: "assistant", name: "Assistant", maxTries: 3, tools: ["list_files", "read_file", "write_file", "delete_file", "rehydrate"] });
     expect(spec.supervisor.name).toBe("Supervisor");
     expect(spec.limits).toEqual({ maxIterations: 50, timeoutMs: 300_000 });
     expect(spec.mode).toBe("autonomous");

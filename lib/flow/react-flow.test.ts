@@ -27,7 +27,7 @@ describe("toReactFlow / fromReactFlow", () => {
     if (policy?.type !== "policy") throw new Error("template has a policy node");
     policy.data.rules.pop();
     const original = workspaceAssistant.nodes.find((n) => n.type === "policy");
-    expect(original?.type === "policy" && original.data.rules).toHaveLength(4);
+    expect(original?.type === "policy" && original.data.rules).toHaveLength(5);
   });
 });
 

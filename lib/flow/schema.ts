@@ -95,3 +95,4 @@ export type FlowNode = z.infer<typeof FlowNode>;
 export type FlowEdge = z.infer<typeof FlowEdge>;
 export type PolicyRule = z.infer<typeof PolicyRule>;
 export type Decision = z.infer<typeof Decision>;
+export type RiskLevel = z.infer<typeof RiskLevel>;

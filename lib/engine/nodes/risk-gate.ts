@@ -1,5 +1,6 @@
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { canonicalArgs } from "../../policy/canonical";
+import { policyDecision } from "../../policy/policy-decision";
 import type { EngineDeps } from "../deps";
 import { emit, iso } from "../emit";
 import { mirror, sendBranch } from "../branch";
@@ -46,15 +47,18 @@ export function riskGateNode(deps: EngineDeps) {
     if (!agent?.tools.includes(p.name) || !deps.tools.describe(p.name)) {
       return refuse(`Tool ${p.name} is not available to this agent; the call was refused.`, "tool_not_allowed", "blocked", "BLOCKED", null);
     }
-    const { decision, rule } = deps.flow.decide(p.name);
+    // The PolicyDecision of SPEC.md 3, checked against its consistency rule.
+    const policy = policyDecision(p.name, deps.flow.decide(p.name));
+    const { decision, rule } = policy;
     const ruleText = rule ? `${rule.tool} → ${rule.decision} (${rule.risk})` : "default for this tool";
+    const risk = { risk: policy.risk_level, reason: policy.reason };
     if (decision === "BLOCKED") {
       return refuse(`BLOCKED by policy (${ruleText}): ${p.name} may not run in this flow.`, "tool_blocked", "blocked", "BLOCKED", ruleText);
     }
-    const proposed = { action: "tool_proposed", at, actor: branch.agent.id, tool: p.name, args_hash: p.args_hash, detail: `${decision} by ${ruleText}` };
+    const proposed = { action: "tool_proposed", at, actor: branch.agent.id, tool: p.name, args_hash: p.args_hash, detail: `${policy.reason} (risk ${policy.risk_level})` };
     await deps.audit(task.thread_id, proposed);
     if (decision === "ALLOW") {
-      emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "allowed", decision, rule: ruleText } });
+      emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, ...risk, status: "allowed", decision, rule: ruleText } });
       return new Command({ update: { audit_trail: [proposed] }, goto: sendBranch("tools", task, branch) });
     }
     const challenge = await deps.approvals.create({
@@ -65,7 +69,7 @@ export function riskGateNode(deps: EngineDeps) {
       canonicalArgs: p.canonical_args,
       argsHash: p.args_hash,
     });
-    emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "awaiting_approval", decision, rule: ruleText } });
+    emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, ...risk, status: "awaiting_approval", decision, rule: ruleText } });
     emit(config, {
       type: "data-approval",
       id: challenge.id,

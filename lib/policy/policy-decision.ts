@@ -1,0 +1,54 @@
+import type { Decision, PolicyRule, RiskLevel } from "../flow/schema";
+
+/** Next lifecycle state a policy decision may lead to (SPEC.md 3, seed 003). */
+export type NextState = "STEP_EXECUTION" | "WAIT_HUMAN" | "FAILED" | "ROLLBACK" | "REPLAN" | null;
+
+/**
+ * A policy decision as seed 003 defines it (SPEC.md 3): allow, next state, reason, risk
+ * level, whether a human must approve, and the tools it blocks.
+ */
+export interface PolicyDecision {
+  allow: boolean;
+  decision: Decision;
+  next_state: NextState;
+  reason: string;
+  risk_level: RiskLevel;
+  require_human_approval: boolean;
+  blocked_tools: string[];
+  /** The rule that matched, or null when the side-effect default applied. */
+  rule: PolicyRule | null;
+}
+
+/** States a refusal may lead to (SPEC.md 3: FAILED, ROLLBACK, WAIT_HUMAN, REPLAN or nowhere). */
+const REFUSAL_STATES: readonly NextState[] = ["FAILED", "ROLLBACK", "WAIT_HUMAN", "REPLAN", null];
+
+/**
+ * The consistency rule of SPEC.md 3: a decision that does not allow must lead to FAILED,
+ * ROLLBACK, WAIT_HUMAN, REPLAN or nowhere; one that requires approval must wait for a human;
+ * an allowed one blocks nothing.
+ */
+export function isConsistent(d: PolicyDecision): boolean {
+  if (!d.allow && !REFUSAL_STATES.includes(d.next_state)) return false;
+  if (d.require_human_approval && d.next_state !== "WAIT_HUMAN") return false;
+  if (d.allow && d.blocked_tools.length > 0) return false;
+  return d.decision === "ALLOW" ? d.allow && !d.require_human_approval : !d.allow;
+}
+
+/**
+ * Builds the PolicyDecision for a tool from the first-match decision (SPEC.md 4): ALLOW runs
+ * the step on, AUTH_REQUIRED waits for a human, BLOCKED refuses and the step goes on without
+ * the tool (the Interpreter reports it; the engine, not the tool, decides what follows).
+ * @throws Error when the result breaks the consistency rule (an engine bug, never user input).
+ */
+export function policyDecision(tool: string, decided: { decision: Decision; rule: PolicyRule | null }): PolicyDecision {
+  const risk = decided.rule?.risk ?? (decided.decision === "ALLOW" ? "low" : "medium");
+  const why = decided.rule ? `rule ${decided.rule.tool} → ${decided.rule.decision}` : "default for tools with side effects";
+  const d: PolicyDecision =
+    decided.decision === "ALLOW"
+      ? { allow: true, decision: "ALLOW", next_state: "STEP_EXECUTION", reason: `${tool} allowed by ${why}`, risk_level: risk, require_human_approval: false, blocked_tools: [], rule: decided.rule }
+      : decided.decision === "AUTH_REQUIRED"
+        ? { allow: false, decision: "AUTH_REQUIRED", next_state: "WAIT_HUMAN", reason: `${tool} needs approval by ${why}`, risk_level: risk, require_human_approval: true, blocked_tools: [], rule: decided.rule }
+        : { allow: false, decision: "BLOCKED", next_state: null, reason: `${tool} blocked by ${why}`, risk_level: risk, require_human_approval: false, blocked_tools: [tool], rule: decided.rule };
+  if (!isConsistent(d)) throw new Error(`inconsistent policy decision for ${tool}: ${JSON.stringify(d)}`);
+  return d;
+}
