@@ -197,6 +197,12 @@ export type Lifecycle =
   | "COMPLETED"
   | "FAILED";
 
+/**
+ * The state keeps the last 100 audit records (every checkpoint stores them again); the
+ * complete trail is in the AuditEntry table.
+ */
+export const AUDIT_IN_STATE = 100;
+
 const replace = <T>(init: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: init });
 const append = <T>() => Annotation<T[]>({ reducer: (a: T[], b: T[]) => a.concat(b), default: () => [] });
 
@@ -230,7 +236,7 @@ export const GraphState = Annotation.Root({
   /** New plans made in this task after failures (at most one before asking the user). */
   replans: replace<number>(() => 0),
   /** Appended by every proposal, decision and execution (SPEC.md 4). */
-  audit_trail: append<AuditRecord>(),
+  audit_trail: Annotation<AuditRecord[]>({ reducer: (a, b) => (b.length === 0 ? a : a.concat(b).slice(-AUDIT_IN_STATE)), default: () => [] }),
   current_agent: replace<AgentIdentity | null>(() => null),
   handoffs: append<Handoff>(),
   iterations: replace<number>(() => 0),
