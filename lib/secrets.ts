@@ -12,7 +12,7 @@ const cache = new Map<string, string>();
  * chars) and mode 0600. Used for the approval HMAC key (SPEC.md 4) and the session key.
  * @throws Error when the secrets directory cannot be created or read.
  */
-export function serverSecret(name: "approval" | "auth", fromEnv?: string): string {
+export function serverSecret(name: "approval" | "auth" | "provider-keys", fromEnv?: string): string {
   if (fromEnv) return fromEnv;
   const hit = cache.get(name);
   if (hit) return hit;

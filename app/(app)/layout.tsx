@@ -16,6 +16,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </Link>
         <nav>
           <Link href="/flows">Flows &amp; runs</Link>
+          <Link href="/settings">Settings</Link>
         </nav>
         <form
           action={async () => {

@@ -5,6 +5,7 @@ import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { FlowDocument } from "../flow/schema";
+import { userModelResolver } from "../models/provider-settings";
 import { canonicalArgs } from "../policy/canonical";
 import type { ResolvedModel } from "./deps";
 import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engine-deps";
@@ -56,7 +57,9 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   if (active.has(threadId)) throw new AppError("conflict", "run_in_progress", "A run is already streaming on this thread; wait for it to finish.");
   const doc = FlowDocument.parse(JSON.parse(thread.flowVersion.document));
   const now = opts.deps?.now ?? Date.now;
-  const deps = createEngineDeps({ db, doc, ...opts.deps });
+  // The user's own provider (Settings) if any, else the server's environment, else offline.
+  const resolveModel = opts.deps?.resolveModel ?? (await userModelResolver(db, userId));
+  const deps = createEngineDeps({ db, doc, ...opts.deps, resolveModel });
   const graph = buildGraph(deps, new PrismaCheckpointSaver(db));
   const config = { configurable: { thread_id: threadId } };
   const snapshot = await graph.getState(config);

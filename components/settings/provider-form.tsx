@@ -1,0 +1,91 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+interface Saved {
+  provider: string;
+  baseUrl: string | null;
+  model: string | null;
+  hasKey: boolean;
+  keyHint: string | null;
+  isDefault: boolean;
+}
+
+/** One provider's settings: key (write-only), model, base URL, default; save and remove. */
+export function ProviderForm({ provider, label, needsUrl, saved }: { provider: string; label: string; needsUrl: boolean; saved: Saved | null }) {
+  const router = useRouter();
+  const [apiKey, setApiKey] = useState("");
+  const [model, setModel] = useState(saved?.model ?? "");
+  const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? "");
+  const [isDefault, setDefault] = useState(saved?.isDefault ?? false);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  async function call(method: "PUT" | "DELETE") {
+    setError(null);
+    setStatus(null);
+    const body = { provider, ...(apiKey ? { apiKey } : {}), ...(model ? { model } : {}), ...(needsUrl ? { baseUrl } : {}), isDefault };
+    const res =
+      method === "PUT"
+        ? await fetch("/api/settings/providers", { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+        : await fetch(`/api/settings/providers?provider=${encodeURIComponent(provider)}`, { method });
+    if (!res.ok) {
+      const err = await res.json().catch(() => null);
+      setError(err?.error?.message ?? `HTTP ${res.status}`);
+      return;
+    }
+    setApiKey("");
+    setStatus(method === "PUT" ? "Saved." : "Removed.");
+    router.refresh();
+  }
+
+  return (
+    <section className="card stack" data-testid={`provider-card-${provider}`}>
+      <h3>
+        {label} {saved?.isDefault ? <span className="badge">default</span> : null}
+      </h3>
+      <label>
+        API key
+        <input
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          placeholder={saved?.hasKey ? `stored ${saved.keyHint ?? ""} (type to replace)` : needsUrl ? "optional" : "required"}
+          data-testid={`provider-key-${provider}`}
+        />
+      </label>
+      {needsUrl ? (
+        <label>
+          Base URL
+          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:11434/v1" data-testid="provider-baseurl-openai-compatible" />
+        </label>
+      ) : null}
+      <label>
+        Model
+        <input value={model} onChange={(e) => setModel(e.target.value)} placeholder={needsUrl ? "e.g. llama3.1" : "provider default"} data-testid={`provider-model-${provider}`} />
+      </label>
+      <label className="row gap">
+        <input type="checkbox" checked={isDefault} onChange={(e) => setDefault(e.target.checked)} data-testid={`provider-default-${provider}`} /> Use for my runs
+      </label>
+      <div className="row gap">
+        <button type="button" onClick={() => call("PUT")} data-testid={`provider-save-${provider}`}>
+          Save
+        </button>
+        {saved ? (
+          <button type="button" className="secondary" onClick={() => call("DELETE")} data-testid={`provider-remove-${provider}`}>
+            Remove
+          </button>
+        ) : null}
+        <span className="small muted" data-testid={`provider-status-${provider}`}>
+          {status}
+        </span>
+      </div>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import "server-only";
+import { z } from "zod";
+import { decryptSecret, encryptSecret, keyFromSecret } from "../crypto/aes-gcm";
+import type { Db } from "../db/client";
+import { AppError } from "../errors";
+import { serverSecret } from "../secrets";
+import { type ModelEnv, type ResolvedModel, resolveModel } from "./resolve";
+
+/**
+ * Model providers a user configures in Settings (SPEC.md 8, issue 3). API keys are sealed
+ * with AES-256-GCM under a server key (PROVIDER_KEYS_SECRET, else a persisted generated
+ * key) and never leave the server: the public view says only whether a key is stored and
+ * its last four characters.
+ */
+
+const apiKey = z.string().trim().max(500);
+const model = z.string().trim().max(200).optional();
+
+/** What the settings form sends: a provider, its fields, and whether it is the default. */
+export const ProviderInput = z.discriminatedUnion("provider", [
+  z.object({ provider: z.literal("openai"), apiKey: apiKey.optional(), model, isDefault: z.boolean().optional() }),
+  z.object({ provider: z.literal("anthropic"), apiKey: apiKey.optional(), model, isDefault: z.boolean().optional() }),
+  z.object({
+    provider: z.literal("openai-compatible"),
+    baseUrl: z.string().trim().url().refine((u) => /^https?:\/\//.test(u), "baseUrl must be an http(s) URL, e.g. http://127.0.0.1:11434/v1"),
+    model: z.string().trim().min(1, "model: name the model the server serves").max(200),
+    apiKey: apiKey.optional(),
+    isDefault: z.boolean().optional(),
+  }),
+]);
+export type ProviderInput = z.infer<typeof ProviderInput>;
+
+/** A configured provider as the browser may see it. */
+export interface ProviderView {
+  provider: string;
+  baseUrl: string | null;
+  model: string | null;
+  hasKey: boolean;
+  keyHint: string | null;
+  isDefault: boolean;
+  updatedAt: string;
+}
+
+/** The AES-256 key for provider API keys. */
+export function providerKey(): Buffer {
+  return keyFromSecret(serverSecret("provider-keys", process.env.PROVIDER_KEYS_SECRET || undefined));
+}
+
+/**
+ * Saves a provider for the user. `apiKey` omitted keeps the stored key, "" removes it;
+ * `isDefault` true makes it the one runs use (the others stop being default).
+ * @throws AppError unprocessable when OpenAI or Anthropic would be left without a key.
+ */
+export async function saveProvider(db: Db, userId: string, input: ProviderInput, key: Buffer = providerKey()): Promise<ProviderView> {
+  const existing = await db.providerCredential.findUnique({ where: { userId_provider: { userId, provider: input.provider } } });
+  let cipher = existing?.apiKeyCiphertext ?? null;
+  let hint = existing?.apiKeyHint ?? null;
+  if (input.apiKey !== undefined) {
+    cipher = input.apiKey ? encryptSecret(input.apiKey, key) : null;
+    hint = input.apiKey ? input.apiKey.slice(-4) : null;
+  }
+  if (input.provider !== "openai-compatible" && !cipher) {
+    throw new AppError("unprocessable", "api_key_required", `apiKey: ${input.provider} needs an API key.`);
+  }
+  const data = {
+    baseUrl: input.provider === "openai-compatible" ? input.baseUrl : null,
+    model: input.model || null,
+    apiKeyCiphertext: cipher,
+    apiKeyHint: hint,
+    isDefault: input.isDefault ?? existing?.isDefault ?? false,
+  };
+  const row = await db.$transaction(async (tx) => {
+    if (data.isDefault) await tx.providerCredential.updateMany({ where: { userId, provider: { not: input.provider } }, data: { isDefault: false } });
+    return tx.providerCredential.upsert({ where: { userId_provider: { userId, provider: input.provider } }, update: data, create: { userId, provider: input.provider, ...data } });
+  });
+  return view(row);
+}
+
+/** The user's providers, without keys or ciphertexts. */
+export async function listProviders(db: Db, userId: string): Promise<ProviderView[]> {
+  const rows = await db.providerCredential.findMany({ where: { userId }, orderBy: { provider: "asc" } });
+  return rows.map(view);
+}
+
+/** Removes a provider of the user (no-op when absent). */
+export async function deleteProvider(db: Db, userId: string, provider: string): Promise<void> {
+  await db.providerCredential.deleteMany({ where: { userId, provider } });
+}
+
+/**
+ * A model resolver for the user's runs: the provider they marked "use for my runs", with the
+ * decrypted key; without one, the server's environment (else the offline model).
+ * @param envOverride replaces the server environment as the fallback (tests).
+ */
+export async function userModelResolver(db: Db, userId: string, envOverride?: ModelEnv, key: Buffer = providerKey()): Promise<(modelId: string) => ResolvedModel> {
+  const rows = await db.providerCredential.findMany({ where: { userId } });
+  const chosen = rows.find((r) => r.isDefault);
+  if (!chosen) return (modelId) => resolveModel(modelId, envOverride);
+  const secret = chosen.apiKeyCiphertext ? decryptSecret(chosen.apiKeyCiphertext, key) : undefined;
+  const e: ModelEnv =
+    chosen.provider === "openai-compatible"
+      ? { OPENAI_COMPATIBLE_BASE_URL: chosen.baseUrl ?? undefined, OPENAI_COMPATIBLE_MODEL: chosen.model ?? undefined, OPENAI_COMPATIBLE_API_KEY: secret }
+      : chosen.provider === "openai"
+        ? { OPENAI_API_KEY: secret, ...(chosen.model ? { OPENAI_MODEL: chosen.model } : {}) }
+        : { ANTHROPIC_API_KEY: secret, ...(chosen.model ? { ANTHROPIC_MODEL: chosen.model } : {}) };
+  return (modelId) => resolveModel(modelId, e);
+}
+
+function view(r: { provider: string; baseUrl: string | null; model: string | null; apiKeyCiphertext: string | null; apiKeyHint: string | null; isDefault: boolean; updatedAt: Date }): ProviderView {
+  return {
+    provider: r.provider,
+    baseUrl: r.baseUrl,
+    model: r.model,
+    hasKey: Boolean(r.apiKeyCiphertext),
+    keyHint: r.apiKeyHint ? `…${r.apiKeyHint}` : null,
+    isDefault: r.isDefault,
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
