@@ -1,5 +1,5 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import { MemorySaver } from "@langchain/langgraph";
+import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { buildGraph } from "./graph";
 import { fakeDeps, textTurn, toolTurn } from "./node-fixtures";
@@ -36,9 +36,12 @@ describe("compiled graph", () => {
     expect(plannerCalls).toBe(2);
     expect(executorCalls).toBe(6);
     expect(first.awaiting_user_input).toBe(true);
-    expect(first.messages.at(-1)?.content).toMatch(/failed after 3 tries: model error: provider unavailable.*How should I proceed\?$/);
+    const snap = await graph.getState(config);
+    const question = snap.tasks.flatMap((t) => t.interrupts)[0]?.value as { kind: string; question: string };
+    expect(question.kind).toBe("question");
+    expect(question.question).toMatch(/failed after 3 tries: model error: provider unavailable.*How should I proceed\?$/);
 
-    const second = await graph.invoke({ messages: [{ role: "user", content: "The provider is back, try again." }] }, config);
+    const second = await graph.invoke(new Command({ resume: "The provider is back, try again." }), config);
     expect(plannerCalls).toBe(3);
     expect(second.plan?.status).toBe("completed");
     expect(second.final_answer).toBe("Done.");

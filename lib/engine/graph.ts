@@ -25,7 +25,7 @@ import { GraphState } from "./state";
  * Planner -> Supervisor -> {Executor | Finalizer | AwaitApproval | Planner (re-plan)}
  * Executor -> {RiskGate | Supervisor}; RiskGate -> {Tools | AwaitApproval | Interpreter}
  * AwaitApproval (interrupt) -> ApprovalHandler -> {Tools | Supervisor | AwaitApproval}
- * Tools -> Interpreter -> Supervisor; Finalizer -> END
+ * Tools -> Interpreter -> Supervisor; Finalizer -> END, or (a question, interrupt) -> Planner
  */
 export function buildGraph(deps: EngineDeps, checkpointer: BaseCheckpointSaver) {
   // Branch nodes take a BranchTask (the Send payload), not the graph state.
@@ -40,10 +40,9 @@ export function buildGraph(deps: EngineDeps, checkpointer: BaseCheckpointSaver) 
     .addNode("approval_handler", branch(approvalHandlerNode(deps)), { ends: ["tools", "supervisor", "await_approval"] })
     .addNode("tools", branch(toolsNode(deps)), { ends: ["interpreter"] })
     .addNode("interpreter", branch(interpreterNode()), { ends: ["supervisor"] })
-    .addNode("finalizer", finalizerNode(deps))
+    .addNode("finalizer", finalizerNode(deps), { ends: [END, "planner"] })
     .addEdge(START, "router")
     .addEdge("planner", "supervisor")
-    .addEdge("finalizer", END)
     .compile({ checkpointer });
 }
 

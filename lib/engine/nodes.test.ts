@@ -1,4 +1,4 @@
-import { Command, MemorySaver, Send, START, StateGraph } from "@langchain/langgraph";
+import { Command, END, MemorySaver, Send, START, StateGraph } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { canonicalArgs } from "../policy/canonical";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
@@ -205,15 +205,6 @@ describe("Supervisor", () => {
     expect(gotoOf(ask)).toBe("finalizer");
     expect(updateOf(ask)).toMatchObject({ awaiting_user_input: true, lifecycle: "WAIT_HUMAN" });
     expect(updateOf(ask).question).toMatch(/How should I proceed\?$/);
-  });
-
-  it("the user's answer to the question makes a new plan with the answer", async () => {
-    const cmd = await supervisorNode(fakeDeps())(
-      baseState({ question: "Step 1 failed. How should I proceed?", plan: plan([step(0, { status: "failed" })], { status: "failed" }), messages: [{ role: "user", content: "use release-notes.md instead" }] }),
-    );
-    expect(gotoOf(cmd)).toBe("planner");
-    expect(updateOf(cmd)).toMatchObject({ question: null, replans: 0, lifecycle: "REPLAN" });
-    expect(updateOf(cmd).replan_reason).toContain("The user answered: use release-notes.md instead");
   });
 
   it("a structured error from a branch (the loop detector) ends the run once no branch is running", async () => {
@@ -474,29 +465,42 @@ describe("Tools and Interpreter", () => {
 });
 
 describe("Finalizer", () => {
-  it("asks the user the Supervisor's question without calling the model", async () => {
+  it("asks the Supervisor's question as an interrupt; the answer goes to the Planner for a new plan", async () => {
     const deps = fakeDeps();
-    const { config, chunks } = recorder();
-    const out = await finalizerNode(deps)(baseState({ awaiting_user_input: true, question: "How should I proceed?" }), config as never);
-    expect(out.messages).toEqual([{ role: "assistant", content: "How should I proceed?" }]);
-    expect(chunks).toMatchObject([{ type: "text", text: "How should I proceed?" }]);
+    const graph = new StateGraph(GraphState)
+      .addNode("finalizer", finalizerNode(deps), { ends: [END, "planner"] })
+      .addNode("planner", () => ({ lifecycle: "PLAN_CHECK" as const }))
+      .addEdge(START, "finalizer")
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "q" } };
+    await graph.invoke({ awaiting_user_input: true, question: "How should I proceed?" }, config);
+    const snap = await graph.getState(config);
+    expect(snap.tasks[0]?.interrupts[0]?.value).toEqual({ kind: "question", question: "How should I proceed?" });
     expect(deps.model.doGenerateCalls).toHaveLength(0);
+    const out = await graph.invoke(new Command({ resume: "use release-notes.md instead" }), config);
+    expect(out.messages).toEqual([
+      { role: "assistant", content: "How should I proceed?" },
+      { role: "user", content: "use release-notes.md instead" },
+    ]);
+    expect(out).toMatchObject({ awaiting_user_input: false, question: null, replans: 0, lifecycle: "PLAN_CHECK" });
+    expect(out.replan_reason).toBe("How should I proceed?\nThe user answered: use release-notes.md instead");
   });
 
-  it("answers a conversation with the conversation prompt", async () => {
+  it("answers a conversation with the conversation prompt -> END", async () => {
     const deps = fakeDeps([textTurn("Hello!")]);
-    const out = await finalizerNode(deps)(baseState({ intent: "conversation", messages: [{ role: "user", content: "hi" }] }));
-    expect(out.final_answer).toBe("Hello!");
+    const cmd = await finalizerNode(deps)(baseState({ intent: "conversation", messages: [{ role: "user", content: "hi" }] }));
+    expect(gotoOf(cmd)).toBe(END);
+    expect(updateOf(cmd).final_answer).toBe("Hello!");
     expect(JSON.stringify(deps.model.doGenerateCalls[0]?.prompt)).toContain("[phylactery:conversation]");
   });
 
   it("summarizes the plan; a failed plan passes its reason to the model and ends FAILED", async () => {
     const deps = fakeDeps([textTurn("Not done: rejected.")]);
     const failed = plan([step(0, { status: "failed", error: "rejected" })], { status: "failed", failure_reason: "The user rejected write_file: no" });
-    const out = await finalizerNode(deps)(baseState({ intent: "task", plan: failed }));
-    expect(out).toMatchObject({ final_answer: "Not done: rejected.", lifecycle: "FAILED", messages: [{ role: "assistant", content: "Not done: rejected." }] });
+    const cmd = await finalizerNode(deps)(baseState({ intent: "task", plan: failed }));
+    expect(updateOf(cmd)).toMatchObject({ final_answer: "Not done: rejected.", lifecycle: "FAILED", messages: [{ role: "assistant", content: "Not done: rejected." }] });
     expect(JSON.stringify(deps.model.doGenerateCalls[0]?.prompt)).toContain("The user rejected write_file: no");
     const ok = await finalizerNode(fakeDeps([textTurn("Done.")]))(baseState({ intent: "task", plan: plan([step(0, { status: "completed", result: "r" })], { status: "completed" }) }));
-    expect(ok.lifecycle).toBe("COMPLETED");
+    expect(updateOf(ok).lifecycle).toBe("COMPLETED");
   });
 });

@@ -10,7 +10,9 @@ import { canonicalArgs } from "../policy/canonical";
 import type { ResolvedModel } from "./deps";
 import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engine-deps";
 import { buildGraph } from "./graph";
+import { classifyIntent } from "./intent";
 import type { ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
+import type { QuestionInterrupt } from "./nodes/finalizer";
 import type { GraphStateValue } from "./state";
 import { eventsOf, type NamerState } from "../events/run-events";
 import type { RunChunk } from "./ui-parts";
@@ -66,6 +68,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   const values = snapshot.values as Partial<GraphStateValue>;
 
   let graphInput: unknown;
+  let intent: "task" | "conversation" | null = null;
   let label: string;
   if (input.kind === "decision") {
     // The call waits in an interrupt of its step's branch; its payload has the exact args.
@@ -91,11 +94,19 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     graphInput = new Command({ resume: { [pending.id]: resume }, update: { run_started_at: now() } });
     const p = { name: request.action_request.action };
     label = input.decision === "approve" ? `Approved ${p.name}` : `Rejected ${p.name}${input.comment ? `: ${input.comment}` : ""}`;
+  } else if (pendingQuestion(snapshot)) {
+    // The run asked the user how to proceed (Finalizer interrupt): the message is the answer.
+    const q = pendingQuestion(snapshot);
+    graphInput = new Command({ resume: { [q?.id ?? ""]: input.text }, update: { run_started_at: now() } });
+    label = input.text;
   } else {
     if (input.agentId && !doc.nodes.some((n) => n.type === "agent" && n.id === input.agentId)) {
       throw new AppError("unprocessable", "unknown_agent", `input.agentId: the flow has no agent "${input.agentId}".`);
     }
+    // Intent classification happens before the graph and is recorded (issue 3).
+    intent = input.agentId ? "task" : classifyIntent(input.text);
     graphInput = {
+      intent,
       messages: [{ role: "user", content: input.text }],
       thread_id: threadId,
       user_id: userId,
@@ -122,6 +133,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     for (const e of more) await store(e.name, { type: "event", name: e.name, payload: e.payload });
   };
   await store("user_message", { text: label, kind: input.kind });
+  if (intent) await store("intent_classified", { type: "event", name: "intent_classified", payload: { intent } });
   const model = deps.resolveModel(doc.settings.model);
   const modelView = { provider: model.provider, modelId: model.modelId, offline: model.offline };
 
@@ -161,9 +173,15 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       }
       const after = await graph.getState(config);
       const v = after.values as GraphStateValue;
+      const question = pendingQuestion(after);
+      if (question) {
+        const chunk: RunChunk = { type: "text", id: `question-${question.id}`, text: question.question };
+        await storeChunk(chunk);
+        yield chunk;
+      }
       usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
       const waiting = after.tasks.some((t) => t.interrupts.length > 0);
-      const status = waiting ? "awaiting_approval" : v.awaiting_user_input ? "awaiting_input" : v.lifecycle === "FAILED" ? "failed" : "completed";
+      const status = question ? "awaiting_input" : waiting ? "awaiting_approval" : v.lifecycle === "FAILED" ? "failed" : "completed";
       final = runChunk(status, v.error && !waiting ? { code: v.error.code, message: v.error.message } : null);
     } catch (err) {
       console.error(`run ${run.id} on thread ${threadId} failed`, err);
@@ -188,4 +206,13 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   }
 
   return { runId: run.id, model, stream };
+}
+
+/** The question the run waits on (a Finalizer interrupt), with its interrupt id. */
+function pendingQuestion(snapshot: { tasks: { interrupts: { id?: string; value?: unknown }[] }[] }): { id: string; question: string } | null {
+  for (const i of snapshot.tasks.flatMap((t) => t.interrupts)) {
+    const v = i.value as Partial<QuestionInterrupt> | undefined;
+    if (i.id && v?.kind === "question" && typeof v.question === "string") return { id: i.id, question: v.question };
+  }
+  return null;
 }

@@ -8,6 +8,7 @@ import { dataSchemas, type RunChunk } from "../engine/ui-parts";
  */
 export const RunEventName = z.enum([
   "user_message",
+  "intent_classified",
   "run_started",
   "run_suspended",
   "run_completed",
@@ -38,6 +39,7 @@ const agentChange = z.object({ from: z.string().nullable(), to: z.string(), agen
 /** The zod schema of each event's payload (the data part it carries). */
 export const runEventSchemas: Record<RunEventName, z.ZodType> = {
   user_message: z.object({ text: z.string(), kind: z.string() }),
+  intent_classified: z.object({ intent: z.enum(["task", "conversation"]) }),
   run_started: dataSchemas.run,
   run_suspended: dataSchemas.run,
   run_completed: dataSchemas.run,

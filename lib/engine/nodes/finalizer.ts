@@ -1,4 +1,4 @@
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { Command, END, interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { generateText } from "ai";
 import { conversationSystem, finalizerPrompt, finalizerSystem } from "../../models/prompts";
 import type { EngineDeps } from "../deps";
@@ -8,16 +8,29 @@ import { type GraphStateValue, type GraphUpdate, usageOf } from "../state";
 /**
  * Finalizer (SPEC.md 2): writes the answer the user sees: small talk for a conversation,
  * otherwise a summary of the plan's steps and results, saying plainly when a tool was
- * rejected or the run stopped on an error; or, when the Supervisor gives up on a plan, the
- * question to the user (the run then waits for the answer). Streams it as text and appends it to the
- * thread's messages. The run's lifecycle ends COMPLETED or FAILED.
+ * rejected or the run stopped on an error. Streams it as text and appends it to the
+ * thread's messages; the run's lifecycle ends COMPLETED or FAILED -> END.
+ * When the Supervisor gives up on a plan, the Finalizer asks the user how to proceed and
+ * the run waits for the answer as an interrupt (the run service shows the question); the
+ * answer goes to the Planner for a new plan.
  */
 export function finalizerNode(deps: EngineDeps) {
-  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<GraphUpdate> => {
+  return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<Command> => {
     if (state.awaiting_user_input && state.question) {
-      // Ask the user and wait: the next message goes Router -> Supervisor -> Planner.
-      emit(config, { type: "text", id: `question-${state.messages.length}`, text: state.question });
-      return { messages: [{ role: "assistant", content: state.question }], lifecycle: "WAIT_HUMAN", current_agent: null };
+      // Nothing runs before the interrupt, so re-running this node on resume is safe.
+      const answer = interrupt<QuestionInterrupt, string>({ kind: "question", question: state.question });
+      const update: GraphUpdate = {
+        messages: [
+          { role: "assistant", content: state.question },
+          { role: "user", content: answer },
+        ],
+        awaiting_user_input: false,
+        question: null,
+        replans: 0,
+        replan_reason: `${state.question}\nThe user answered: ${answer}`,
+        lifecycle: "REPLAN",
+      };
+      return new Command({ update, goto: "planner" });
     }
     const { model } = deps.resolveModel(deps.flow.defaultModel);
     const last = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
@@ -42,6 +55,12 @@ export function finalizerNode(deps: EngineDeps) {
     text = text.trim() || "(no answer)";
     emit(config, { type: "text", id: `final-${state.messages.length}`, text });
     const failed = Boolean(state.error) || plan?.status === "failed";
-    return { token_usage: spent, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null };
+    return new Command({ goto: END, update: { token_usage: spent, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null } });
   };
+}
+
+/** The interrupt payload of a question to the user (SPEC.md 2 retries). */
+export interface QuestionInterrupt {
+  kind: "question";
+  question: string;
 }

@@ -10,7 +10,6 @@ import type { BranchTask, GraphStateValue, GraphUpdate, Handoff, Plan, PlanStep,
  * Supervisor (SPEC.md 2, 3). The only node besides the Interpreter that changes step state,
  * and the one that joins the branches of steps running side by side. Each pass counts one
  * iteration and enforces the flow's limits. Then:
- * - the user's answer to a question -> Planner, for a new plan with the answer;
  * - each step in progress: its branch is done -> the step completes, or is retried up to
  *   `max_tries`, or fails (a rejected or refused approval fails it at once); its branch
  *   returned a tool result -> Executor again; its branch waits for approval but lost its
@@ -35,12 +34,6 @@ export function supervisorNode(deps: EngineDeps) {
     }
     if (state.error && inFlight(plan).length === 0) {
       return finish(config, deps, { iterations, ...(plan ? { plan: { ...plan, status: "failed", failure_reason: state.error.message } } : {}) }, "failed");
-    }
-    if (state.question && !state.awaiting_user_input) {
-      // The user answered the Finalizer's question: plan again with the answer.
-      const answer = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
-      const update: GraphUpdate = { iterations, question: null, replans: 0, replan_reason: `${state.question}\nThe user answered: ${answer}`, lifecycle: "REPLAN" };
-      return new Command({ update, goto: "planner" });
     }
     if (!plan || plan.status !== "executing") return finish(config, deps, { iterations }, plan?.status === "failed" ? "failed" : "completed");
 
