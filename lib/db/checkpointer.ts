@@ -166,26 +166,18 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
       metadataJson: safeJson(metadata),
     };
     const key = { threadId: String(threadId), checkpointNs, checkpointId: checkpoint.id };
+    // Plain INSERT ... ON CONFLICT (SQLite and PostgreSQL alike): Prisma's upsert reads the
+    // stored row back, which for large channel values costs as much as writing it.
     await this.db.$transaction([
-      ...blobs.map((blob) =>
-        this.db.checkpointBlob.upsert({
-          where: {
-            threadId_checkpointNs_channel_version: {
-              threadId: blob.threadId,
-              checkpointNs: blob.checkpointNs,
-              channel: blob.channel,
-              version: blob.version,
-            },
-          },
-          create: blob,
-          update: { type: blob.type, value: blob.value },
-        }),
+      ...blobs.map(
+        (b) => this.db.$executeRaw`INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value")
+          VALUES (${b.threadId}, ${b.checkpointNs}, ${b.channel}, ${b.version}, ${b.type}, ${b.value})
+          ON CONFLICT ("threadId", "checkpointNs", "channel", "version") DO UPDATE SET "type" = excluded."type", "value" = excluded."value"`,
       ),
-      this.db.checkpoint.upsert({
-        where: { threadId_checkpointNs_checkpointId: key },
-        create: { ...key, ...data },
-        update: data,
-      }),
+      this.db.$executeRaw`INSERT INTO "Checkpoint" ("threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson")
+        VALUES (${key.threadId}, ${key.checkpointNs}, ${key.checkpointId}, ${data.parentCheckpointId}, ${data.type}, ${data.checkpoint}, ${data.metadataType}, ${data.metadata}, ${data.metadataJson})
+        ON CONFLICT ("threadId", "checkpointNs", "checkpointId") DO UPDATE SET "parentCheckpointId" = excluded."parentCheckpointId", "type" = excluded."type",
+          "checkpoint" = excluded."checkpoint", "metadataType" = excluded."metadataType", "metadata" = excluded."metadata", "metadataJson" = excluded."metadataJson"`,
     ]);
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
@@ -220,22 +212,15 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
       }),
     );
     await this.db.$transaction(
-      rows.map((row) => {
-        const where = {
-          threadId_checkpointNs_checkpointId_taskId_idx: {
-            threadId: row.threadId,
-            checkpointNs: row.checkpointNs,
-            checkpointId: row.checkpointId,
-            taskId: row.taskId,
-            idx: row.idx,
-          },
-        };
-        return this.db.checkpointWrite.upsert({
-          where,
-          create: row,
-          update: allSpecial ? { channel: row.channel, type: row.type, value: row.value } : {},
-        });
-      }),
+      rows.map((r) =>
+        allSpecial
+          ? this.db.$executeRaw`INSERT INTO "CheckpointWrite" ("threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value", "taskPath")
+              VALUES (${r.threadId}, ${r.checkpointNs}, ${r.checkpointId}, ${r.taskId}, ${r.idx}, ${r.channel}, ${r.type}, ${r.value}, ${r.taskPath})
+              ON CONFLICT ("threadId", "checkpointNs", "checkpointId", "taskId", "idx") DO UPDATE SET "channel" = excluded."channel", "type" = excluded."type", "value" = excluded."value"`
+          : this.db.$executeRaw`INSERT INTO "CheckpointWrite" ("threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value", "taskPath")
+              VALUES (${r.threadId}, ${r.checkpointNs}, ${r.checkpointId}, ${r.taskId}, ${r.idx}, ${r.channel}, ${r.type}, ${r.value}, ${r.taskPath})
+              ON CONFLICT ("threadId", "checkpointNs", "checkpointId", "taskId", "idx") DO NOTHING`,
+      ),
     );
   }
 

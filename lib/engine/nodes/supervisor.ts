@@ -57,6 +57,9 @@ export function supervisorNode(deps: EngineDeps) {
         // A new message dropped the suspended task: suspend the branch again (same challenge).
         if (state.redispatch_awaiting) pending.push({ node: "await_approval", branch: b });
       } else if (b.phase === "done" && b.output) {
+        // The step is settled here: keep its outcome, drop its working conversation so the
+        // state (and every checkpoint after this one) stays small.
+        branchUpdates[step.id] = { ...b, executor_messages: [], tool_history: [], last_tool_result: null };
         if (b.output.ok) {
           Object.assign(step, { status: "completed", result: b.output.text, error: null, ended_at: now });
           emitStep(config, deps.flow, step, "plan_step_completed");
@@ -93,6 +96,7 @@ export function supervisorNode(deps: EngineDeps) {
 
     const next: Plan = { ...plan, steps, current_step_index: steps.find((s) => s.status === "in_progress")?.index ?? plan.current_step_index };
     const update: GraphUpdate = { iterations, plan: next, handoffs, redispatch_awaiting: false, lifecycle: "STEP_EXECUTION" };
+    update.branches = branchUpdates;
     if (pending.length > 0 || stillRunning) {
       emitPlan(config, deps.flow, next);
       for (const h of handoffs) {
@@ -112,7 +116,7 @@ export function supervisorNode(deps: EngineDeps) {
       }
       const last = pending.at(-1)?.branch.agent;
       // With branches still running, wait for them: this path ends, theirs go on.
-      return new Command({ update: { ...update, branches: branchUpdates, ...(last ? { current_agent: last } : {}) }, goto: sends });
+      return new Command({ update: { ...update, ...(last ? { current_agent: last } : {}) }, goto: sends });
     }
 
     if (failure) return finish(config, deps, { iterations, handoffs, plan: { ...next, status: "failed", failure_reason: failure } }, "failed");
