@@ -1,15 +1,9 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import type { ProviderView } from "@/lib/models/provider-view";
 
-interface Saved {
-  provider: string;
-  baseUrl: string | null;
-  model: string | null;
-  hasKey: boolean;
-  keyHint: string | null;
-  isDefault: boolean;
-}
+type Saved = Omit<ProviderView, "updatedAt">;
 
 /** One provider's settings: key (write-only), model, base URL, default; save and remove. */
 export function ProviderForm({ provider, label, needsUrl, saved }: { provider: string; label: string; needsUrl: boolean; saved: Saved | null }) {

@@ -1,7 +1,8 @@
 import { generateText, type ModelMessage, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createOfflineModel, extractivePoints, isOfflineModel } from "./offline";
+import { extractivePoints } from "./extractive-summary";
+import { createOfflineModel, isOfflineModel } from "./offline";
 import {
   type AgentInfo,
   conversationSystem,

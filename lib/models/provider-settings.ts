@@ -4,7 +4,10 @@ import { decryptSecret, encryptSecret, keyFromSecret } from "../crypto/aes-gcm";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { serverSecret } from "../secrets";
+import type { ProviderView } from "./provider-view";
 import { type ModelEnv, type ResolvedModel, resolveModel } from "./resolve";
+
+export type { ProviderView };
 
 /**
  * Model providers a user configures in Settings (SPEC.md 8, issue 3). API keys are sealed
@@ -29,17 +32,6 @@ export const ProviderInput = z.discriminatedUnion("provider", [
   }),
 ]);
 export type ProviderInput = z.infer<typeof ProviderInput>;
-
-/** A configured provider as the browser may see it. */
-export interface ProviderView {
-  provider: string;
-  baseUrl: string | null;
-  model: string | null;
-  hasKey: boolean;
-  keyHint: string | null;
-  isDefault: boolean;
-  updatedAt: string;
-}
 
 /** The AES-256 key for provider API keys. */
 export function providerKey(): Buffer {
