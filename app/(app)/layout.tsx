@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { pendingCount } from "@/lib/approvals/inbox";
 import { signOut } from "@/lib/auth/auth";
+import { db } from "@/lib/db/client";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +10,7 @@ export const dynamic = "force-dynamic";
 /** Signed-in shell: navigation and the account menu. Every page under it needs a session. */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
+  const pending = await pendingCount(db(), user.id);
   return (
     <>
       <header className="topbar">
@@ -16,6 +19,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </Link>
         <nav>
           <Link href="/flows">Flows &amp; runs</Link>
+          <Link href="/approvals" data-testid="nav-approvals">
+            Approvals{pending > 0 ? <span className="badge status-pending" data-testid="approvals-badge">{pending}</span> : null}
+          </Link>
           <Link href="/settings">Settings</Link>
         </nav>
         <form

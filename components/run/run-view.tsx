@@ -1,6 +1,7 @@
 "use client";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
+import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
 import { ApprovalCard } from "./approval-card";
@@ -93,6 +94,8 @@ export function RunView({
   const [draft, setDraft] = useState("");
   const [agentId, setAgentId] = useState<string>(initialAgent ?? "");
   const started = useRef(false);
+  const router = useRouter();
+  const wasBusy = useRef(false);
 
   const send = (text: string, input: Input) => {
     clearError();
@@ -107,6 +110,13 @@ export function RunView({
       send(autoStartTask, { kind: "message", text: autoStartTask, ...(agentId ? { agentId } : {}) });
     }
   }, [autoStartTask]);
+
+  // When a run stops, refresh the server parts of the page (e.g. the approvals badge).
+  useEffect(() => {
+    const busyNow = status === "submitted" || status === "streaming";
+    if (wasBusy.current && !busyNow) router.refresh();
+    wasBusy.current = busyNow;
+  }, [status, router]);
 
   const items = timeline(messages);
   const runs = items.filter((i): i is Extract<TimelineItem, { kind: "data-run" }> => i.kind === "data-run");
