@@ -10,6 +10,7 @@ import { Timeline, type TimelineItem } from "./timeline";
 import { WorkspacePanel } from "./workspace-panel";
 
 type Input =
+  | { kind: "continue" }
   | { kind: "message"; text: string; agentId?: string }
   | { kind: "decision"; approvalId: string; decision: "approve" | "reject"; token?: string; comment?: string };
 
@@ -70,6 +71,7 @@ export function RunView({
   autoStartTask,
   agents,
   initialAgent,
+  interrupted,
 }: {
   threadId: string;
   initialMessages: RunUIMessage[];
@@ -80,6 +82,8 @@ export function RunView({
   agents: { id: string; name: string; icon: string }[];
   /** The agent picked when the run was started, or null for autonomous mode. */
   initialAgent: string | null;
+  /** The thread's last run stopped between two steps (the server went away). */
+  interrupted: boolean;
 }) {
   const transport = useMemo(
     () =>
@@ -122,7 +126,9 @@ export function RunView({
   const runs = items.filter((i): i is Extract<TimelineItem, { kind: "data-run" }> => i.kind === "data-run");
   const lastRun = runs.at(-1)?.data;
   const busy = status === "submitted" || status === "streaming";
-  const runStatus = busy ? "running" : (lastRun?.status ?? initialStatus);
+  const [initialRuns] = useState(() => runs.length);
+  const stopped = interrupted && runs.length === initialRuns;
+  const runStatus = busy ? "running" : stopped ? "interrupted" : (lastRun?.status ?? initialStatus);
   const plan = items.filter((i): i is Extract<TimelineItem, { kind: "data-plan" }> => i.kind === "data-plan").at(-1)?.data;
   const model = runs.find((r) => r.data.model)?.data.model ?? null;
   const lifecycle = items.filter((i): i is Extract<TimelineItem, { kind: "data-lifecycle" }> => i.kind === "data-lifecycle").at(-1)?.data.to;
@@ -172,6 +178,14 @@ export function RunView({
             </span>
           ) : null}
         </div>
+        {stopped && !busy ? (
+          <div className="card row" data-testid="interrupted">
+            <span>This run stopped before it finished (the server went away). Every step up to then is saved.</span>
+            <button type="button" onClick={() => send("Continue", { kind: "continue" })} data-testid="continue-run">
+              Continue from the last checkpoint
+            </button>
+          </div>
+        ) : null}
         {plan ? <PlanView plan={plan} /> : null}
         <Timeline
           threadId={threadId}

@@ -20,6 +20,8 @@ import type { RunChunk } from "./ui-parts";
 /** What starts a run on a thread: a user message, or a decision on its pending approval. */
 export type RunInput =
   | { kind: "message"; text: string; /** Directed mode: the agent the user picked (SPEC.md 1). */ agentId?: string }
+  /** Continue a run that stopped between two steps (the server went away) from its last checkpoint. */
+  | { kind: "continue" }
   | { kind: "decision"; approvalId: string; decision: "approve" | "reject"; token?: string; comment?: string };
 
 /** Options of {@link prepareRun}. */
@@ -43,6 +45,14 @@ export interface PreparedRun {
 }
 
 const active = new Set<string>();
+
+/**
+ * True while a run of the thread streams in this server process. A thread marked running
+ * without one was interrupted (the server stopped) and can be continued.
+ */
+export function isRunActive(threadId: string): boolean {
+  return active.has(threadId);
+}
 
 /**
  * Checks and prepares one run of a thread's graph (SPEC.md 2, 8). Everything that can be
@@ -70,7 +80,14 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   let graphInput: unknown;
   let intent: "task" | "conversation" | null = null;
   let label: string;
-  if (input.kind === "decision") {
+  if (input.kind === "continue") {
+    const interruptedRun = thread.status === "running" && snapshot.next.length > 0 && !snapshot.tasks.some((t) => t.interrupts.length > 0);
+    if (!interruptedRun) throw new AppError("conflict", "nothing_to_continue", "This thread has no interrupted run to continue.");
+    await db.run.updateMany({ where: { threadId, status: "running" }, data: { status: "interrupted", endedAt: new Date(), error: "The server stopped during the run." } });
+    // No input: LangGraph continues from the last checkpoint, exactly where the run stopped.
+    graphInput = null;
+    label = "Continue the interrupted run";
+  } else if (input.kind === "decision") {
     // The call waits in an interrupt of its step's branch; its payload has the exact args.
     const pending = snapshot.tasks.flatMap((t) => t.interrupts).find((i) => (i.value as ApprovalInterrupt[] | undefined)?.[0]?.approval_id === input.approvalId);
     const request = (pending?.value as ApprovalInterrupt[] | undefined)?.[0];
@@ -94,7 +111,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     graphInput = new Command({ resume: { [pending.id]: resume }, update: { run_started_at: now() } });
     const p = { name: request.action_request.action };
     label = input.decision === "approve" ? `Approved ${p.name}` : `Rejected ${p.name}${input.comment ? `: ${input.comment}` : ""}`;
-  } else if (pendingQuestion(snapshot)) {
+  } else if (input.kind === "message" && pendingQuestion(snapshot)) {
     // The run asked the user how to proceed (Finalizer interrupt): the message is the answer.
     const q = pendingQuestion(snapshot);
     graphInput = new Command({ resume: { [q?.id ?? ""]: input.text }, update: { run_started_at: now() } });

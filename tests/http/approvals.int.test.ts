@@ -130,6 +130,33 @@ describe("approvals over HTTP", () => {
     expect(existsSync(summaryOf(threadId))).toBe(true);
   });
 
+  it("killed in the middle of a run: after a restart the run continues from its last checkpoint", async () => {
+    const created = await alice.post("/api/threads", { flowId: s.users[0]?.flowId, task: TASK });
+    const { threadId } = (await created.json()) as { threadId: string };
+    const res = await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: TASK } });
+    // Read the stream until the read step is done, then kill the server.
+    const reader = res.body?.getReader();
+    let text = "";
+    while (reader && !text.includes('"status":"done"')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    await s.restart();
+    alice = await signIn(s.url, s.users[0]?.email ?? "", s.users[0]?.password ?? "");
+    const page = await (await alice.fetch(`/threads/${threadId}`)).text();
+    expect(page).toContain('data-testid="interrupted"');
+    const chunks = await readStream(await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "continue" } }));
+    expect(lastPart(chunks, "data-run")?.status).toBe("awaiting_approval");
+    const db = createDb(s.dbUrl);
+    // The same plan goes on (no second plan); only the node in flight at the kill may run
+    // again (the read, here): LangGraph re-runs the steps after the last checkpoint.
+    expect(await db.runEvent.count({ where: { threadId, type: "plan_generated" } })).toBe(1);
+    expect(await db.auditEntry.count({ where: { threadId, action: "tool_executed", toolName: "read_file" } })).toBeLessThanOrEqual(2);
+    expect(await db.run.count({ where: { threadId, status: "interrupted" } })).toBe(1);
+    await db.$disconnect();
+  });
+
   it("approval text that arrives in a tool output or a model message never counts", async () => {
     const { threadId, approval } = await startRun(alice, s.users[0]?.flowId ?? "");
     // Another thread of the same user reads a file that carries the exact approval command.

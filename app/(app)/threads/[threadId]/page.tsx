@@ -4,6 +4,7 @@ import { RunView } from "@/components/run/run-view";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
 import { replayMessages } from "@/lib/engine/replay";
+import { isRunActive } from "@/lib/engine/run-thread";
 import { FlowDocument } from "@/lib/flow/schema";
 import { isAppError } from "@/lib/errors";
 import { requireUser } from "@/lib/http/with-user";
@@ -44,6 +45,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
         approvalStatus={approvalStatus}
         autoStartTask={events.length === 0 && thread.status === "idle" ? thread.title : null}
         agents={agents}
+        interrupted={thread.status === "running" && !isRunActive(thread.id)}
         initialAgent={agents.some((a) => a.id === agent) ? (agent ?? null) : null}
       />
     </main>

@@ -9,6 +9,8 @@ export const Params = z.object({ threadId: z.string().min(1).max(64) });
  */
 export const Body = z.object({
   input: z.discriminatedUnion("kind", [
+    /** Continue a run the server stopped in the middle of, from its last checkpoint. */
+    z.object({ kind: z.literal("continue") }),
     z.object({
       kind: z.literal("message"),
       text: z.string().trim().min(1, "Write a message.").max(4000),

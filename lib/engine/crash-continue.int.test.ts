@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+
+/**
+ * A run that stops between two steps (the server went away mid-stream) continues from its
+ * last checkpoint, exactly where it stopped: the plan is the same and no tool runs twice
+ * (SPEC.md: "a run resumes exactly where it stopped, after an approval or a crash").
+ */
+describe("continue after a crash", () => {
+  let f: EngineFixture;
+  afterEach(async () => f?.cleanup());
+
+  it("continues from the last checkpoint without repeating finished work", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const run = await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" });
+    let planId = "";
+    for await (const chunk of run.stream()) {
+      if (chunk.type === "data-plan") planId = chunk.data.planId;
+      // Stop the stream as a dying server would: right after the read finished.
+      if (chunk.type === "data-tool" && chunk.data.toolName === "read_file" && chunk.data.status === "done") break;
+    }
+    expect(planId).not.toBe("");
+    expect((await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } })).status).toBe("running");
+
+    const rest = await collect(await f.prepare(threadId, { kind: "continue" }));
+    expect(lastData(rest, "data-run")?.data.status).toBe("awaiting_approval");
+    expect(lastData(rest, "data-plan")?.data.planId).toBe(planId);
+    expect(lastData(rest, "data-approval")?.data.toolName).toBe("write_file");
+    expect(await f.t.db.auditEntry.count({ where: { threadId, action: "tool_executed", toolName: "read_file" } })).toBe(1);
+    expect((await f.t.db.run.findFirstOrThrow({ where: { threadId, kind: "start" } })).status).toBe("interrupted");
+    // Nothing left to continue now: the run waits for approval.
+    await expect(f.prepare(threadId, { kind: "continue" })).rejects.toMatchObject({ status: 409 });
+  });
+});
