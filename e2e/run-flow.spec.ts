@@ -39,6 +39,13 @@ test.describe("run the Workspace assistant", () => {
     const summary = await run.openWorkspaceFile("summary.md");
     expect(summary).toContain("# Summary of notes.md");
 
+    // The audit trail lists the proposal, the approval and the execution, with the hash.
+    await page.getByTestId("audit-link").click();
+    await expect(page.locator('[data-testid="audit-row"][data-action="tool_proposed"]')).toHaveCount(2);
+    await expect(page.locator('[data-testid="audit-row"][data-action="approval_consumed"]')).toContainText("demo@phylactery.dev");
+    await expect(page.locator('[data-testid="audit-row"][data-action="tool_executed"]').last()).toContainText("write_file");
+    await page.goBack();
+
     // A reload replays the same timeline from the stored run events.
     await page.reload();
     await run.waitForStatus("completed");

@@ -35,7 +35,10 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   return (
     <main className="wide">
       <p className="small muted">
-        <Link href="/flows">Flows</Link> / <Link href={`/flows/${thread.flowId}`}>{thread.flow.name}</Link> v{thread.flowVersion.version}
+        <Link href="/flows">Flows</Link> / <Link href={`/flows/${thread.flowId}`}>{thread.flow.name}</Link> v{thread.flowVersion.version} ·{" "}
+        <Link href={`/threads/${thread.id}/audit`} data-testid="audit-link">
+          audit trail
+        </Link>
       </p>
       <h1 data-testid="thread-title">{thread.title}</h1>
       <RunView
