@@ -54,7 +54,8 @@ export function finalizerNode(deps: EngineDeps) {
     }
     text = text.trim() || "(no answer)";
     emit(config, { type: "text", id: `final-${state.messages.length}`, text });
-    const failed = Boolean(state.error) || plan?.status === "failed";
+    // Small talk never fails, even after a failed task in the same thread.
+    const failed = state.intent !== "conversation" && (Boolean(state.error) || plan?.status === "failed");
     return new Command({ goto: END, update: { token_usage: spent, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null } });
   };
 }

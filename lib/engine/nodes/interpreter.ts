@@ -22,7 +22,7 @@ export function interpreterNode() {
     if (!r) return new Command({ update: mirror({ ...branch, phase: "returned", proposed_tool: null }), goto: "supervisor" });
     const toolMessage: ModelMessage = {
       role: "tool",
-      content: [{ type: "tool-result", toolCallId: r.call_id, toolName: r.tool_name, output: { type: "text", value: r.status === "success" ? r.output : `ERROR: ${r.output}` } }],
+      content: [{ type: "tool-result", toolCallId: r.call_id, toolName: r.tool_name, output: { type: "text", value: r.status === "error" ? `ERROR: ${r.output}` : r.output } }],
     };
     const argsHash = branch.proposed_tool?.args_hash ?? "";
     // Evicted outputs carry a fresh pointer each time: compare them by size.

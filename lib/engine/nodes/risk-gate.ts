@@ -34,13 +34,15 @@ export function riskGateNode(deps: EngineDeps) {
       return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: sendBranch("interpreter", task, next) });
     };
 
-    let recomputed: string;
+    let recomputed: { canonical: string; hash: string };
     try {
-      recomputed = canonicalArgs(p.args).hash;
+      recomputed = canonicalArgs(p.args);
     } catch {
       return refuse("The arguments are not valid JSON; the call was refused.", "integrity_error", "error", null, null);
     }
-    if (recomputed !== p.args_hash) {
+    // Both the hash and the canonical text shown to the approver must be those of the args
+    // that will run; neither is taken from the proposal.
+    if (recomputed.hash !== p.args_hash || recomputed.canonical !== p.canonical_args) {
       return refuse("Integrity error: the arguments do not match their hash; the call was refused.", "integrity_error", "error", null, null);
     }
     const agent = deps.flow.agents.find((a) => a.id === branch.agent.id);
@@ -66,8 +68,8 @@ export function riskGateNode(deps: EngineDeps) {
       userId: task.user_id,
       toolName: p.name,
       toolCallId: p.tool_call_id,
-      canonicalArgs: p.canonical_args,
-      argsHash: p.args_hash,
+      canonicalArgs: recomputed.canonical,
+      argsHash: recomputed.hash,
     });
     emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, ...risk, status: "awaiting_approval", decision, rule: ruleText } });
     emit(config, {
@@ -77,8 +79,8 @@ export function riskGateNode(deps: EngineDeps) {
         approvalId: challenge.id,
         toolName: p.name,
         toolCallId: p.tool_call_id,
-        canonicalArgs: p.canonical_args,
-        argsHash: p.args_hash,
+        canonicalArgs: recomputed.canonical,
+        argsHash: recomputed.hash,
         token: challenge.token,
         expiresAt: challenge.expiresAt,
         status: "pending",

@@ -62,7 +62,7 @@ function route(deps: EngineDeps, state: GraphStateValue, config?: LangGraphRunna
   }
   // Classified before the graph by the run service (and recorded); classified here otherwise.
   const intent = state.intent ?? classifyIntent(last);
-  if (intent === "conversation") return new Command({ update: { intent, lifecycle: "INIT" }, goto: "finalizer" });
+  if (intent === "conversation") return new Command({ update: { intent, error: null, lifecycle: "INIT" }, goto: "finalizer" });
   if (state.plan && state.plan.status === "executing") return new Command({ update: { intent }, goto: "supervisor" });
   return new Command({ update: fresh(intent), goto: "planner" });
 }

@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import type { ApprovalRequest, StepBranch } from "../state";
+import { approvalHandlerNode } from "./approval-handler";
+import { branchTask, fakeDeps, gotoOf, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
+
+/** ApprovalHandler (SPEC.md 2): reject, or approve after the seven-factor check; failures never run the tool. */
+
+const p = proposal("write_file", { path: "summary.md", content: "hi" });
+const waiting = (req: Partial<ApprovalRequest> = {}, extra: Partial<StepBranch> = {}) =>
+  branchTask({
+    proposed_tool: p,
+    awaiting_approval: true,
+    approval_id: "apv_123456",
+    approval_request: { kind: "approve", approval_id: "apv_123456", token: "tok_abcdefgh", via: "card", decided_by: "user-1", reason: null, ...req },
+    ...extra,
+  });
+
+describe("approvalHandlerNode", () => {
+  it.each(["card", "chat"] as const)("reject (%s): marks it rejected, clears the pending call, outcome rejected -> Supervisor", async (via) => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "reject", token: null, reason: "not that file", via }), config as never);
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(deps.rejected).toEqual([{ approvalId: "apv_123456", threadId: "thread-1", userId: "user-1", reason: "not that file" }]);
+    expect(deps.consumed).toHaveLength(0);
+    expect(deps.ran).toHaveLength(0);
+    expect(mirrored(cmd)).toMatchObject({
+      phase: "done",
+      awaiting_approval: false,
+      proposed_tool: null,
+      approval_id: null,
+      approval_request: null,
+      approval_outcome: { approval_id: "apv_123456", tool_name: "write_file", decision: "rejected", reason: "not that file" },
+      output: { step_id: "s0", ok: false, text: "The user rejected write_file: not that file" },
+    });
+    expect(deps.audits).toEqual([{ threadId: "thread-1", action: "approval_rejected", tool: "write_file" }]);
+    expect(updateOf(cmd).audit_trail).toMatchObject([{ action: "approval_rejected", args_hash: p.args_hash }]);
+    expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "rejected" } }]);
+  });
+
+  it("reject naming another challenge: nothing is rejected, the call keeps waiting", async () => {
+    const deps = fakeDeps();
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "reject", approval_id: "apv_999999", token: null, via: "chat" }));
+    expect(deps.rejected).toHaveLength(0);
+    expect(targets(cmd).map((x) => x.node)).toEqual(["await_approval"]);
+  });
+
+  it("approve with a valid challenge: consumed with the recomputed hash -> Tools with the same call", async () => {
+    const deps = fakeDeps();
+    const cmd = await approvalHandlerNode(deps)(waiting());
+    const t = targets(cmd);
+    expect(t.map((x) => x.node)).toEqual(["tools"]);
+    expect(deps.consumed).toEqual([{ approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", argsHash: p.args_hash }]);
+    expect(t[0]?.arg?.branch).toMatchObject({
+      phase: "running",
+      proposed_tool: p,
+      awaiting_approval: false,
+      approval_request: null,
+      approval_outcome: { decision: "approved", tool_name: "write_file" },
+    });
+    expect(deps.audits.map((a) => a.action)).toEqual(["approval_consumed"]);
+    // The handler never runs the tool itself.
+    expect(deps.ran).toHaveLength(0);
+  });
+
+  it("approve via chat with a failing check: the call keeps waiting and the user is told why", async () => {
+    const deps = fakeDeps();
+    deps.consumeResult = { ok: false, reason: "bad_signature", message: "The approval token is not valid." };
+    const { config, chunks } = recorder();
+    const cmd = await approvalHandlerNode(deps)(waiting({ via: "chat" }), config as never);
+    const t = targets(cmd);
+    expect(t.map((x) => x.node)).toEqual(["await_approval"]);
+    expect(t[0]?.arg?.branch).toMatchObject({ phase: "awaiting_approval", approval_request: null, approval_id: "apv_123456", proposed_tool: p });
+    expect(updateOf(cmd).messages).toEqual([{ role: "assistant", content: expect.stringContaining("The approval token is not valid.") }]);
+    expect(chunks).toMatchObject([{ type: "text" }]);
+    expect(deps.audits.map((a) => a.action)).toEqual(["approval_refused"]);
+  });
+
+  it("approve via card with a failing check: outcome invalid, the step's branch is done -> Supervisor", async () => {
+    const deps = fakeDeps();
+    deps.consumeResult = { ok: false, reason: "approval_consumed", message: "This approval was already used." };
+    const cmd = await approvalHandlerNode(deps)(waiting());
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(mirrored(cmd)).toMatchObject({
+      phase: "done",
+      proposed_tool: null,
+      awaiting_approval: false,
+      approval_outcome: { decision: "invalid", reason: "This approval was already used." },
+      output: { ok: false },
+    });
+    expect(deps.ran).toHaveLength(0);
+  });
+
+  it("an expired challenge ends the wait even from the chat (no valid decision can come)", async () => {
+    const deps = fakeDeps();
+    deps.consumeResult = { ok: false, reason: "approval_expired", message: "The approval expired." };
+    const cmd = await approvalHandlerNode(deps)(waiting({ via: "chat" }));
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(mirrored(cmd)?.approval_outcome).toMatchObject({ decision: "invalid" });
+  });
+
+  it("an approval for another challenge id is not consumed", async () => {
+    const deps = fakeDeps();
+    const chat = await approvalHandlerNode(deps)(waiting({ approval_id: "apv_999999", via: "chat" }));
+    expect(targets(chat).map((x) => x.node)).toEqual(["await_approval"]);
+    const card = await approvalHandlerNode(deps)(waiting({ approval_id: "apv_999999" }));
+    expect(gotoOf(card)).toBe("supervisor");
+    expect(deps.consumed).toHaveLength(0);
+  });
+
+  it.each(["card", "chat"] as const)("arguments tampered in the state (%s): consume is not called and the tool does not run", async (via) => {
+    const deps = fakeDeps();
+    const cmd = await approvalHandlerNode(deps)(waiting({ via }, { proposed_tool: { ...p, args: { path: "summary.md", content: "evil" } } }));
+    expect(deps.consumed).toHaveLength(0);
+    expect(targets(cmd).map((x) => x.node)).not.toContain("tools");
+    expect(deps.audits.map((a) => a.action)).toEqual(["approval_refused"]);
+  });
+
+  it("no pending call: the branch is closed as failed -> Supervisor, nothing consumed", async () => {
+    const deps = fakeDeps();
+    const cmd = await approvalHandlerNode(deps)(waiting({}, { proposed_tool: null }));
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(mirrored(cmd)?.output).toMatchObject({ ok: false });
+    expect(deps.consumed).toHaveLength(0);
+  });
+});

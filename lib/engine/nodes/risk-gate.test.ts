@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { workspaceAssistant } from "../../../templates/workspace-assistant";
+import type { FlowDocument } from "../../flow/schema";
+import { canonicalArgs } from "../../policy/canonical";
+import type { ProposedTool } from "../state";
+import { assistantAgent, branchTask, fakeDeps, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
+import { riskGateNode } from "./risk-gate";
+
+/** RiskGate (SPEC.md 2, 4): integrity check on the recomputed hash, then the flow's policy. */
+
+const at = (p: ProposedTool) => branchTask({ proposed_tool: p });
+
+describe("riskGateNode", () => {
+  it("arguments changed after hashing: integrity error -> Interpreter, no approval, nothing proposed", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const p = { ...proposal("write_file", { path: "summary.md", content: "hi" }), args: { path: "summary.md", content: "evil" } };
+    const cmd = await riskGateNode(deps)(at(p), config as never);
+    const t = targets(cmd);
+    expect(t.map((x) => x.node)).toEqual(["interpreter"]);
+    expect(t[0]?.arg?.branch.last_tool_result).toMatchObject({ tool_name: "write_file", call_id: p.tool_call_id, status: "error", metadata: { code: "integrity_error" } });
+    expect(t[0]?.arg?.branch.awaiting_approval).toBe(false);
+    expect(deps.created).toHaveLength(0);
+    expect(deps.ran).toHaveLength(0);
+    expect(deps.audits.map((a) => a.action)).toEqual(["integrity_error"]);
+    expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "error" } }]);
+  });
+
+  it("a hash the model made up (not SHA-256 of the canonical args) is an integrity error, even for an ALLOW tool", async () => {
+    const deps = fakeDeps();
+    const p = { ...proposal("read_file", { path: "notes.md" }), args_hash: "0".repeat(64) };
+    const t = targets(await riskGateNode(deps)(at(p)));
+    expect(t[0]?.node).toBe("interpreter");
+    expect(t[0]?.arg?.branch.last_tool_result?.metadata).toEqual({ code: "integrity_error" });
+  });
+
+  it("arguments that are not JSON (e.g. a BigInt) are refused as an integrity error", async () => {
+    const deps = fakeDeps();
+    const p = { ...proposal("read_file", { path: "notes.md" }), args: { path: 1n } };
+    const t = targets(await riskGateNode(deps)(at(p)));
+    expect(t[0]?.node).toBe("interpreter");
+    expect(t[0]?.arg?.branch.last_tool_result?.metadata).toEqual({ code: "integrity_error" });
+  });
+
+  it("key order does not matter: the canonical form is what is hashed", async () => {
+    const deps = fakeDeps();
+    const p = { ...proposal("read_file", { path: "notes.md", content: "x" }), args: { content: "x", path: "notes.md" } };
+    expect(targets(await riskGateNode(deps)(at(p)))[0]?.node).toBe("tools");
+  });
+
+  it("ALLOW (read_file) -> Tools with the branch unchanged, audited as proposed", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const p = proposal("read_file", { path: "notes.md" });
+    const task = at(p);
+    const cmd = await riskGateNode(deps)(task, config as never);
+    const t = targets(cmd);
+    expect(t.map((x) => x.node)).toEqual(["tools"]);
+    expect(t[0]?.arg?.branch).toEqual(task.branch);
+    expect(deps.created).toHaveLength(0);
+    expect(deps.audits).toEqual([{ threadId: "thread-1", action: "tool_proposed", tool: "read_file" }]);
+    expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "allowed", decision: "ALLOW", risk: "low" } }]);
+  });
+
+  it("BLOCKED (delete_file) -> Interpreter with a blocked result, audited, never run", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const cmd = await riskGateNode(deps)(at(proposal("delete_file", { path: "notes.md" })), config as never);
+    const t = targets(cmd);
+    expect(t.map((x) => x.node)).toEqual(["interpreter"]);
+    expect(t[0]?.arg?.branch.last_tool_result).toMatchObject({ status: "error", output: expect.stringMatching(/^BLOCKED by policy/), metadata: { code: "tool_blocked" } });
+    expect(mirrored(cmd)?.last_tool_result?.metadata).toEqual({ code: "tool_blocked" });
+    expect(deps.audits).toEqual([{ threadId: "thread-1", action: "tool_blocked", tool: "delete_file" }]);
+    expect(updateOf(cmd).audit_trail).toMatchObject([{ action: "tool_blocked", tool: "delete_file" }]);
+    expect(deps.created).toHaveLength(0);
+    expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "blocked", decision: "BLOCKED" } }]);
+  });
+
+  it("AUTH_REQUIRED (write_file): a challenge on the canonical args and hash -> AwaitApproval, approval card", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const p = proposal("write_file", { path: "summary.md", content: "hi" });
+    const cmd = await riskGateNode(deps)(at(p), config as never);
+    const t = targets(cmd);
+    expect(t.map((x) => x.node)).toEqual(["await_approval"]);
+    expect(deps.created).toEqual([{ threadId: "thread-1", userId: "user-1", toolName: "write_file", toolCallId: p.tool_call_id, canonicalArgs: '{"content":"hi","path":"summary.md"}', argsHash: canonicalArgs({ path: "summary.md", content: "hi" }).hash }]);
+    expect(t[0]?.arg?.branch).toMatchObject({ phase: "awaiting_approval", awaiting_approval: true, approval_id: "apv_1xxxxxx", proposed_tool: p });
+    expect(mirrored(cmd)).toMatchObject({ awaiting_approval: true, approval_id: "apv_1xxxxxx" });
+    expect(updateOf(cmd).lifecycle).toBe("WAIT_HUMAN");
+    expect(deps.audits.map((a) => a.action)).toEqual(["tool_proposed"]);
+    expect((updateOf(cmd).audit_trail as { action: string }[]).map((a) => a.action)).toEqual(["tool_proposed", "approval_required"]);
+    expect(deps.ran).toHaveLength(0);
+    expect(chunks.map((c) => c.type)).toEqual(["data-tool", "data-approval"]);
+    expect(chunks[1]).toMatchObject({
+      id: "apv_1xxxxxx",
+      data: { approvalId: "apv_1xxxxxx", toolName: "write_file", canonicalArgs: p.canonical_args, argsHash: p.args_hash, token: "tok_abcdefgh", status: "pending" },
+    });
+  });
+  it("a stored canonical text that differs from the args is an integrity error: no challenge shows it", async () => {
+    const deps = fakeDeps();
+    const p = { ...proposal("write_file", { path: "summary.md", content: "evil" }), canonical_args: '{"content":"harmless","path":"summary.md"}' };
+    const cmd = await riskGateNode(deps)(at(p));
+    expect(targets(cmd)[0]?.node).toBe("interpreter");
+    expect(targets(cmd)[0]?.arg?.branch.last_tool_result).toMatchObject({ metadata: { code: "integrity_error" } });
+    expect(deps.created).toHaveLength(0);
+  });
+
+  it("a tool not wired to the branch's agent is refused, even one the policy allows", async () => {
+    const deps = fakeDeps();
+    const cmd = await riskGateNode(deps)(branchTask({ agent: { ...assistantAgent, id: "someone-else" }, proposed_tool: proposal("read_file", { path: "x" }) }));
+    const t = targets(cmd);
+    expect(t.map((x) => x.node)).toEqual(["interpreter"]);
+    expect(t[0]?.arg?.branch.last_tool_result).toMatchObject({ status: "error", metadata: { code: "tool_not_allowed" } });
+    expect(deps.created).toHaveLength(0);
+  });
+
+  it("a tool the agent lost on the canvas is refused (agent wired to read_file only)", async () => {
+    const doc: FlowDocument = { ...workspaceAssistant, edges: workspaceAssistant.edges.filter((e) => e.id !== "e-write") };
+    const deps = fakeDeps([], doc);
+    const t = targets(await riskGateNode(deps)(at(proposal("write_file", { path: "a", content: "b" }))));
+    expect(t[0]?.arg?.branch.last_tool_result?.metadata).toEqual({ code: "tool_not_allowed" });
+    expect(deps.created).toHaveLength(0);
+  });
+
+  it("nothing proposed -> Interpreter, nothing audited", async () => {
+    const deps = fakeDeps();
+    const cmd = await riskGateNode(deps)(branchTask());
+    expect(targets(cmd).map((x) => x.node)).toEqual(["interpreter"]);
+    expect(deps.audits).toEqual([]);
+  });
+});

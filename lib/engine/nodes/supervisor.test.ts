@@ -1,0 +1,175 @@
+import { Overwrite } from "@langchain/langgraph";
+import { describe, expect, it } from "vitest";
+import { newBranch } from "../branch";
+import type { Plan, PlanStep, StepBranch } from "../state";
+import { assistantAgent, baseState, fakeDeps, gotoOf, plan, recorder, step, targets, updateOf } from "./fake-deps";
+import { supervisorNode } from "./supervisor";
+
+/** Supervisor (SPEC.md 2, 3): joins step branches, delegates, retries, enforces the limits. */
+
+const planOf = (u: ReturnType<typeof updateOf>) => u.plan as Plan;
+const done = (stepId: string, text: string, ok: boolean, extra: Partial<StepBranch> = {}): StepBranch => ({
+  ...newBranch(stepId, assistantAgent),
+  phase: "done",
+  output: { step_id: stepId, text, ok },
+  ...extra,
+});
+/** Step s0 in progress (at `tries`) with branch `b`, and s1 pending after it. */
+const twoSteps = (tries: number, b: StepBranch, s0: Partial<PlanStep> = {}) =>
+  baseState({ plan: plan([step(0, { status: "in_progress", tries, ...s0 }), step(1, { depends_on: ["s0"] })]), branches: { s0: b } });
+
+describe("supervisorNode", () => {
+  it("delegates the first pending step: in progress, try 1, handoff, current agent, Executor", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const cmd = await supervisorNode(deps)(baseState({ plan: plan([step(0), step(1, { depends_on: ["s0"] })]) }), config as never);
+    const t = targets(cmd);
+    expect(t.map((x) => [x.node, x.arg?.branch.step_id])).toEqual([["executor", "s0"]]);
+    expect(t[0]?.arg?.branch).toEqual(newBranch("s0", assistantAgent));
+    const u = updateOf(cmd);
+    expect(planOf(u).steps.map((s) => [s.id, s.status, s.tries])).toEqual([
+      ["s0", "in_progress", 1],
+      ["s1", "pending", 0],
+    ]);
+    expect(planOf(u).steps[0]?.started_at).toBe(new Date(deps.clock.now).toISOString());
+    expect(u).toMatchObject({ iterations: 1, current_agent: assistantAgent, lifecycle: "STEP_EXECUTION" });
+    expect(u.handoffs).toEqual([
+      { id: expect.any(String), from: "supervisor", to: "assistant", reason: "plan_step", explanation: "Step 1: Task 0", step_id: "s0", timestamp: new Date(deps.clock.now).toISOString() },
+    ]);
+    expect(u.branches).toEqual({ s0: newBranch("s0", assistantAgent) });
+    expect(chunks.map((c) => c.type)).toEqual(["data-plan", "data-handoff", "data-step"]);
+    expect(chunks[1]).toMatchObject({ data: { from: "supervisor", to: "assistant", agentName: "Assistant", reason: "plan_step", stepId: "s0" } });
+    expect(chunks[2]).toMatchObject({ id: "s0", data: { event: "plan_step_started", status: "in_progress", tries: 1 } });
+  });
+
+  it("a branch done with an answer completes its step, then the next step is delegated", async () => {
+    const { config, chunks } = recorder();
+    const cmd = await supervisorNode(fakeDeps())(twoSteps(1, done("s0", "read it", true)), config as never);
+    const steps = planOf(updateOf(cmd)).steps;
+    expect(steps.map((s) => [s.status, s.result])).toEqual([
+      ["completed", "read it"],
+      ["in_progress", null],
+    ]);
+    expect(planOf(updateOf(cmd)).current_step_index).toBe(1);
+    expect(targets(cmd).map((x) => [x.node, x.arg?.branch.step_id])).toEqual([["executor", "s1"]]);
+    expect(chunks.filter((c) => c.type === "data-step").map((c) => (c.type === "data-step" ? [c.id, c.data.event] : null))).toEqual([
+      ["s0", "plan_step_completed"],
+      ["s1", "plan_step_started"],
+    ]);
+    // The settled branch keeps its outcome but drops its working conversation.
+    expect((updateOf(cmd).branches as Record<string, StepBranch>).s0).toMatchObject({ executor_messages: [], tool_history: [], output: { ok: true } });
+  });
+
+  it("all steps done -> plan completed with a summary -> Finalizer", async () => {
+    const state = baseState({
+      plan: plan([step(0, { status: "completed", result: "first" }), step(1, { status: "in_progress", tries: 1 })]),
+      branches: { s1: done("s1", "second", true) },
+    });
+    const cmd = await supervisorNode(fakeDeps())(state);
+    expect(gotoOf(cmd)).toBe("finalizer");
+    expect(updateOf(cmd)).toMatchObject({ lifecycle: "GLOBAL_REVIEW", plan: { status: "completed", summary: "first\n\nsecond" } });
+  });
+
+  it("a failed try with tries < max_tries is delegated again with reason error_recovery", async () => {
+    const cmd = await supervisorNode(fakeDeps())(twoSteps(1, done("s0", "model error: rate limited", false)));
+    const t = targets(cmd);
+    expect(t.map((x) => [x.node, x.arg?.branch.step_id])).toEqual([["executor", "s0"]]);
+    // A fresh branch: the failed conversation is not carried into the retry.
+    expect(t[0]?.arg?.branch).toEqual(newBranch("s0", assistantAgent));
+    const u = updateOf(cmd);
+    expect(planOf(u).steps[0]).toMatchObject({ status: "in_progress", tries: 2, error: "model error: rate limited" });
+    expect(u.handoffs).toMatchObject([{ reason: "error_recovery", step_id: "s0", explanation: expect.stringContaining("rate limited") }]);
+  });
+
+  it("the last try failing fails the step and the plan, and escalates to a new plan once", async () => {
+    const cmd = await supervisorNode(fakeDeps())(twoSteps(3, done("s0", "model error: down", false)));
+    expect(gotoOf(cmd)).toBe("planner");
+    const u = updateOf(cmd);
+    expect(planOf(u)).toMatchObject({ status: "failed", steps: [{ status: "failed", tries: 3, error: "model error: down" }, { status: "pending" }] });
+    expect(u).toMatchObject({ replans: 1, lifecycle: "REPLAN" });
+    expect(u.replan_reason).toBe('Step 1 ("Task 0") failed after 3 tries: model error: down');
+    expect(u.branches).toBeInstanceOf(Overwrite);
+  });
+
+  it("after one re-plan, an exhausted step fails the plan and asks the user through the Finalizer", async () => {
+    const cmd = await supervisorNode(fakeDeps())({ ...twoSteps(3, done("s0", "still broken", false)), replans: 1 });
+    expect(gotoOf(cmd)).toBe("finalizer");
+    expect(updateOf(cmd)).toMatchObject({ plan: { status: "failed" }, awaiting_user_input: true, lifecycle: "WAIT_HUMAN" });
+    expect(updateOf(cmd).question).toContain("still broken");
+  });
+
+  it("a rejected approval fails the step at once (no retry), the plan fails naming the tool -> Finalizer", async () => {
+    const b = done("s0", "The user rejected write_file: not now", false, {
+      approval_outcome: { approval_id: "apv_123456", tool_name: "write_file", decision: "rejected", reason: "not now" },
+    });
+    const cmd = await supervisorNode(fakeDeps())(twoSteps(1, b));
+    expect(gotoOf(cmd)).toBe("finalizer");
+    const p = planOf(updateOf(cmd));
+    expect(p.steps.map((s) => s.status)).toEqual(["failed", "pending"]);
+    expect(p.status).toBe("failed");
+    expect(p.failure_reason).toContain("write_file");
+    expect(updateOf(cmd).lifecycle).toBe("FAILED");
+  });
+
+  it("an invalid approval (refused by the checks) also fails the step without a retry", async () => {
+    const b = done("s0", "The approval was refused: expired", false, {
+      approval_outcome: { approval_id: "apv_123456", tool_name: "write_file", decision: "invalid", reason: "expired" },
+    });
+    const cmd = await supervisorNode(fakeDeps())(twoSteps(1, b));
+    expect(gotoOf(cmd)).toBe("finalizer");
+    expect(planOf(updateOf(cmd)).steps[0]).toMatchObject({ status: "failed", tries: 1 });
+  });
+
+  it("a branch awaiting approval is left suspended; after a new message it goes back to AwaitApproval", async () => {
+    const waiting: StepBranch = { ...newBranch("s0", assistantAgent), phase: "awaiting_approval", awaiting_approval: true, approval_id: "apv_123456" };
+    const still = await supervisorNode(fakeDeps())(twoSteps(1, waiting));
+    expect(targets(still)).toEqual([]);
+    expect(planOf(updateOf(still)).status).toBe("executing");
+    const again = await supervisorNode(fakeDeps())({ ...twoSteps(1, waiting), redispatch_awaiting: true });
+    expect(targets(again).map((x) => [x.node, x.arg?.branch.approval_id])).toEqual([["await_approval", "apv_123456"]]);
+    expect(updateOf(again).redispatch_awaiting).toBe(false);
+  });
+
+  it("a branch that returned a tool result goes back to the Executor without a new handoff or try", async () => {
+    const cmd = await supervisorNode(fakeDeps())(twoSteps(1, { ...newBranch("s0", assistantAgent), phase: "returned" }));
+    expect(targets(cmd).map((x) => [x.node, x.arg?.branch.phase])).toEqual([["executor", "running"]]);
+    expect(updateOf(cmd).handoffs).toEqual([]);
+    expect(planOf(updateOf(cmd)).steps[0]?.tries).toBe(1);
+  });
+
+  it("stops at the iteration limit with limit_exceeded", async () => {
+    const deps = fakeDeps();
+    const max = deps.flow.limits.maxIterations;
+    const under = await supervisorNode(deps)(baseState({ iterations: max - 1, plan: plan([step(0)]) }));
+    expect(gotoOf(under)).toBe("executor");
+    const cmd = await supervisorNode(deps)(baseState({ iterations: max, plan: plan([step(0)]) }));
+    expect(gotoOf(cmd)).toBe("finalizer");
+    expect(updateOf(cmd)).toMatchObject({
+      iterations: max + 1,
+      lifecycle: "FAILED",
+      error: { code: "limit_exceeded", severity: "CRITICAL", suggested_action: "HALT" },
+      plan: { status: "failed" },
+    });
+    expect(targets(cmd).every((x) => x.node === "finalizer")).toBe(true);
+  });
+
+  it("stops at the time limit, measured with deps.now from run_started_at", async () => {
+    const deps = fakeDeps();
+    const { timeoutMs } = deps.flow.limits;
+    const inTime = await supervisorNode(deps)(baseState({ run_started_at: deps.clock.now - timeoutMs, plan: plan([step(0)]) }));
+    expect(gotoOf(inTime)).toBe("executor");
+    deps.clock.now += 1;
+    const late = await supervisorNode(deps)(baseState({ run_started_at: deps.clock.now - timeoutMs - 1, plan: plan([step(0)]) }));
+    expect(gotoOf(late)).toBe("finalizer");
+    expect(updateOf(late).error).toMatchObject({ code: "limit_exceeded", message: expect.stringContaining(`${timeoutMs} ms`) });
+  });
+
+  it("without an executing plan it hands over to the Finalizer (failed plan -> FAILED)", async () => {
+    const failed = await supervisorNode(fakeDeps())(baseState({ plan: plan([step(0)], { status: "failed", failure_reason: "x" }) }));
+    expect(gotoOf(failed)).toBe("finalizer");
+    expect(updateOf(failed).lifecycle).toBe("FAILED");
+    const none = await supervisorNode(fakeDeps())(baseState());
+    expect(gotoOf(none)).toBe("finalizer");
+    expect(updateOf(none).lifecycle).toBe("GLOBAL_REVIEW");
+  });
+});
