@@ -173,3 +173,47 @@ describe("supervisorNode", () => {
     expect(updateOf(none).lifecycle).toBe("GLOBAL_REVIEW");
   });
 });
+
+describe("supervisorNode with steps side by side", () => {
+  it("delegates every ready step in its own branch (Send): in progress, try 1, handoff, agent identity", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const cmd = await supervisorNode(deps)(baseState({ plan: plan([step(0), step(1), step(2, { depends_on: ["s0", "s1"] })]) }), config as never);
+    const t = targets(cmd);
+    expect(t.map((x) => [x.node, x.arg?.branch.step_id])).toEqual([
+      ["executor", "s0"],
+      ["executor", "s1"],
+    ]);
+    const u = updateOf(cmd);
+    expect((u.plan as Plan).steps.map((s) => [s.status, s.tries])).toEqual([
+      ["in_progress", 1],
+      ["in_progress", 1],
+      ["pending", 0],
+    ]);
+    expect(t[0]?.arg?.branch.agent).toEqual(assistantAgent);
+    expect(Object.keys(u.branches as object)).toEqual(["s0", "s1"]);
+    expect(u.handoffs).toMatchObject([
+      { from: "supervisor", to: "assistant", reason: "plan_step", step_id: "s0" },
+      { reason: "plan_step", step_id: "s1" },
+    ]);
+    expect(chunks.map((c) => c.type)).toEqual(["data-plan", "data-handoff", "data-step", "data-handoff", "data-step"]);
+  });
+
+  it("waits while another branch is still running, and never finishes the plan under it", async () => {
+    const state = baseState({
+      plan: plan([step(0, { status: "in_progress", tries: 1 }), step(1, { status: "in_progress", tries: 1 })]),
+      branches: { s0: { ...newBranch("s0", assistantAgent), phase: "done", output: { step_id: "s0", text: "ok", ok: true } }, s1: newBranch("s1", assistantAgent) },
+    });
+    const cmd = await supervisorNode(fakeDeps())(state);
+    expect(targets(cmd)).toEqual([]);
+    expect((updateOf(cmd).plan as Plan).steps.map((s) => s.status)).toEqual(["completed", "in_progress"]);
+  });
+
+  it("a structured error from a branch (the loop detector) ends the run once no branch is running", async () => {
+    const error = { code: "loop_detected", message: "loop", severity: "CRITICAL" as const, retryable: false, suggested_action: "HALT" as const };
+    const cmd = await supervisorNode(fakeDeps())({ ...twoSteps(1, done("s0", "x", false)), error });
+    expect(gotoOf(cmd)).toBe("finalizer");
+    expect(updateOf(cmd).plan).toMatchObject({ status: "failed", failure_reason: "loop" });
+  });
+
+});

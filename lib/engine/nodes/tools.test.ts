@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { branchTask, fakeDeps, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
+import type { ToolResultState } from "../state";
 import { toolsNode } from "./tools";
 
 /** Tools (SPEC.md 2, 7): runs exactly the approved/allowed call through the gateway -> Interpreter. */
@@ -44,4 +45,28 @@ describe("toolsNode", () => {
     expect(deps.ran).toEqual([]);
     expect(deps.audits).toEqual([]);
   });
+});
+
+describe("toolsNode eviction", () => {
+  it("Tools evicts outputs over 10,000 chars by original size; under 50,000 they may be rehydrated", async () => {
+    for (const [size, allowed] of [
+      [10_000, null],
+      [10_001, true],
+      [49_999, true],
+      [50_000, false],
+    ] as const) {
+      const deps = fakeDeps();
+      deps.toolOutput = "x".repeat(size);
+      const cmd = await toolsNode(deps)(branchTask({ proposed_tool: proposal("read_file", { path: "big.txt" }) }));
+      const r = targets(cmd)[0]?.arg?.branch.last_tool_result as ToolResultState;
+      if (allowed === null) {
+        expect(r).toMatchObject({ evicted: false, pointer: null, output: deps.toolOutput });
+        continue;
+      }
+      expect(r).toMatchObject({ evicted: true, status: "evicted", size_chars: size, rehydration_allowed: allowed });
+      expect(r.output).toBe(`[EVICTED size=${size}] See ${r.pointer}`);
+      expect(deps.stored.get(r.pointer ?? "")?.content).toHaveLength(size);
+    }
+  });
+
 });
