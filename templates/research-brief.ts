@@ -1,4 +1,5 @@
 import type { FlowDocument } from "../lib/flow/schema";
+import { fileSafetyRules } from "./file-policy";
 
 /**
  * "Research brief" template (issue 3): three agents with different instructions and tools.
@@ -76,13 +77,7 @@ export const researchBrief: FlowDocument = {
       position: { x: 180, y: 380 },
       data: {
         name: "Brief safety",
-        rules: [
-          { tool: "list_files", decision: "ALLOW", risk: "low" },
-          { tool: "read_file", decision: "ALLOW", risk: "low" },
-          { tool: "write_file", decision: "AUTH_REQUIRED", risk: "medium" },
-          { tool: "delete_file", decision: "BLOCKED", risk: "high" },
-          { tool: "rehydrate", decision: "ALLOW", risk: "low" },
-        ],
+        rules: fileSafetyRules(),
       },
     },
     { id: "end", type: "end", position: { x: 180, y: 60 }, data: { label: "End" } },

@@ -1,4 +1,5 @@
 import type { FlowDocument } from "../lib/flow/schema";
+import { fileSafetyRules } from "./file-policy";
 
 /**
  * "Workspace assistant" template (issue 2 item 5): a supervisor, one executor agent with
@@ -42,13 +43,7 @@ export const workspaceAssistant: FlowDocument = {
       position: { x: 440, y: 380 },
       data: {
         name: "File safety",
-        rules: [
-          { tool: "list_files", decision: "ALLOW", risk: "low" },
-          { tool: "read_file", decision: "ALLOW", risk: "low" },
-          { tool: "write_file", decision: "AUTH_REQUIRED", risk: "medium" },
-          { tool: "delete_file", decision: "BLOCKED", risk: "high" },
-          { tool: "rehydrate", decision: "ALLOW", risk: "low" },
-        ],
+        rules: fileSafetyRules(),
       },
     },
     { id: "end", type: "end", position: { x: 240, y: 300 }, data: { label: "End" } },

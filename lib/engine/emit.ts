@@ -13,7 +13,7 @@ export function emit(config: LangGraphRunnableConfig | undefined, chunk: RunChun
 }
 
 /** The UI view of a step: the state step plus its agent's display name. */
-export function stepView(flow: FlowSpec, step: PlanStep): RunDataTypes["step"] extends infer V ? Omit<V & object, "event"> : never {
+export function stepView(flow: FlowSpec, step: PlanStep): Omit<RunDataTypes["step"], "event"> {
   const agent = flow.agents.find((a) => a.id === step.agent_id);
   return {
     id: step.id,

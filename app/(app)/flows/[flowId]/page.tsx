@@ -1,9 +1,8 @@
-import { notFound } from "next/navigation";
 import { FlowEditor } from "@/components/flow-editor/flow-editor";
 import { StartRunForm } from "@/components/run/start-run-form";
 import { db } from "@/lib/db/client";
 import { getFlowWithLatest } from "@/lib/db/flows";
-import { isAppError } from "@/lib/errors";
+import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 import { toolCatalog } from "@/lib/tools/registry";
 
@@ -13,11 +12,7 @@ export const dynamic = "force-dynamic";
 export default async function FlowPage({ params }: { params: Promise<{ flowId: string }> }) {
   const user = await requireUser();
   const { flowId } = await params;
-  const found = await getFlowWithLatest(db(), user.id, flowId).catch((err: unknown) => {
-    if (isAppError(err) && err.code === "not_found") return null;
-    throw err;
-  });
-  if (!found) notFound();
+  const found = await orNotFound(getFlowWithLatest(db(), user.id, flowId));
   return (
     <main className="editor-page">
       <div className="editor-run card">

@@ -1,12 +1,11 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { RunView } from "@/components/run/run-view";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
 import { replayMessages } from "@/lib/engine/replay";
 import { isRunActive } from "@/lib/engine/run-thread";
 import { FlowDocument } from "@/lib/flow/schema";
-import { isAppError } from "@/lib/errors";
+import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
@@ -20,11 +19,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const user = await requireUser();
   const { threadId } = await params;
   const { agent } = await searchParams;
-  const thread = await getThread(db(), user.id, threadId).catch((err: unknown) => {
-    if (isAppError(err) && err.code === "not_found") return null;
-    throw err;
-  });
-  if (!thread) notFound();
+  const thread = await orNotFound(getThread(db(), user.id, threadId));
   const version = await db().flowVersion.findUniqueOrThrow({ where: { id: thread.flowVersionId }, select: { document: true } });
   const doc = FlowDocument.parse(JSON.parse(version.document));
   const agents = doc.nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon }] : []));

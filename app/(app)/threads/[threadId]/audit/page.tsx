@@ -1,8 +1,7 @@
 import Link from "next/link";
-import { notFound } from "next/navigation";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
-import { isAppError } from "@/lib/errors";
+import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
@@ -14,11 +13,7 @@ export const dynamic = "force-dynamic";
 export default async function AuditPage({ params }: { params: Promise<{ threadId: string }> }) {
   const user = await requireUser();
   const { threadId } = await params;
-  const thread = await getThread(db(), user.id, threadId).catch((err: unknown) => {
-    if (isAppError(err) && err.code === "not_found") return null;
-    throw err;
-  });
-  if (!thread) notFound();
+  const thread = await orNotFound(getThread(db(), user.id, threadId));
   const entries = await db().auditEntry.findMany({ where: { threadId }, orderBy: { createdAt: "asc" } });
   const users = new Map((await db().user.findMany({ where: { id: { in: [...new Set(entries.map((e) => e.actorId ?? ""))] } }, select: { id: true, email: true } })).map((u) => [u.id, u.email]));
   return (

@@ -1,0 +1,99 @@
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { between, fileNames, targetFile } from "./offline-text";
+import type { PlanProposal } from "./prompts";
+
+/**
+ * The offline model's planner: keyword rules that turn a task into file steps (one read per
+ * source, side by side; then the write; then a review when a reviewer agent exists), each
+ * assigned by capability. Deterministic.
+ */
+
+type Step = PlanProposal["steps"][number];
+
+/** What the offline model answers: text, or one tool call. */
+export type Reply =
+  | { kind: "text"; text: string }
+  | { kind: "tool"; toolCallId: string; toolName: string; input: Record<string, unknown> };
+
+
+interface ParsedAgent {
+  id: string;
+  name: string;
+  tools: string[];
+  /** The agent's name or instructions speak of reviewing: review steps go to it. */
+  reviewer: boolean;
+}
+
+function parseAgents(system: string): ParsedAgent[] {
+  return [...system.matchAll(/^agent (\S+) \| (.*?) \| tools: (.*)\n {2}instructions: (.*)$/gm)].map((m) => ({
+    id: m[1] ?? "",
+    name: m[2] ?? "",
+    tools: (m[3] ?? "").split(",").map((t) => t.trim()),
+    reviewer: /\breview/i.test(`${m[2] ?? ""} ${m[4] ?? ""}`),
+  }));
+}
+
+/** Text after "with"/"containing"/"saying", unquoted: the content of a write task. */
+export function writeContent(task: string): string {
+  const m = /\b(?:with|containing|saying)\s+(?:the\s+)?(?:(?:text|content|contents|words?)\b\s*)?:?\s*([\s\S]+)$/i.exec(task);
+  return (m?.[1] ?? "").trim().replace(/^(["'`])([\s\S]*)\1$/, "$2");
+}
+
+/** Plans a task with keyword rules (see SPEC of the offline model in this file's header). */
+function planSteps(task: string, agents: ParsedAgent[]): Step[] {
+  // By capability: the first agent with the tool, preferring non-reviewers for work steps.
+  const agentFor = (tool?: string) => {
+    const able = tool ? agents.filter((a) => a.tools.includes(tool)) : agents;
+    return (able.find((a) => !a.reviewer) ?? able[0] ?? agents[0])?.id ?? "agent";
+  };
+  const step = (tool: string | undefined, text: string, expected: string, deps: number[] = []): Step => ({
+    agent_id: agentFor(tool),
+    task: text,
+    expected_output: expected,
+    depends_on: deps,
+  });
+  const read = (file: string) => step("read_file", `Read ${file}`, `The full text of ${file}.`);
+  const files = fileNames(task);
+  const lower = task.toLowerCase();
+  const [first] = files;
+  if (!first) {
+    if (/\blist\b|\b(?:what|which) files\b|\bfiles? (?:are|do)\b/.test(lower)) {
+      return [step("list_files", "List the files in the workspace", "The names of the files in the workspace.")];
+    }
+    return [step(undefined, `Answer: ${task.trim()}`, "A direct answer to the user.")];
+  }
+  if (/\b(?:summari[sz]e|summary|condense|brief)\b/.test(lower)) {
+    const target = targetFile(task, files.slice(1));
+    if (!target) return [read(first), step(undefined, `Summarize ${first}`, `A short summary of ${first}.`, [0])];
+    // One read per source (independent, so they can run side by side), then the write.
+    const sources = files.filter((f) => f !== target);
+    const named = sources.join(" and ");
+    const reads = sources.map(read);
+    const write = step("write_file", `Write a summary of ${named} to ${target}`, `${target} containing a bullet-point summary of ${named}.`, reads.map((_, i) => i));
+    const plan = [...reads, write];
+    const reviewer = agents.find((a) => a.reviewer && a.tools.includes("read_file"));
+    if (reviewer) {
+      plan.push({ agent_id: reviewer.id, task: `Review ${target}`, expected_output: `A short review of ${target}.`, depends_on: [plan.length - 1] });
+    }
+    return plan;
+  }
+  const second = files[1];
+  if (/\bcopy\b/.test(lower) && second) {
+    return [read(first), step("write_file", `Copy the contents of ${first} to ${second}`, `${second} with the text of ${first}.`, [0])];
+  }
+  if (/\b(?:delete|remove)\b/.test(lower)) {
+    return files.map((f) => step("delete_file", `Delete ${f}`, `${f} no longer exists.`));
+  }
+  if (/\b(?:write|create|save)\b/.test(lower)) {
+    const content = writeContent(task);
+    return [step("write_file", `Write ${first} with content: ${content}`, `${first} containing the given text.`)];
+  }
+  return files.map(read);
+}
+
+export function plannerReply(options: LanguageModelV4CallOptions, system: string, user: string, tools: Set<string>): Reply {
+  const task = (between(user, "<task>\n", "\n</task>") ?? user).trim();
+  const plan: PlanProposal = { steps: planSteps(task, parseAgents(system)) };
+  if (!tools.has("create_plan")) return { kind: "text", text: JSON.stringify(plan) };
+  return { kind: "tool", toolCallId: `call_plan_${options.prompt.length}`, toolName: "create_plan", input: plan };
+}

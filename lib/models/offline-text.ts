@@ -1,0 +1,80 @@
+import type { LanguageModelV4Message } from "@ai-sdk/provider";
+import { extractivePoints } from "./extractive-summary";
+import { PROMPT_MARKERS, type PromptRole } from "./prompts";
+
+/**
+ * Text helpers of the offline model: reading its prompts back (role markers, tagged blocks,
+ * file names) and building the summary document it writes. Pure, deterministic.
+ */
+
+/** File names the heuristics recognise. */
+const FILE_RE = /[\w./-]+\.(?:md|txt|json|csv|log)\b/g;
+
+
+export function messageText(m: LanguageModelV4Message): string {
+  if (m.role === "system") return m.content;
+  return m.content.map((p) => ("text" in p && typeof p.text === "string" ? p.text : "")).join("");
+}
+
+export function messageChars(m: LanguageModelV4Message): number {
+  if (m.role === "system") return m.content.length;
+  return m.content.reduce((n, p) => n + (p.type === "text" ? p.text.length : JSON.stringify(p).length), 0);
+}
+
+export function between(text: string, open: string, close: string): string | undefined {
+  const start = text.indexOf(open);
+  if (start < 0) return undefined;
+  const end = text.indexOf(close, start + open.length);
+  return end < 0 ? undefined : text.slice(start + open.length, end);
+}
+
+export function unescapeAttr(text: string): string {
+  return text.replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+}
+
+export function fileNames(text: string): string[] {
+  return [...new Set(text.match(FILE_RE) ?? [])];
+}
+
+export function escapeRe(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The candidate named after "into/to/in/as", else the last one. */
+export function targetFile(text: string, candidates: string[]): string | undefined {
+  const named = candidates.find((c) =>
+    new RegExp(`\\b(?:into|to|in|as)\\s+(?:(?:a|an|the|new|file)\\s+)*${escapeRe(c)}`, "i").test(text),
+  );
+  return named ?? candidates.at(-1);
+}
+
+export function detectRole(system: string): PromptRole | undefined {
+  const roles = Object.keys(PROMPT_MARKERS) as PromptRole[];
+  return roles.find((r) => system.includes(PROMPT_MARKERS[r]));
+}
+
+export function countBullets(text: string): number {
+  return text.split("\n").filter((l) => l.startsWith("- ")).length;
+}
+
+export function byteLength(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/** Drops the offline executor's own "Read N characters from X:" header and cut marker. */
+export function contextBody(context: { result: string }[]): string {
+  return context
+    .map((c) =>
+      c.result
+        .replace(/^Read \d+ characters from .*:\n/, "")
+        .replace(/\n\[\u2026 cut at \d+ characters\]$/, "")
+        .trim(),
+    )
+    .join("\n\n");
+}
+
+export function summaryDocument(source: string, context: { result: string }[]): string {
+  const points = extractivePoints(contextBody(context));
+  const bullets = points.length > 0 ? points : ["(nothing to summarize: the earlier steps returned no text)"];
+  return `# Summary of ${source}\n\n${bullets.map((p) => `- ${p}`).join("\n")}\n`;
+}
