@@ -14,8 +14,14 @@ const EnvSchema = z.object({
   APPROVAL_SECRET: z.string().min(32).optional(),
   /** Lifetime of an approval challenge in ms (SPEC.md 4: 15 minutes). */
   APPROVAL_TTL_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  /** How often the server looks for expired approvals to tell their runs, ms (issue 4). */
+  APPROVAL_SWEEP_MS: z.coerce.number().int().min(200).default(5_000),
   DEMO_EMAIL: z.string().email().default("demo@phylactery.dev"),
   DEMO_PASSWORD: z.string().min(8).default("phylactery"),
+  /** Seeded approver of the demo workspace (issue 4 roles); same password as the demo account. */
+  DEMO_APPROVER_EMAIL: z.string().email().default("approver@phylactery.dev"),
+  /** Seeded viewer of the demo workspace (issue 4 roles); same password as the demo account. */
+  DEMO_VIEWER_EMAIL: z.string().email().default("viewer@phylactery.dev"),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_MODEL: z.string().default("gpt-4.1-mini"),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),

@@ -1,15 +1,23 @@
 import { randomBytes } from "node:crypto";
 import type { Approval } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
+import { can, roleIn } from "../db/workspaces";
 import { AppError } from "../errors";
-import { sha256Hex } from "../policy/canonical";
+import { publishApproval } from "../events/approval-bus";
+import { canonicalArgs, sha256Hex } from "../policy/canonical";
 import { type ChallengeFields, signChallenge, verifyChallenge } from "./signature";
 
 /**
- * Approval challenges (SPEC.md 2, 4): created by the RiskGate, decided from an approval
- * card or a chat command, consumed exactly once by the ApprovalHandler. Every state change
- * is one conditional `updateMany` on the current status, so concurrent decisions have
- * exactly one winner.
+ * Approval challenges (SPEC.md 2, 4; issue 4): created by the RiskGate, decided from an
+ * approval card, the inbox or a chat command, consumed exactly once by the
+ * ApprovalHandler. Every state change is one conditional `updateMany` on the current
+ * status, so concurrent decisions have exactly one winner; the others get 409.
+ *
+ * Decisions follow LangGraph's HumanResponse: approve (accept), edit (run with the
+ * approver's arguments), respond (feedback instead of running), reject, ignore (the run
+ * is cancelled). Statuses: pending -> approved -> consumed (approve, edit; a chat approval
+ * goes pending -> consumed), pending -> rejected (respond, reject, ignore; `decision` says
+ * which), pending -> expired.
  */
 
 /** Options shared by the service functions. */
@@ -21,14 +29,34 @@ export interface ApprovalOptions {
   now?: () => number;
 }
 
-/** A decision's inputs: which challenge, the token shown on its card, and who decides where. */
-export interface DecisionInput {
+/** Who decides which challenge of which thread. */
+export interface Decider {
   approvalId: string;
-  token: string;
   threadId: string;
+  /** The deciding user: an owner or approver of the thread's workspace. */
   userId: string;
+}
+
+/** A decision that lets the tool run: the card's token and the hash of the args in the run's state. */
+export interface DecisionInput extends Decider {
+  token: string;
   /** SHA-256 recomputed from the arguments in the thread's checkpointed state. */
   argsHash: string;
+}
+
+/** How a challenge left `pending` (the `decision` column). */
+export type DecisionKind = "approve" | "edit" | "respond" | "reject" | "ignore" | "expired";
+
+/** Agent, step and policy context stored with a challenge for the inbox (issue 4). */
+export interface ChallengeContext {
+  agentId?: string;
+  agentName?: string;
+  stepId?: string;
+  stepTask?: string;
+  /** low | medium | high | critical */
+  risk?: string;
+  /** The matched rule as text. */
+  rule?: string;
 }
 
 const fields = (a: Approval): ChallengeFields => ({
@@ -41,18 +69,25 @@ const fields = (a: Approval): ChallengeFields => ({
   expiresAt: a.expiresAt.getTime(),
 });
 
+const clock = (opts: ApprovalOptions) => opts.now?.() ?? Date.now();
+
+function publish(type: "approval.created" | "approval.decided" | "approval.expired" | "approval.consumed", a: { id: string; threadId: string }, status: string, at: number) {
+  publishApproval({ type, approvalId: a.id, threadId: a.threadId, status, at });
+}
+
 /**
- * Stores a signed challenge: id (18 random bytes, base64url), thread, user, tool, RFC 8785
- * canonical args, their SHA-256, created and expiry (`ttlMs`, SPEC.md 4: 15 min), and the
- * HMAC-SHA256 signature, which is the one-time token an approver presents.
+ * Stores a signed challenge: id (18 random bytes, base64url), thread, requesting user,
+ * tool, RFC 8785 canonical args, their SHA-256, created and expiry (`ttlMs`, SPEC.md 4:
+ * 15 min), the HMAC-SHA256 signature (the one-time token an approver presents) and the
+ * agent/step/policy context the inbox shows.
  * @throws AppError conflict when `argsHash` is not the SHA-256 of `canonicalArgs`.
  */
 export async function createChallenge(
   opts: ApprovalOptions & { ttlMs: number },
-  input: { threadId: string; userId: string; toolName: string; toolCallId: string; canonicalArgs: string; argsHash: string },
+  input: { threadId: string; userId: string; toolName: string; toolCallId: string; canonicalArgs: string; argsHash: string } & ChallengeContext,
 ): Promise<{ id: string; token: string; expiresAt: string }> {
   if (sha256Hex(input.canonicalArgs) !== input.argsHash) throw new AppError("conflict", "integrity_error", "The arguments do not match their hash.");
-  const now = opts.now?.() ?? Date.now();
+  const now = clock(opts);
   const id = `apv_${randomBytes(18).toString("base64url")}`;
   // Millisecond precision survives every database the schema targets.
   const createdAt = new Date(now);
@@ -67,28 +102,51 @@ export async function createChallenge(
     expiresAt: expiresAt.getTime(),
   });
   await opts.db.approval.create({ data: { id, ...input, signature, status: "pending", createdAt, expiresAt } });
+  publish("approval.created", { id, threadId: input.threadId }, "pending", now);
   return { id, token: signature, expiresAt: expiresAt.toISOString() };
 }
 
 /**
- * Checks the seven factors of SPEC.md 2 against a stored challenge: id (exists), thread,
- * user, expiry, args hash (the stored canonical args still hash to the stored hash, and
- * that hash equals the one recomputed from the run's state), HMAC signature over the stored
- * fields (so a row edited in the database fails), and one-time use (`allowed` statuses).
- * An expired pending challenge is marked expired.
- * @throws AppError not_found (no such challenge in this thread), forbidden (another user,
- *   bad token), gone (expired), conflict (already decided, or arguments changed).
+ * Loads a challenge for a decider: it must exist in this thread, and the decider must be
+ * an owner or approver of the thread's workspace (issue 4 roles; the "user" factor).
+ * @throws AppError not_found (no such challenge in this thread, or the decider is not a
+ *   member of its workspace), forbidden ("role_forbidden": a viewer).
  */
-export async function checkFactors(opts: ApprovalOptions, input: DecisionInput, allowed: readonly string[]): Promise<Approval> {
-  const now = opts.now?.() ?? Date.now();
-  const a = await opts.db.approval.findUnique({ where: { id: input.approvalId } });
-  if (!a || a.threadId !== input.threadId) throw new AppError("not_found", "approval_not_found", `No approval ${input.approvalId} in this thread.`);
-  if (a.userId !== input.userId) throw new AppError("forbidden", "approval_wrong_user", "Only the user who started this run may decide its approvals.");
+async function loadForDecider(opts: ApprovalOptions, input: Decider): Promise<Approval> {
+  const a = await opts.db.approval.findUnique({ where: { id: input.approvalId }, include: { thread: { select: { flow: { select: { workspaceId: true } } } } } });
+  const role = a && a.threadId === input.threadId ? await roleIn(opts.db, input.userId, a.thread.flow.workspaceId) : null;
+  if (!a || !role) throw new AppError("not_found", "approval_not_found", `No approval ${input.approvalId} in this thread.`);
+  if (!can(role, "decide")) throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${role}; only owners and approvers decide approvals.`);
+  const { thread: _thread, ...row } = a;
+  return row;
+}
+
+/**
+ * Refuses a challenge that is no longer open, marking a pending one past its expiry as
+ * expired (exactly once; the run is told by the expiry sweeper).
+ * @throws AppError gone (expired), conflict (already decided, or status not in `allowed`).
+ */
+async function requireOpen(opts: ApprovalOptions, a: Approval, allowed: readonly string[]): Promise<void> {
+  if (a.status === "expired") throw new AppError("gone", "approval_expired", `This approval expired at ${a.expiresAt.toISOString()}; the run was told.`);
   if (!allowed.includes(a.status)) throw new AppError("conflict", "approval_already_decided", `This approval is already ${a.status}; a token works once.`);
-  if (a.expiresAt.getTime() <= now) {
-    await opts.db.approval.updateMany({ where: { id: a.id, status: "pending" }, data: { status: "expired" } });
+  if (a.status === "pending" && a.expiresAt.getTime() <= clock(opts)) {
+    await expireChallenge(opts, a.id);
     throw new AppError("gone", "approval_expired", `This approval expired at ${a.expiresAt.toISOString()}; the run was told.`);
   }
+}
+
+/**
+ * Checks the seven factors of SPEC.md 2 against a stored challenge: id (exists in the
+ * thread), user (the decider is an owner or approver of the thread's workspace), expiry,
+ * args hash (the stored canonical args still hash to the stored hash, and that hash equals
+ * the one recomputed from the run's state), HMAC signature over the stored fields (so a
+ * row edited in the database fails), and one-time use (`allowed` statuses).
+ * @throws AppError not_found, forbidden (viewer, bad token), gone (expired), conflict
+ *   (already decided, arguments changed).
+ */
+export async function checkFactors(opts: ApprovalOptions, input: DecisionInput, allowed: readonly string[]): Promise<Approval> {
+  const a = await loadForDecider(opts, input);
+  await requireOpen(opts, a, allowed);
   if (sha256Hex(a.canonicalArgs) !== a.argsHash || a.argsHash !== input.argsHash) {
     throw new AppError("conflict", "args_hash_mismatch", "The arguments changed after the approval was requested; it no longer applies.");
   }
@@ -96,52 +154,124 @@ export async function checkFactors(opts: ApprovalOptions, input: DecisionInput, 
   return a;
 }
 
-/**
- * Approves from a card: the seven factors, then pending -> approved in one conditional
- * update. Of concurrent approvals exactly one wins; the others get 409.
- * @throws AppError as {@link checkFactors}; conflict when another decision won the race.
- */
-export async function approveChallenge(opts: ApprovalOptions, input: DecisionInput, comment?: string): Promise<Approval> {
-  const a = await checkFactors(opts, input, ["pending"]);
-  const now = new Date(opts.now?.() ?? Date.now());
+/** Moves a pending challenge on in one conditional update; the loser of a race gets 409. */
+async function settle(opts: ApprovalOptions, a: Approval, data: Record<string, unknown>, status: "approved" | "rejected", decision: DecisionKind, userId: string): Promise<void> {
+  const at = clock(opts);
   const won = await opts.db.approval.updateMany({
     where: { id: a.id, status: "pending" },
-    data: { status: "approved", decidedAt: now, decidedById: input.userId, comment: comment ?? null },
+    data: { ...data, status, decision, decidedAt: new Date(at), decidedById: userId },
   });
   if (won.count !== 1) throw new AppError("conflict", "approval_already_decided", "Another decision on this approval came first.");
+  publish("approval.decided", a, status, at);
+}
+
+/**
+ * Approves (LangGraph "accept"): the seven factors, then pending -> approved in one
+ * conditional update. `shownHash` is the hash the approver was shown; when given it must
+ * equal the challenge's (the approver approves what they saw).
+ * @throws AppError as {@link checkFactors}; conflict when `shownHash` differs or another
+ *   decision won the race.
+ */
+export async function approveChallenge(opts: ApprovalOptions, input: DecisionInput, extra: { comment?: string; shownHash?: string } = {}): Promise<Approval> {
+  const a = await checkFactors(opts, input, ["pending"]);
+  if (extra.shownHash !== undefined && extra.shownHash !== a.argsHash) {
+    throw new AppError("conflict", "args_hash_mismatch", "The arguments you were shown are not those waiting for approval; reload and decide again.");
+  }
+  await settle(opts, a, { comment: extra.comment ?? null }, "approved", "approve", input.userId);
   return { ...a, status: "approved" };
 }
 
 /**
- * Consumes a challenge for the ApprovalHandler: the seven factors, then approved (card) or
- * pending (chat command) -> consumed in one conditional update.
- * @throws AppError as {@link checkFactors}; conflict when it was consumed concurrently.
+ * Approves with changed arguments (LangGraph "edit"): the seven factors on the original
+ * challenge, then the new arguments are canonicalised (RFC 8785) and hashed, and the
+ * flow's policy is evaluated again on them; a BLOCKED result refuses the edit and the
+ * challenge stays pending. Otherwise pending -> approved with decision "edit" and the
+ * edited canonical args and hash, which the ApprovalHandler must match before the tool runs.
+ * @param decide the policy decision for the tool on canonical arguments.
+ * @throws AppError as {@link approveChallenge}; unprocessable ("invalid_edit") when the
+ *   args are not JSON; forbidden ("edit_blocked_by_policy") when a policy blocks them.
  */
-export async function consumeChallenge(opts: ApprovalOptions, input: DecisionInput): Promise<void> {
-  const a = await checkFactors(opts, input, ["approved", "pending"]);
-  const now = new Date(opts.now?.() ?? Date.now());
-  const won = await opts.db.approval.updateMany({
-    where: { id: a.id, status: a.status, consumedAt: null },
-    data: { status: "consumed", consumedAt: now, decidedAt: a.decidedAt ?? now, decidedById: a.decidedById ?? input.userId },
-  });
-  if (won.count !== 1) throw new AppError("conflict", "approval_already_decided", "This approval was already used.");
+export async function editChallenge(
+  opts: ApprovalOptions,
+  input: DecisionInput,
+  edit: { args: unknown; decide: (toolName: string, canonical: string) => { decision: string; explanation: string }; comment?: string; shownHash?: string },
+): Promise<{ approval: Approval; canonical: string; hash: string }> {
+  const a = await checkFactors(opts, input, ["pending"]);
+  if (edit.shownHash !== undefined && edit.shownHash !== a.argsHash) {
+    throw new AppError("conflict", "args_hash_mismatch", "The arguments you edited are not those waiting for approval; reload and decide again.");
+  }
+  let next: { canonical: string; hash: string };
+  try {
+    next = canonicalArgs(edit.args);
+  } catch {
+    throw new AppError("unprocessable", "invalid_edit", "input.args: the edited arguments must be a JSON object.");
+  }
+  const policy = edit.decide(a.toolName, next.canonical);
+  if (policy.decision === "BLOCKED") {
+    throw new AppError("forbidden", "edit_blocked_by_policy", `The edited arguments are BLOCKED by policy (${policy.explanation}); the tool will not run with them. Edit them again or reject.`);
+  }
+  await settle(opts, a, { comment: edit.comment ?? null, editedArgs: next.canonical, editedArgsHash: next.hash }, "approved", "edit", input.userId);
+  return { approval: { ...a, status: "approved" }, ...next };
 }
 
 /**
- * Rejects a pending challenge (pending -> rejected, one conditional update). Needs no token:
- * rejecting can only stop a tool from running. Re-rejecting an already rejected challenge
- * is a no-op.
- * @throws AppError not_found / forbidden as {@link checkFactors}; conflict when it was
- *   already approved or consumed.
+ * Closes a challenge without running the tool: respond (feedback to the agent), reject
+ * (with a reason) or ignore (the run is cancelled). Needs no token: closing can only stop
+ * a tool from running. pending -> rejected in one conditional update.
+ * @throws AppError not_found / forbidden as {@link checkFactors}; gone (expired);
+ *   conflict (already decided, or another decision won the race).
  */
-export async function rejectChallenge(opts: ApprovalOptions, input: { approvalId: string; threadId: string; userId: string }, comment?: string): Promise<void> {
-  const a = await opts.db.approval.findUnique({ where: { id: input.approvalId } });
-  if (!a || a.threadId !== input.threadId) throw new AppError("not_found", "approval_not_found", `No approval ${input.approvalId} in this thread.`);
-  if (a.userId !== input.userId) throw new AppError("forbidden", "approval_wrong_user", "Only the user who started this run may decide its approvals.");
-  if (a.status === "rejected") return;
+export async function closeChallenge(opts: ApprovalOptions, input: Decider, decision: "respond" | "reject" | "ignore", comment?: string): Promise<void> {
+  const a = await loadForDecider(opts, input);
+  await requireOpen(opts, a, ["pending"]);
+  await settle(opts, a, { comment: comment ?? null }, "rejected", decision, input.userId);
+}
+
+/**
+ * Consumes a challenge for the ApprovalHandler, right before the tool runs: the seven
+ * factors, and for an edit the hash of the arguments about to run must equal the edited
+ * hash stored by {@link editChallenge} (and that hash must still be the SHA-256 of the
+ * stored edited text). Then approved (card) or pending (chat command) -> consumed in one
+ * conditional update.
+ * @param editedArgsHash SHA-256 of the edited arguments about to run; undefined for a plain approval.
+ * @throws AppError as {@link checkFactors}; conflict when the edit does not match or it
+ *   was consumed concurrently.
+ */
+export async function consumeChallenge(opts: ApprovalOptions, input: DecisionInput & { editedArgsHash?: string }): Promise<void> {
+  const a = await checkFactors(opts, input, ["approved", "pending"]);
+  const isEdit = a.decision === "edit";
+  const editOk = isEdit
+    ? a.editedArgs !== null && a.editedArgsHash !== null && sha256Hex(a.editedArgs) === a.editedArgsHash && input.editedArgsHash === a.editedArgsHash
+    : input.editedArgsHash === undefined;
+  if (!editOk) throw new AppError("conflict", "args_hash_mismatch", "The arguments about to run are not the ones the approver approved.");
+  const at = clock(opts);
   const won = await opts.db.approval.updateMany({
-    where: { id: a.id, status: { in: ["pending", "expired"] } },
-    data: { status: "rejected", decidedAt: new Date(opts.now?.() ?? Date.now()), decidedById: input.userId, comment: comment ?? null },
+    where: { id: a.id, status: a.status, consumedAt: null },
+    data: {
+      status: "consumed",
+      consumedAt: new Date(at),
+      decidedAt: a.decidedAt ?? new Date(at),
+      decidedById: a.decidedById ?? input.userId,
+      decision: a.decision ?? "approve",
+    },
   });
-  if (won.count !== 1) throw new AppError("conflict", "approval_already_decided", `This approval is already ${a.status}.`);
+  if (won.count !== 1) throw new AppError("conflict", "approval_already_decided", "This approval was already used.");
+  publish("approval.consumed", a, "consumed", at);
+}
+
+/**
+ * Marks a pending challenge past its expiry as expired (pending -> expired, one
+ * conditional update; decision "expired").
+ * @returns true when this call expired it (so exactly one caller tells the run).
+ */
+export async function expireChallenge(opts: ApprovalOptions, approvalId: string): Promise<boolean> {
+  const at = clock(opts);
+  const won = await opts.db.approval.updateMany({
+    where: { id: approvalId, status: "pending", expiresAt: { lte: new Date(at) } },
+    data: { status: "expired", decision: "expired" },
+  });
+  if (won.count !== 1) return false;
+  const a = await opts.db.approval.findUnique({ where: { id: approvalId }, select: { id: true, threadId: true } });
+  if (a) publish("approval.expired", a, "expired", at);
+  return true;
 }

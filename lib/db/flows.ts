@@ -2,21 +2,26 @@ import "server-only";
 import { AppError } from "../errors";
 import { FlowDocument } from "../flow/schema";
 import type { Db } from "./client";
+import { flowAccess, memberOf, personalWorkspace, requireCapability } from "./workspaces";
 
 /**
  * Flows and their immutable versions (SPEC.md 1, 5). Every function takes the acting
- * user's id and treats another user's flow as missing (404).
+ * user's id; a flow of a workspace the user is not a member of is missing (404), and
+ * saving needs the owner role (403).
  */
 
 /**
- * Creates a flow with its first version from a document (e.g. a template).
+ * Creates a flow with its first version from a document (e.g. a template), in
+ * `opts.workspaceId` or else the user's own workspace.
  * @throws ZodError when the document is invalid.
  */
-export async function createFlow(db: Db, userId: string, raw: unknown, opts: { templateKey?: string; message?: string } = {}) {
+export async function createFlow(db: Db, userId: string, raw: unknown, opts: { templateKey?: string; message?: string; workspaceId?: string } = {}) {
   const doc = FlowDocument.parse(raw);
+  const workspaceId = opts.workspaceId ?? (await personalWorkspace(db, userId));
   return db.flow.create({
     data: {
       ownerId: userId,
+      workspaceId,
       name: doc.settings.name,
       description: doc.settings.description,
       templateKey: opts.templateKey ?? null,
@@ -26,24 +31,27 @@ export async function createFlow(db: Db, userId: string, raw: unknown, opts: { t
 }
 
 /**
- * A flow of the user with its latest version (parsed document).
- * @throws AppError not_found when it does not exist or belongs to someone else.
+ * A flow the user may see with its latest version (parsed document) and the user's role.
+ * @throws AppError not_found when it does not exist or is in another workspace.
  */
 export async function getFlowWithLatest(db: Db, userId: string, flowId: string) {
-  const flow = await db.flow.findFirst({ where: { id: flowId, ownerId: userId }, include: { versions: { orderBy: { version: "desc" }, take: 1 } } });
+  const { role } = await flowAccess(db, userId, flowId);
+  const flow = await db.flow.findUnique({ where: { id: flowId }, include: { versions: { orderBy: { version: "desc" }, take: 1 } } });
   const latest = flow?.versions[0];
   if (!flow || !latest) throw new AppError("not_found", "flow_not_found", `No flow ${flowId}.`);
-  return { flow, version: latest, document: FlowDocument.parse(JSON.parse(latest.document)) };
+  return { flow, version: latest, role, document: FlowDocument.parse(JSON.parse(latest.document)) };
 }
 
 /**
  * Saves a document as the flow's next version (versions are never changed). A concurrent
  * save of the same version number loses on the unique (flowId, version) index -> 409.
- * @throws AppError not_found (not the user's flow), conflict (concurrent save); ZodError.
+ * @throws AppError not_found (another workspace's flow), forbidden (not an owner),
+ *   conflict (concurrent save); ZodError.
  */
 export async function saveFlowVersion(db: Db, userId: string, flowId: string, raw: unknown, message: string) {
   const doc = FlowDocument.parse(raw);
-  const { flow, version } = await getFlowWithLatest(db, userId, flowId);
+  const { flow, version, role } = await getFlowWithLatest(db, userId, flowId);
+  requireCapability(role, "edit");
   try {
     const [created] = await db.$transaction([
       db.flowVersion.create({ data: { flowId: flow.id, version: version.version + 1, document: JSON.stringify(doc), message, authorId: userId } }),
@@ -56,10 +64,10 @@ export async function saveFlowVersion(db: Db, userId: string, flowId: string, ra
   }
 }
 
-/** The user's flows, newest first, with their latest version number. */
+/** The flows of every workspace the user is a member of, newest first, with their latest version number. */
 export async function listFlows(db: Db, userId: string) {
   const flows = await db.flow.findMany({
-    where: { ownerId: userId },
+    where: { workspace: memberOf(userId) },
     orderBy: { updatedAt: "desc" },
     include: { versions: { orderBy: { version: "desc" }, take: 1, select: { version: true, createdAt: true } } },
   });

@@ -21,6 +21,11 @@ export type ConsumeResult = { ok: true } | { ok: false; reason: string; message:
  */
 export interface EngineDeps {
   flow: FlowSpec;
+  /**
+   * The run's permission level (SPEC.md 3 security context): from the role of the user who
+   * started the thread, read when the run starts or resumes; policy rules may depend on it.
+   */
+  permission: "user" | "admin" | "system";
   /** Model for an agent's model id ("" = the flow default). */
   resolveModel(modelId: string): ResolvedModel;
   tools: {
@@ -38,12 +43,19 @@ export interface EngineDeps {
       toolCallId: string;
       canonicalArgs: string;
       argsHash: string;
+      /** Context the inbox shows (issue 4). */
+      agentId?: string;
+      agentName?: string;
+      stepId?: string;
+      stepTask?: string;
+      risk?: string;
+      rule?: string;
     }): Promise<{ id: string; token: string; expiresAt: string }>;
     /**
      * Validates the seven factors (id, expiry, args hash, HMAC, one-time use, thread, user)
      * and marks the challenge consumed in one conditional update.
      */
-    consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string }): Promise<ConsumeResult>;
+    consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string; editedArgsHash?: string }): Promise<ConsumeResult>;
     /** Marks a pending challenge rejected (no-op when already decided). */
     reject(input: { approvalId: string; threadId: string; userId: string; reason: string }): Promise<void>;
   };

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { consumeChallenge, createChallenge, rejectChallenge } from "../approvals/service";
+import { closeChallenge, consumeChallenge, createChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { env } from "../env";
 import { isAppError } from "../errors";
@@ -22,6 +22,8 @@ export interface EngineDepsOptions {
   workspacesDir?: string;
   approvalSecret?: string;
   approvalTtlMs?: number;
+  /** The run's permission level (default "user"); see EngineDeps.permission. */
+  permission?: "user" | "admin" | "system";
   now?: () => number;
 }
 
@@ -55,6 +57,7 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
   };
   return {
     flow: compileFlowSpec(opts.doc, { known: (n) => Boolean(getTool(n)), sideEffect: isSideEffectTool }),
+    permission: opts.permission ?? "user",
     resolveModel: opts.resolveModel ?? ((id) => resolveModel(id)),
     tools: {
       describe(name) {
@@ -81,9 +84,10 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
       },
       async reject(input) {
         try {
-          await rejectChallenge(approvalOpts, input, input.reason);
+          await closeChallenge(approvalOpts, input, "reject", input.reason);
         } catch (err) {
-          if (!isAppError(err) || err.reason !== "approval_already_decided") throw err;
+          // Decided from a card (already rejected) or expired meanwhile: nothing to mark.
+          if (!isAppError(err) || (err.reason !== "approval_already_decided" && err.reason !== "approval_expired")) throw err;
         }
       },
     },

@@ -68,6 +68,7 @@ export function fakeDeps(turns: Script = [], doc: FlowDocument = workspaceAssist
     rejected: [],
     ran: [],
     consumeResult: { ok: true },
+    permission: "user",
     stored: new Map(),
     toolOutput: "",
     clock: { now: Date.UTC(2026, 10, 22, 9, 0, 0) },

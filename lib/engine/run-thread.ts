@@ -1,9 +1,10 @@
 import "server-only";
 import { Command } from "@langchain/langgraph";
-import { approveChallenge, rejectChallenge } from "../approvals/service";
+import { approveChallenge, closeChallenge, editChallenge } from "../approvals/service";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
-import { AppError } from "../errors";
+import { permissionOf, requireCapability, roleIn, threadAccess } from "../db/workspaces";
+import { AppError, isAppError } from "../errors";
 import { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
 import { canonicalArgs } from "../policy/canonical";
@@ -11,18 +12,35 @@ import type { ResolvedModel } from "./deps";
 import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engine-deps";
 import { buildGraph } from "./graph";
 import { classifyIntent } from "./intent";
-import type { ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
+import type { ApprovalDecision, ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
 import type { QuestionInterrupt } from "./nodes/finalizer";
 import type { GraphStateValue } from "./state";
 import { eventsOf, type NamerState } from "../events/run-events";
 import type { RunChunk } from "./ui-parts";
 
-/** What starts a run on a thread: a user message, or a decision on its pending approval. */
+/** The decisions an approver can send (issue 4; LangGraph HumanResponse). */
+export type DecisionInput = {
+  kind: "decision";
+  approvalId: string;
+  decision: "approve" | "edit" | "respond" | "reject" | "ignore";
+  /** The card's one-time token: required to approve or edit. */
+  token?: string;
+  /** The args hash the approver was shown; must equal the challenge's. */
+  argsHash?: string;
+  /** edit: the new arguments. */
+  args?: Record<string, unknown>;
+  /** respond: the feedback (required); reject: the reason; otherwise a note. */
+  comment?: string;
+};
+
+/** What starts a run on a thread: a user message, a decision on a pending approval, a continue. */
 export type RunInput =
   | { kind: "message"; text: string; /** Directed mode: the agent the user picked (SPEC.md 1). */ agentId?: string }
   /** Continue a run that stopped between two steps (the server went away) from its last checkpoint. */
   | { kind: "continue" }
-  | { kind: "decision"; approvalId: string; decision: "approve" | "reject"; token?: string; comment?: string };
+  | DecisionInput
+  /** Internal (the expiry sweeper, never HTTP): tell the run that a challenge expired. */
+  | { kind: "expired"; approvalId: string };
 
 /** Options of {@link prepareRun}. */
 export interface PrepareRunOptions {
@@ -55,23 +73,31 @@ export function isRunActive(threadId: string): boolean {
 }
 
 /**
- * Checks and prepares one run of a thread's graph (SPEC.md 2, 8). Everything that can be
- * refused is refused here, before any byte is streamed: the thread must belong to the
- * user (404), no other run may be streaming on it (409); a decision must name the pending
- * approval and pass its seven factors, and approving moves it pending -> approved in one
- * conditional update (the loser of a race gets 409), rejecting pending -> rejected.
+ * Checks and prepares one run of a thread's graph (SPEC.md 2, 8; issue 4). Everything
+ * that can be refused is refused here, before any byte is streamed: the thread must be in
+ * a workspace of the user (404); messages and continues come only from the thread's own
+ * user (403); decisions need the owner or approver role (403); no other run may be
+ * streaming on it (409). A decision must name a pending approval of the thread and pass
+ * its checks (see lib/approvals/service.ts); its one conditional update decides races
+ * (the loser gets 409) before the run resumes with `Command({ resume })`.
  * @throws AppError with the status the route returns.
  */
 export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> {
   const { db, threadId, userId, input } = opts;
-  const thread = await db.thread.findFirst({ where: { id: threadId, userId }, include: { flowVersion: true } });
-  if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+  const { thread, role } = input.kind === "expired" ? await systemAccess(db, threadId) : await threadAccess(db, userId, threadId);
+  if (input.kind === "decision") requireCapability(role, "decide");
+  else if (input.kind !== "expired") {
+    requireCapability(role, "run");
+    if (thread.userId !== userId) throw new AppError("forbidden", "thread_owner_only", "Only the user who started this thread can send it messages; decide its approvals from the cards or the inbox.");
+  }
   if (active.has(threadId)) throw new AppError("conflict", "run_in_progress", "A run is already streaming on this thread; wait for it to finish.");
   const doc = FlowDocument.parse(JSON.parse(thread.flowVersion.document));
   const now = opts.deps?.now ?? Date.now;
+  // The requester's role sets the run's permission level (SPEC.md 3 security context).
+  const requesterRole = await roleIn(db, thread.userId, thread.flow.workspaceId);
   // The user's own provider (Settings) if any, else the server's environment, else offline.
-  const resolveModel = opts.deps?.resolveModel ?? (await userModelResolver(db, userId));
-  const deps = createEngineDeps({ db, doc, ...opts.deps, resolveModel });
+  const resolveModel = opts.deps?.resolveModel ?? (await userModelResolver(db, thread.userId));
+  const deps = createEngineDeps({ db, doc, permission: requesterRole ? permissionOf(requesterRole) : "user", ...opts.deps, resolveModel });
   const graph = buildGraph(deps, new PrismaCheckpointSaver(db));
   const config = { configurable: { thread_id: threadId } };
   const snapshot = await graph.getState(config);
@@ -87,30 +113,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     // No input: LangGraph continues from the last checkpoint, exactly where the run stopped.
     graphInput = null;
     label = "Continue the interrupted run";
-  } else if (input.kind === "decision") {
-    // The call waits in an interrupt of its step's branch; its payload has the exact args.
-    const pending = snapshot.tasks.flatMap((t) => t.interrupts).find((i) => (i.value as ApprovalInterrupt[] | undefined)?.[0]?.approval_id === input.approvalId);
-    const request = (pending?.value as ApprovalInterrupt[] | undefined)?.[0];
-    if (!pending?.id || !request) {
-      throw new AppError("conflict", "no_pending_approval", `Approval ${input.approvalId} is not a call this thread is waiting on.`);
-    }
-    const argsHash = canonicalArgs(request.action_request.args).hash;
-    const approvalOpts = { db, secret: opts.deps?.approvalSecret ?? approvalSecret(), now };
-    if (input.decision === "approve") {
-      await approveChallenge(approvalOpts, { approvalId: input.approvalId, token: input.token ?? "", threadId, userId, argsHash }, input.comment);
-    } else {
-      await rejectChallenge(approvalOpts, { approvalId: input.approvalId, threadId, userId }, input.comment);
-    }
-    const resume: ApprovalResume = {
-      response: input.decision === "approve" ? { type: "accept", args: null } : { type: "response", args: input.comment?.trim() || "rejected from the approval card" },
-      approval_id: input.approvalId,
-      token: input.token ?? null,
-      decided_by: userId,
-    };
-    // Several steps may wait at once: resume exactly this interrupt, by id.
-    graphInput = new Command({ resume: { [pending.id]: resume }, update: { run_started_at: now() } });
-    const p = { name: request.action_request.action };
-    label = input.decision === "approve" ? `Approved ${p.name}` : `Rejected ${p.name}${input.comment ? `: ${input.comment}` : ""}`;
+  } else if (input.kind === "decision" || input.kind === "expired") {
+    const decided = await applyDecision({ db, secret: opts.deps?.approvalSecret ?? approvalSecret(), now }, threadId, userId, input, waitingCalls(snapshot), deps);
+    graphInput = new Command({ resume: decided.resume, update: { run_started_at: now() } });
+    label = decided.label;
   } else if (input.kind === "message" && pendingQuestion(snapshot)) {
     // The run asked the user how to proceed (Finalizer interrupt): the message is the answer.
     const q = pendingQuestion(snapshot);
@@ -135,6 +141,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   }
 
   const run = await db.run.create({ data: { threadId, flowVersionId: thread.flowVersionId, kind: input.kind === "message" ? "start" : "resume", status: "running" } });
+  if (input.kind === "expired") await db.approval.updateMany({ where: { id: input.approvalId }, data: { runNotifiedAt: new Date(now()) } });
   await db.thread.update({ where: { id: threadId }, data: { status: "running" } });
   const last = await db.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } });
   let seq = last?.seq ?? 0;
@@ -156,7 +163,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
 
   async function* stream(): AsyncGenerator<RunChunk> {
     active.add(threadId);
-    const runChunk = (status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed", error: { code: string; message: string } | null): RunChunk => ({
+    const runChunk = (status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed" | "cancelled", error: { code: string; message: string } | null): RunChunk => ({
       type: "data-run",
       id: run.id,
       data: { runId: run.id, status, model: modelView, error, usage },
@@ -198,8 +205,8 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       }
       usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
       const waiting = after.tasks.some((t) => t.interrupts.length > 0);
-      const status = question ? "awaiting_input" : waiting ? "awaiting_approval" : v.lifecycle === "FAILED" ? "failed" : "completed";
-      final = runChunk(status, v.error && !waiting ? { code: v.error.code, message: v.error.message } : null);
+      const status = question ? "awaiting_input" : waiting ? "awaiting_approval" : v.plan?.status === "cancelled" ? "cancelled" : v.lifecycle === "FAILED" ? "failed" : "completed";
+      final = runChunk(status, v.error && !waiting && status !== "cancelled" ? { code: v.error.code, message: v.error.message } : null);
     } catch (err) {
       console.error(`run ${run.id} on thread ${threadId} failed`, err);
       final = runChunk("failed", { code: "run_error", message: err instanceof Error ? err.message : String(err) });
@@ -232,4 +239,98 @@ function pendingQuestion(snapshot: { tasks: { interrupts: { id?: string; value?:
     if (i.id && v?.kind === "question" && typeof v.question === "string") return { id: i.id, question: v.question };
   }
   return null;
+}
+
+/** Access for the expiry sweeper (internal input, never from HTTP): the thread as it is. */
+async function systemAccess(db: Db, threadId: string) {
+  const thread = await db.thread.findUnique({ where: { id: threadId }, include: { flow: true, flowVersion: true } });
+  if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+  return { thread, role: "owner" as const };
+}
+
+/** The approval interrupts the thread waits on: interrupt id and its HumanInterrupt payload. */
+function waitingCalls(snapshot: { tasks: { interrupts: { id?: string; value?: unknown }[] }[] }): { id: string; request: ApprovalInterrupt }[] {
+  return snapshot.tasks.flatMap((t) => t.interrupts).flatMap((i) => {
+    const request = (i.value as ApprovalInterrupt[] | undefined)?.[0];
+    return i.id && request?.approval_id ? [{ id: i.id, request }] : [];
+  });
+}
+
+/**
+ * Applies a decision to the challenge it names (one conditional update; see
+ * lib/approvals/service.ts) and builds the resume map for `Command({ resume })`: the
+ * interrupt of that call gets the HumanResponse. Ignore cancels the run: every other
+ * call the thread waits on is dismissed too, so the run ends as a whole.
+ * @throws AppError conflict ("no_pending_approval") when the thread does not wait on it;
+ *   unprocessable when a required field is missing; anything the service throws.
+ */
+async function applyDecision(
+  approvalOpts: { db: Db; secret: string; now: () => number },
+  threadId: string,
+  userId: string,
+  input: DecisionInput | { kind: "expired"; approvalId: string },
+  waiting: { id: string; request: ApprovalInterrupt }[],
+  deps: { flow: { decide(tool: string, canonical: string, permission?: "user" | "admin" | "system"): { decision: string; explanation: string } }; permission: "user" | "admin" | "system" },
+): Promise<{ resume: Record<string, ApprovalResume>; label: string }> {
+  const target = waiting.find((w) => w.request.approval_id === input.approvalId);
+  if (!target) throw new AppError("conflict", "no_pending_approval", `Approval ${input.approvalId} is not a call this thread is waiting on.`);
+  const tool = target.request.action_request.action;
+  const resumeOf = (decision: ApprovalDecision, response: ApprovalResume["response"], token: string | null = null): ApprovalResume => ({
+    response,
+    decision,
+    approval_id: input.approvalId,
+    token,
+    decided_by: input.kind === "expired" ? "system" : userId,
+  });
+  if (input.kind === "expired") {
+    const row = await approvalOpts.db.approval.findUnique({ where: { id: input.approvalId }, select: { status: true } });
+    if (row?.status !== "expired") throw new AppError("conflict", "approval_not_expired", `Approval ${input.approvalId} has not expired.`);
+    return { resume: { [target.id]: resumeOf("expired", { type: "response", args: "expired" }) }, label: `The approval for ${tool} expired` };
+  }
+  const who = { approvalId: input.approvalId, threadId, userId };
+  const argsHash = canonicalArgs(target.request.action_request.args).hash;
+  const needToken = () => {
+    if (!input.token) throw new AppError("unprocessable", "token_required", `input.token: to ${input.decision} you need the token shown on the approval card.`);
+    return input.token;
+  };
+  const shown = input.argsHash !== undefined ? { shownHash: input.argsHash } : {};
+  const comment = input.comment?.trim() || undefined;
+  const note = comment ? { comment } : {};
+  switch (input.decision) {
+    case "approve": {
+      const token = needToken();
+      await approveChallenge(approvalOpts, { ...who, token, argsHash }, { ...note, ...shown });
+      return { resume: { [target.id]: resumeOf("approve", { type: "accept", args: null }, token) }, label: `Approved ${tool}` };
+    }
+    case "edit": {
+      const token = needToken();
+      if (!input.args) throw new AppError("unprocessable", "args_required", "input.args: an edit needs the new arguments (a JSON object).");
+      const edited = await editChallenge(approvalOpts, { ...who, token, argsHash }, { args: input.args, decide: (t, c) => deps.flow.decide(t, c, deps.permission), ...note, ...shown });
+      const args = JSON.parse(edited.canonical) as Record<string, unknown>;
+      return { resume: { [target.id]: resumeOf("edit", { type: "edit", args: { action: tool, args } }, token) }, label: `Approved ${tool} with edited arguments (sha256 ${edited.hash.slice(0, 12)}…)` };
+    }
+    case "respond": {
+      if (!comment) throw new AppError("unprocessable", "comment_required", "input.comment: write the feedback the agent should get instead of running the tool.");
+      await closeChallenge(approvalOpts, who, "respond", comment);
+      return { resume: { [target.id]: resumeOf("respond", { type: "response", args: comment }) }, label: `Responded to ${tool}: ${comment}` };
+    }
+    case "reject": {
+      await closeChallenge(approvalOpts, who, "reject", comment);
+      const reason = comment ?? "rejected from the approval card";
+      return { resume: { [target.id]: resumeOf("reject", { type: "response", args: reason }) }, label: `Rejected ${tool}${comment ? `: ${comment}` : ""}` };
+    }
+    case "ignore": {
+      await closeChallenge(approvalOpts, who, "ignore", comment);
+      const resume: Record<string, ApprovalResume> = { [target.id]: resumeOf("ignore", { type: "ignore", args: null }) };
+      for (const other of waiting.filter((w) => w !== target)) {
+        try {
+          await closeChallenge(approvalOpts, { ...who, approvalId: other.request.approval_id }, "ignore", "the run was cancelled");
+        } catch (err) {
+          if (!isAppError(err) || err.code === "forbidden" || err.code === "not_found") throw err;
+        }
+        resume[other.id] = { ...resumeOf("ignore", { type: "ignore", args: null }), approval_id: other.request.approval_id };
+      }
+      return { resume, label: `Dismissed ${tool}; the run is cancelled` };
+    }
+  }
 }

@@ -117,22 +117,33 @@ export interface AuditRecord {
   detail?: string;
 }
 
-/** The outcome the ApprovalHandler hands to the Supervisor. */
+/**
+ * The outcome the ApprovalHandler hands to the Supervisor (issue 4): approved or edited
+ * (the tool ran), responded (feedback, the step goes on), rejected, ignored (the run is
+ * cancelled), expired (the Supervisor may ask again), invalid (a factor failed).
+ */
 export interface ApprovalOutcome {
   approval_id: string;
   tool_name: string;
-  decision: "approved" | "rejected" | "invalid";
+  decision: "approved" | "edited" | "responded" | "rejected" | "ignored" | "expired" | "invalid";
   reason: string;
 }
 
-/** A decision to apply to the pending approval, from the card (resume) or the chat (Router). */
+/**
+ * A decision to apply to the pending approval, from the card or inbox (resume) or the
+ * chat (Router). Kinds follow LangGraph's HumanResponse (accept = approve, edit, response
+ * = respond or reject, ignore) plus `expired`, sent by the expiry sweeper.
+ */
 export interface ApprovalRequest {
-  kind: "approve" | "reject";
+  kind: "approve" | "edit" | "respond" | "reject" | "ignore" | "expired";
   approval_id: string;
   token: string | null;
-  via: "card" | "chat";
+  via: "card" | "chat" | "system";
   decided_by: string;
+  /** Rejection reason or the feedback of a respond. */
   reason: string | null;
+  /** An edit's new arguments (JSON object); null otherwise. */
+  edited_args?: unknown;
 }
 
 /** What the Executor returned for the step in progress when it answered without a tool. */
@@ -229,6 +240,8 @@ export const GraphState = Annotation.Root({
   awaiting_user_input: replace<boolean>(() => false),
   /** Set by the Router when a message arrives while branches wait for approval (see Supervisor). */
   redispatch_awaiting: replace<boolean>(() => false),
+  /** Set when an approver dismissed a call (HumanResponse "ignore"): the run ends cancelled. */
+  cancelled: replace<{ by: string; reason: string } | null>(() => null),
   /** The question the Finalizer asked when the run could not go on (SPEC.md 2 retries). */
   question: replace<string | null>(() => null),
   /** Why the Planner is asked for a new plan (failure, and the user's answer). */

@@ -62,13 +62,18 @@ export const dataSchemas = {
     token: z.string(),
     expiresAt: z.string(),
     status: z.enum(["pending", "approved", "rejected", "expired", "consumed", "invalid"]),
+    /** Risk level and the policy rule that asked for approval (SPEC.md 4), when known. */
+    risk: z.enum(["low", "medium", "high", "critical"]).optional(),
+    rule: z.string().optional(),
+    /** What the interrupt allows (LangGraph HumanInterrupt config). */
+    allow: z.object({ accept: z.boolean(), edit: z.boolean(), respond: z.boolean(), ignore: z.boolean() }).optional(),
   }),
   /** A lifecycle transition of the run (SPEC.md 3, seed 003), recorded from node updates. */
   lifecycle: z.object({ from: z.string(), to: z.string(), node: z.string(), at: z.string() }),
   /** Run status and which model answered (run_started / run_completed / run_failed). */
   run: z.object({
     runId: z.string(),
-    status: z.enum(["running", "awaiting_approval", "awaiting_input", "completed", "failed"]),
+    status: z.enum(["running", "awaiting_approval", "awaiting_input", "completed", "failed", "cancelled"]),
     model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable(),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     /** Tokens this run used (all model calls). */

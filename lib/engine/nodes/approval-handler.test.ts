@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { canonicalArgs } from "../../policy/canonical";
+import { workspaceAssistant } from "../../../templates/workspace-assistant";
 import type { ApprovalRequest, StepBranch } from "../state";
 import { approvalHandlerNode } from "./approval-handler";
 import { branchTask, fakeDeps, gotoOf, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
@@ -122,5 +124,68 @@ describe("approvalHandlerNode", () => {
     expect(gotoOf(cmd)).toBe("supervisor");
     expect(mirrored(cmd)?.output).toMatchObject({ ok: false });
     expect(deps.consumed).toHaveLength(0);
+  });
+});
+
+describe("approvalHandlerNode: edit, respond, ignore, expired (issue 4)", () => {
+  const edited = { path: "edited.md", content: "hi" };
+
+  it("edit: consumed with the original hash and the edited hash -> Tools with the edited call; the audit keeps both hashes", async () => {
+    const deps = fakeDeps();
+    const executorMessages = [{ role: "assistant" as const, content: [{ type: "tool-call" as const, toolCallId: p.tool_call_id, toolName: "write_file", input: p.args }] }];
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "edit", edited_args: edited }, { executor_messages: executorMessages }));
+    const t = targets(cmd);
+    const next = canonicalArgs(edited);
+    expect(t.map((x) => x.node)).toEqual(["tools"]);
+    expect(deps.consumed).toEqual([{ approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", argsHash: p.args_hash, editedArgsHash: next.hash }]);
+    expect(t[0]?.arg?.branch.proposed_tool).toEqual({ ...p, args: edited, canonical_args: next.canonical, args_hash: next.hash });
+    expect(t[0]?.arg?.branch.approval_outcome).toMatchObject({ decision: "edited" });
+    // The agent's conversation shows the call that runs.
+    expect(JSON.stringify(t[0]?.arg?.branch.executor_messages)).toContain("edited.md");
+    const trail = updateOf(cmd).audit_trail as { action: string; args_hash: string; detail: string }[];
+    expect(trail.map((a) => a.action)).toEqual(["approval_consumed", "approval_edited"]);
+    expect(trail[1]?.detail).toContain(p.args_hash);
+    expect(trail[1]?.args_hash).toBe(next.hash);
+  });
+
+  it("edit whose new arguments the policy BLOCKS: the tool does not run, outcome invalid", async () => {
+    const doc = structuredClone(workspaceAssistant);
+    const policy = doc.nodes.find((n) => n.type === "policy");
+    if (policy?.type !== "policy") throw new Error("no policy");
+    policy.data.rules.unshift({ tool: "write_file", decision: "BLOCKED", risk: "high", permission: "any", match: [{ kind: "path_glob", field: "path", pattern: "secret*" }] });
+    const deps = fakeDeps([], doc);
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "edit", edited_args: { path: "secret.md", content: "x" } }));
+    expect(targets(cmd).map((x) => x.node)).not.toContain("tools");
+    expect(mirrored(cmd)?.approval_outcome).toMatchObject({ decision: "invalid" });
+    expect(deps.audits.map((a) => a.action)).toEqual(["approval_refused"]);
+  });
+
+  it("respond: nothing consumed or run; the feedback is the call's result and the step goes on", async () => {
+    const deps = fakeDeps();
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "respond", token: null, reason: "write it to notes-summary.md instead" }));
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(deps.consumed).toHaveLength(0);
+    expect(deps.ran).toHaveLength(0);
+    const b = mirrored(cmd);
+    expect(b).toMatchObject({ phase: "returned", proposed_tool: null, awaiting_approval: false, approval_outcome: { decision: "responded" } });
+    expect(JSON.stringify(b?.executor_messages.at(-1))).toContain("write it to notes-summary.md instead");
+    expect(deps.audits.map((a) => a.action)).toEqual(["approval_responded"]);
+  });
+
+  it("ignore: the branch is done and the run is marked cancelled", async () => {
+    const deps = fakeDeps();
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "ignore", token: null }));
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(updateOf(cmd).cancelled).toMatchObject({ by: "user-1" });
+    expect(mirrored(cmd)).toMatchObject({ phase: "done", approval_outcome: { decision: "ignored" } });
+    expect(deps.ran).toHaveLength(0);
+  });
+
+  it("expired: the tool does not run; outcome expired (the Supervisor may ask again)", async () => {
+    const deps = fakeDeps();
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "expired", token: null, via: "system", decided_by: "system" }));
+    expect(mirrored(cmd)).toMatchObject({ phase: "done", approval_outcome: { decision: "expired" }, output: { ok: false } });
+    expect(deps.consumed).toHaveLength(0);
+    expect(deps.audits.map((a) => a.action)).toEqual(["approval_expired"]);
   });
 });

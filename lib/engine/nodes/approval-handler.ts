@@ -1,19 +1,29 @@
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { ModelMessage } from "ai";
 import { canonicalArgs } from "../../policy/canonical";
 import { mirror, sendBranch } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit, iso } from "../emit";
-import type { BranchTask, ProposedTool, StepBranch } from "../state";
+import type { ApprovalOutcome, AuditRecord, BranchTask, GraphUpdate, ProposedTool, StepBranch } from "../state";
 
 /**
- * ApprovalHandler (SPEC.md 2), in the branch of the step whose call waits. Reject: the
- * challenge is marked rejected, and `awaiting_approval`, `proposed_tool` and `approval_id`
- * are cleared; the Supervisor is told that the user rejected the tool. Approve: the seven
- * factors (approval id, expiry, args hash, HMAC signature, one-time use, thread, user) are
- * validated against the stored challenge and the hash recomputed from the branch's
- * arguments, and the challenge is consumed in one conditional update -> Tools. Any failure:
- * the tool does not run; a bad chat command leaves the call waiting for a valid decision,
- * any other failure goes to the Supervisor as an invalid approval.
+ * ApprovalHandler (SPEC.md 2, issue 4), in the branch of the step whose call waits:
+ * - approve: the seven factors (approval id, expiry, args hash, HMAC signature, one-time
+ *   use, thread, user) are validated against the stored challenge and the hash recomputed
+ *   from the branch's arguments; the challenge is consumed in one conditional update -> Tools.
+ * - edit: the same, plus the edited arguments are canonicalised (RFC 8785), must match the
+ *   edited hash the approver's decision stored, and the flow's policy is evaluated on them
+ *   again (BLOCKED: the tool does not run); the call runs with them -> Tools. The audit
+ *   keeps both hashes.
+ * - respond: the tool does not run; the approver's feedback goes back to the agent as the
+ *   call's result and the step goes on -> Supervisor -> Executor.
+ * - reject: `awaiting_approval`, `proposed_tool` and `approval_id` are cleared; the
+ *   Supervisor is told that the user rejected the tool.
+ * - ignore: the run is cancelled (state `cancelled`) -> Supervisor -> Finalizer.
+ * - expired: nobody decided in time; the step failed this try and the Supervisor decides
+ *   (asks again with a new challenge while tries remain, else the step fails).
+ * Any failure: the tool does not run; a bad chat command leaves the call waiting for a
+ * valid decision, any other failure goes to the Supervisor as an invalid approval.
  */
 export function approvalHandlerNode(deps: EngineDeps) {
   return async (task: BranchTask, config?: LangGraphRunnableConfig): Promise<Command> => {
@@ -21,69 +31,154 @@ export function approvalHandlerNode(deps: EngineDeps) {
     const req = branch.approval_request;
     const p = branch.proposed_tool;
     const at = iso(deps.now());
-    const cleared = { awaiting_approval: false, proposed_tool: null, approval_id: null, approval_request: null };
-    const toSupervisor = (next: StepBranch, records: { action: string; at: string; actor: string }[] = []) =>
-      new Command({ update: { audit_trail: records, ...mirror(next) }, goto: "supervisor" });
     if (!req || !p || !branch.approval_id) {
-      return toSupervisor({ ...branch, ...cleared, phase: "done", output: { step_id: branch.step_id, text: "No call was waiting for approval.", ok: false } });
+      return settle({ ...branch, phase: "done", output: { step_id: branch.step_id, text: "No call was waiting for approval.", ok: false } });
     }
     const approvalId = branch.approval_id;
-    if (req.kind === "reject") {
-      if (req.approval_id !== approvalId) return refuse(config, task, "That approval id does not match the pending call.", req.via);
-      const reason = req.reason ?? "no reason given";
-      await deps.approvals.reject({ approvalId, threadId: task.thread_id, userId: req.decided_by, reason });
-      const record = { action: "approval_rejected", at, actor: req.decided_by, tool: p.name, args_hash: p.args_hash, detail: reason };
-      await deps.audit(task.thread_id, record);
-      emitTool(config, p, "rejected", `Rejected by the user: ${reason}`);
-      const why = `The user rejected ${p.name}: ${reason}`;
-      return toSupervisor(
-        {
+    const record = (action: string, detail: string, argsHash = p.args_hash): AuditRecord => ({ action, at, actor: req.decided_by, tool: p.name, args_hash: argsHash, detail });
+    const outcome = (decision: ApprovalOutcome["decision"], reason: string): ApprovalOutcome => ({ approval_id: approvalId, tool_name: p.name, decision, reason });
+    /** Ends the step's try without running the tool. */
+    const closed = async (r: AuditRecord, o: ApprovalOutcome, text: string, extra: GraphUpdate = {}) => {
+      await deps.audit(task.thread_id, r);
+      return settle({ ...branch, ...cleared, phase: "done", approval_outcome: o, output: { step_id: branch.step_id, text, ok: false } }, [r], extra);
+    };
+
+    const closing = req.kind === "reject" || req.kind === "respond" || req.kind === "ignore";
+    if (closing && req.approval_id !== approvalId) return refuse(config, task, "That approval id does not match the pending call.", req.via);
+    switch (req.kind) {
+      case "reject": {
+        const reason = req.reason ?? "no reason given";
+        await deps.approvals.reject({ approvalId, threadId: task.thread_id, userId: req.decided_by, reason });
+        emitTool(config, p, "rejected", `Rejected by the user: ${reason}`);
+        return closed(record("approval_rejected", reason), outcome("rejected", reason), `The user rejected ${p.name}: ${reason}`);
+      }
+      case "ignore": {
+        emitTool(config, p, "rejected", "Dismissed by the approver; the run is cancelled.");
+        const why = `The approver dismissed ${p.name}; the run was cancelled.`;
+        return closed(record("approval_ignored", req.reason ?? "dismissed"), outcome("ignored", why), why, { cancelled: { by: req.decided_by, reason: why } });
+      }
+      case "expired": {
+        emitTool(config, p, "error", "The approval expired before anyone decided; the tool did not run.");
+        const why = `Nobody decided on ${p.name} before the approval expired.`;
+        return closed({ ...record("approval_expired", approvalId), actor: "system" }, outcome("expired", why), why);
+      }
+      case "respond": {
+        const feedback = req.reason ?? "";
+        const r = record("approval_responded", feedback);
+        await deps.audit(task.thread_id, r);
+        emitTool(config, p, "rejected", `Not run; the approver responded: ${feedback}`);
+        // The feedback is the call's result: the agent reads it and goes on with the step.
+        const toolMessage: ModelMessage = {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: p.tool_call_id, toolName: p.name, output: { type: "text", value: `NOT RUN. The approver did not run this call and answered: ${feedback}` } }],
+        };
+        const next: StepBranch = {
           ...branch,
           ...cleared,
-          phase: "done",
-          approval_outcome: { approval_id: approvalId, tool_name: p.name, decision: "rejected", reason },
-          output: { step_id: branch.step_id, text: why, ok: false },
-        },
-        [record],
-      );
+          phase: "returned",
+          executor_messages: [...branch.executor_messages, toolMessage],
+          approval_outcome: outcome("responded", feedback),
+        };
+        return settle(next, [r]);
+      }
+      case "approve":
+      case "edit":
+        return approveOrEdit(deps, task, config, req.kind === "edit" ? req.edited_args : undefined, record, outcome);
     }
-    let argsHash: string;
+  };
+}
+
+const cleared = { awaiting_approval: false, proposed_tool: null, approval_id: null, approval_request: null } as const;
+
+/** Hands the branch to the Supervisor with its audit records. */
+function settle(next: StepBranch, records: AuditRecord[] = [], extra: GraphUpdate = {}): Command {
+  return new Command({ update: { ...extra, audit_trail: records, ...mirror(next) }, goto: "supervisor" });
+}
+
+async function approveOrEdit(
+  deps: EngineDeps,
+  task: BranchTask,
+  config: LangGraphRunnableConfig | undefined,
+  editedArgs: unknown,
+  record: (action: string, detail: string, argsHash?: string) => AuditRecord,
+  outcome: (decision: ApprovalOutcome["decision"], reason: string) => ApprovalOutcome,
+): Promise<Command> {
+  const { branch } = task;
+  const req = branch.approval_request;
+  const p = branch.proposed_tool as ProposedTool;
+  const approvalId = branch.approval_id as string;
+  const isEdit = editedArgs !== undefined;
+  const hashOf = (v: unknown) => {
     try {
-      argsHash = canonicalArgs(p.args).hash;
+      return canonicalArgs(v);
     } catch {
-      argsHash = "";
+      return null;
     }
-    const result =
-      req.approval_id !== approvalId || argsHash !== p.args_hash
-        ? { ok: false as const, reason: "approval_mismatch", message: "The approval does not match the pending call." }
-        : await deps.approvals.consume({ approvalId: req.approval_id, token: req.token ?? "", threadId: task.thread_id, userId: req.decided_by, argsHash });
-    if (!result.ok) {
-      const record = { action: "approval_refused", at, actor: req.decided_by, tool: p.name, args_hash: p.args_hash, detail: result.reason };
-      await deps.audit(task.thread_id, record);
-      if (req.via === "chat" && result.reason !== "approval_expired") return refuse(config, task, result.message, req.via);
-      emitTool(config, p, "error", `The tool did not run: ${result.message}`);
-      return toSupervisor(
-        {
-          ...branch,
-          ...cleared,
-          phase: "done",
-          approval_outcome: { approval_id: approvalId, tool_name: p.name, decision: "invalid", reason: result.message },
-          output: { step_id: branch.step_id, text: `The approval was refused: ${result.message}`, ok: false },
-        },
-        [record],
-      );
-    }
-    const record = { action: "approval_consumed", at, actor: req.decided_by, tool: p.name, args_hash: p.args_hash, detail: req.approval_id };
-    await deps.audit(task.thread_id, record);
+  };
+  const original = hashOf(p.args);
+  const edited = isEdit ? hashOf(editedArgs) : null;
+  let result: { ok: true } | { ok: false; reason: string; message: string };
+  if (!req || req.approval_id !== approvalId || original?.hash !== p.args_hash || (isEdit && !edited)) {
+    result = { ok: false, reason: "approval_mismatch", message: "The approval does not match the pending call." };
+  } else {
+    result = await deps.approvals.consume({
+      approvalId,
+      token: req.token ?? "",
+      threadId: task.thread_id,
+      userId: req.decided_by,
+      argsHash: original.hash,
+      ...(edited ? { editedArgsHash: edited.hash } : {}),
+    });
+  }
+  // An edit is judged again by the flow's policy on its canonical arguments.
+  if (result.ok && edited) {
+    const d = deps.flow.decide(p.name, edited.canonical, deps.permission);
+    if (d.decision === "BLOCKED") result = { ok: false, reason: "edit_blocked_by_policy", message: `The edited arguments are BLOCKED by policy (${d.explanation}).` };
+  }
+  if (!result.ok) {
+    const r = record("approval_refused", result.reason);
+    await deps.audit(task.thread_id, r);
+    if (req?.via === "chat" && result.reason !== "approval_expired") return refuse(config, task, result.message, req.via);
+    emitTool(config, p, "error", `The tool did not run: ${result.message}`);
     const next: StepBranch = {
       ...branch,
-      phase: "running",
-      awaiting_approval: false,
-      approval_request: null,
-      approval_outcome: { approval_id: req.approval_id, tool_name: p.name, decision: "approved", reason: "approved" },
+      ...cleared,
+      phase: "done",
+      approval_outcome: outcome("invalid", result.message),
+      output: { step_id: branch.step_id, text: `The approval was refused: ${result.message}`, ok: false },
     };
-    return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: sendBranch("tools", task, next) });
+    return settle(next, [r]);
+  }
+  const records = [record("approval_consumed", approvalId)];
+  let call = p;
+  let messages = branch.executor_messages;
+  if (edited) {
+    const args = JSON.parse(edited.canonical) as unknown;
+    call = { ...p, args, canonical_args: edited.canonical, args_hash: edited.hash };
+    records.push(record("approval_edited", `arguments edited by the approver: sha256 ${p.args_hash} -> ${edited.hash}`, edited.hash));
+    // The agent's conversation shows the call that actually runs.
+    messages = messages.map((m) =>
+      m.role === "assistant" && Array.isArray(m.content)
+        ? { ...m, content: m.content.map((c) => (c.type === "tool-call" && c.toolCallId === p.tool_call_id ? { ...c, input: args } : c)) }
+        : m,
+    );
+    emit(config, {
+      type: "data-tool",
+      id: p.tool_call_id,
+      data: { toolCallId: p.tool_call_id, toolName: p.name, args, argsHash: edited.hash, status: "allowed", decision: "AUTH_REQUIRED", rule: null, output: null },
+    });
+  }
+  for (const r of records) await deps.audit(task.thread_id, r);
+  const next: StepBranch = {
+    ...branch,
+    phase: "running",
+    proposed_tool: call,
+    executor_messages: messages,
+    awaiting_approval: false,
+    approval_request: null,
+    approval_outcome: outcome(edited ? "edited" : "approved", edited ? `edited to sha256 ${edited.hash}` : "approved"),
   };
+  return new Command({ update: { audit_trail: records, ...mirror(next) }, goto: sendBranch("tools", task, next) });
 }
 
 function emitTool(config: LangGraphRunnableConfig | undefined, p: ProposedTool, status: "rejected" | "error", output: string): void {
@@ -95,7 +190,7 @@ function emitTool(config: LangGraphRunnableConfig | undefined, p: ProposedTool, 
 }
 
 /** A chat decision that does not validate: say why, keep the call waiting. */
-function refuse(config: LangGraphRunnableConfig | undefined, task: BranchTask, why: string, via: "card" | "chat"): Command {
+function refuse(config: LangGraphRunnableConfig | undefined, task: BranchTask, why: string, via: "card" | "chat" | "system"): Command {
   const text = `Approval not accepted (${via}): ${why} The call still waits for a valid decision.`;
   emit(config, { type: "text", id: `refused-${task.branch.approval_id}-${Date.now()}`, text });
   const next: StepBranch = { ...task.branch, phase: "awaiting_approval", approval_request: null };

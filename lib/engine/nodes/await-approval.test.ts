@@ -37,7 +37,7 @@ describe("awaitApprovalNode", () => {
     expect(snap.tasks[0]?.interrupts[0]?.value).toEqual([
       {
         action_request: { action: "write_file", args: { path: "summary.md", content: "hi" } },
-        config: { allow_accept: true, allow_respond: true, allow_edit: false, allow_ignore: false },
+        config: { allow_accept: true, allow_respond: true, allow_edit: true, allow_ignore: true },
         description: `Approve write_file with exactly these arguments? sha256 ${p.args_hash}`,
         approval_id: "apv_123456",
         args_hash: p.args_hash,
@@ -51,27 +51,33 @@ describe("awaitApprovalNode", () => {
     const { graph, seen, config } = harness(waitingTask());
     await graph.invoke({}, config);
     const out = await graph.invoke(
-      new Command({ resume: { response: { type: "accept", args: null }, approval_id: "apv_123456", token: "tok_abcdefgh", decided_by: "user-9" } }),
+      new Command({ resume: { response: { type: "accept", args: null }, decision: "approve", approval_id: "apv_123456", token: "tok_abcdefgh", decided_by: "user-9" } }),
       config,
     );
-    const request = { kind: "approve", approval_id: "apv_123456", token: "tok_abcdefgh", via: "card", decided_by: "user-9", reason: null };
+    const request = { kind: "approve", approval_id: "apv_123456", token: "tok_abcdefgh", via: "card", decided_by: "user-9", reason: null, edited_args: null };
     expect(seen).toHaveLength(1);
     expect(seen[0]?.branch).toMatchObject({ phase: "running", approval_request: request, proposed_tool: p, approval_id: "apv_123456" });
     expect(seen[0]).toMatchObject({ thread_id: "thread-1", user_id: "user-1" });
     expect((out.branches as Record<string, StepBranch>).s0?.approval_request).toEqual(request);
   });
 
-  it("a response resume is a reject carrying the reason the approver wrote", async () => {
+  it.each([
+    ["reject", { type: "response", args: "wrong file" }, { kind: "reject", reason: "wrong file", edited_args: null, via: "card" }],
+    ["respond", { type: "response", args: "use notes.md" }, { kind: "respond", reason: "use notes.md", edited_args: null, via: "card" }],
+    ["ignore", { type: "ignore", args: null }, { kind: "ignore", reason: null, edited_args: null, via: "card" }],
+    ["edit", { type: "edit", args: { action: "write_file", args: { path: "x.md", content: "hi" } } }, { kind: "edit", reason: null, edited_args: { path: "x.md", content: "hi" }, via: "card" }],
+    ["expired", { type: "response", args: "expired" }, { kind: "expired", reason: "expired", edited_args: null, via: "system" }],
+  ] as const)("a %s resume (HumanResponse) becomes the matching request for the ApprovalHandler", async (decision, response, expected) => {
     const { graph, seen, config } = harness(waitingTask());
     await graph.invoke({}, config);
-    await graph.invoke(new Command({ resume: { response: { type: "response", args: "wrong file" }, approval_id: "apv_123456", token: null, decided_by: "user-1" } }), config);
-    expect(seen[0]?.branch.approval_request).toEqual({ kind: "reject", approval_id: "apv_123456", token: null, via: "card", decided_by: "user-1", reason: "wrong file" });
+    await graph.invoke(new Command({ resume: { response, decision, approval_id: "apv_123456", token: null, decided_by: "user-1" } }), config);
+    expect(seen[0]?.branch.approval_request).toEqual({ approval_id: "apv_123456", token: null, decided_by: "user-1", ...expected });
   });
 
   it("passes the resume's approval id through unchanged, for the ApprovalHandler to check", async () => {
     const { graph, seen, config } = harness(waitingTask());
     await graph.invoke({}, config);
-    await graph.invoke(new Command({ resume: { response: { type: "accept", args: null }, approval_id: "apv_other", token: "tok_abcdefgh", decided_by: "user-1" } }), config);
+    await graph.invoke(new Command({ resume: { response: { type: "accept", args: null }, decision: "approve", approval_id: "apv_other", token: "tok_abcdefgh", decided_by: "user-1" } }), config);
     expect(seen[0]?.branch.approval_request?.approval_id).toBe("apv_other");
     expect(seen[0]?.branch.approval_id).toBe("apv_123456");
   });

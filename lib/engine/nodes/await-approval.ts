@@ -3,13 +3,19 @@ import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuil
 import { mirror, sendBranch } from "../branch";
 import type { BranchTask, StepBranch } from "../state";
 
+/** The decisions an approver has (issue 4), plus `expired` sent by the expiry sweeper. */
+export type ApprovalDecision = "approve" | "edit" | "respond" | "reject" | "ignore" | "expired";
+
 /**
- * The value a run resumes with after an approval card's decision (STYLE.md rule 7):
- * LangGraph's `HumanResponse` ("accept", or "response" carrying the rejection reason)
- * plus the challenge it answers, the token shown on the card and who decided.
+ * The value a run resumes with after a decision (STYLE.md rule 7): LangGraph's
+ * `HumanResponse` ("accept"; "edit" with the new `ActionRequest`; "response" with the
+ * feedback or rejection reason; "ignore") plus the decision it stands for (respond and
+ * reject are both a "response"), the challenge it answers, the token shown on the card
+ * and who decided.
  */
 export interface ApprovalResume {
   response: HumanResponse;
+  decision: ApprovalDecision;
   approval_id: string;
   token: string | null;
   decided_by: string;
@@ -30,24 +36,25 @@ export function awaitApprovalNode() {
     const p = branch.proposed_tool;
     const payload: ApprovalInterrupt = {
       action_request: { action: p?.name ?? "tool", args: (p?.args ?? {}) as Record<string, unknown> },
-      config: { allow_accept: true, allow_respond: true, allow_edit: false, allow_ignore: false },
+      config: { allow_accept: true, allow_respond: true, allow_edit: true, allow_ignore: true },
       description: `Approve ${p?.name ?? "the tool call"} with exactly these arguments? sha256 ${p?.args_hash ?? ""}`,
       approval_id: branch.approval_id ?? "",
       args_hash: p?.args_hash ?? "",
       step_id: branch.step_id,
     };
     const resume = interrupt<ApprovalInterrupt[], ApprovalResume>([payload]);
-    const accept = resume.response.type === "accept";
+    const { response } = resume;
     const next: StepBranch = {
       ...branch,
       phase: "running",
       approval_request: {
-        kind: accept ? "approve" : "reject",
+        kind: resume.decision,
         approval_id: resume.approval_id,
         token: resume.token,
-        via: "card",
+        via: resume.decision === "expired" ? "system" : "card",
         decided_by: resume.decided_by,
-        reason: !accept && typeof resume.response.args === "string" ? resume.response.args : null,
+        reason: response.type === "response" && typeof response.args === "string" ? response.args : null,
+        edited_args: response.type === "edit" && response.args && typeof response.args === "object" ? response.args.args : null,
       },
     };
     return new Command({ update: mirror(next), goto: sendBranch("approval_handler", task, next) });

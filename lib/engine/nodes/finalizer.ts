@@ -8,7 +8,7 @@ import { type GraphStateValue, type GraphUpdate, usageOf } from "../state";
 /**
  * Finalizer (SPEC.md 2): writes the answer the user sees: small talk for a conversation,
  * otherwise a summary of the plan's steps and results, saying plainly when a tool was
- * rejected or the run stopped on an error. Streams it as text and appends it to the
+ * rejected, the run was cancelled by an approver, or it stopped on an error. Streams it as text and appends it to the
  * thread's messages; the run's lifecycle ends COMPLETED or FAILED -> END.
  * When the Supervisor gives up on a plan, the Finalizer asks the user how to proceed and
  * the run waits for the answer as an interrupt (the run service shows the question); the
@@ -38,7 +38,11 @@ export function finalizerNode(deps: EngineDeps) {
     let text: string;
     let spent = { input_tokens: 0, output_tokens: 0 };
     try {
-      if (state.intent === "conversation" || !plan) {
+      if (plan?.status === "cancelled") {
+        // Dismissed by an approver: say so plainly; no model call.
+        const done = plan.steps.filter((s) => s.status === "completed").map((s) => `- ${s.task}`);
+        text = `Cancelled. ${plan.failure_reason ?? "The run was cancelled."}${done.length ? `\nCompleted before that:\n${done.join("\n")}` : " Nothing else ran."}`;
+      } else if (state.intent === "conversation" || !plan) {
         const res = await generateText({ model, system: conversationSystem(), prompt: last });
         text = res.text;
         spent = usageOf(res.usage);

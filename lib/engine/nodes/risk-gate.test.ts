@@ -83,7 +83,7 @@ describe("riskGateNode", () => {
     const cmd = await riskGateNode(deps)(at(p), config as never);
     const t = targets(cmd);
     expect(t.map((x) => x.node)).toEqual(["await_approval"]);
-    expect(deps.created).toEqual([{ threadId: "thread-1", userId: "user-1", toolName: "write_file", toolCallId: p.tool_call_id, canonicalArgs: '{"content":"hi","path":"summary.md"}', argsHash: canonicalArgs({ path: "summary.md", content: "hi" }).hash }]);
+    expect(deps.created).toEqual([{ threadId: "thread-1", userId: "user-1", toolName: "write_file", toolCallId: p.tool_call_id, canonicalArgs: '{"content":"hi","path":"summary.md"}', argsHash: canonicalArgs({ path: "summary.md", content: "hi" }).hash, agentId: "assistant", agentName: "Assistant", stepId: "s0", stepTask: "Read notes.md", risk: "medium", rule: "File safety #3: write_file → AUTH_REQUIRED (medium)" }]);
     expect(t[0]?.arg?.branch).toMatchObject({ phase: "awaiting_approval", awaiting_approval: true, approval_id: "apv_1xxxxxx", proposed_tool: p });
     expect(mirrored(cmd)).toMatchObject({ awaiting_approval: true, approval_id: "apv_1xxxxxx" });
     expect(updateOf(cmd).lifecycle).toBe("WAIT_HUMAN");

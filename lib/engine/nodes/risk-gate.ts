@@ -3,7 +3,7 @@ import { canonicalArgs } from "../../policy/canonical";
 import { policyDecision } from "../../policy/policy-decision";
 import type { EngineDeps } from "../deps";
 import { emit, iso } from "../emit";
-import { mirror, sendBranch } from "../branch";
+import { mirror, sendBranch, stepOf } from "../branch";
 import type { BranchTask, GraphUpdate, StepBranch, ToolResultState } from "../state";
 
 /** A tool result that never ran (blocked, refused, integrity error). */
@@ -15,8 +15,8 @@ export function refusedResult(tool: string, callId: string, output: string, code
  * RiskGate (SPEC.md 2, 4). Recomputes the RFC 8785 canonical form of the proposed
  * arguments and its SHA-256 and refuses the call when it differs from `args_hash`
  * (integrity error; a hash the model or anyone else produced is never trusted). A tool not
- * wired to the current agent is refused. Then the flow's policies decide on the tool name
- * and canonical arguments: ALLOW -> Tools; BLOCKED -> Interpreter with a blocked result;
+ * wired to the current agent is refused. Then the flow's policies decide on the tool name,
+ * the canonical arguments and the run's permission level (the matched rule is shown): ALLOW -> Tools; BLOCKED -> Interpreter with a blocked result;
  * AUTH_REQUIRED -> a signed approval challenge is stored -> AwaitApproval.
  */
 export function riskGateNode(deps: EngineDeps) {
@@ -49,10 +49,12 @@ export function riskGateNode(deps: EngineDeps) {
     if (!agent?.tools.includes(p.name) || !deps.tools.describe(p.name)) {
       return refuse(`Tool ${p.name} is not available to this agent; the call was refused.`, "tool_not_allowed", "blocked", "BLOCKED", null);
     }
-    // The PolicyDecision of SPEC.md 3, checked against its consistency rule.
-    const policy = policyDecision(p.name, deps.flow.decide(p.name));
-    const { decision, rule } = policy;
-    const ruleText = rule ? `${rule.tool} → ${rule.decision} (${rule.risk})` : "default for this tool";
+    // The PolicyDecision of SPEC.md 3 on the canonical arguments (never the raw ones),
+    // checked against its consistency rule.
+    const decided = deps.flow.decide(p.name, recomputed.canonical, deps.permission);
+    const policy = policyDecision(p.name, decided);
+    const { decision } = policy;
+    const ruleText = decided.explanation;
     const risk = { risk: policy.risk_level, reason: policy.reason };
     if (decision === "BLOCKED") {
       return refuse(`BLOCKED by policy (${ruleText}): ${p.name} may not run in this flow.`, "tool_blocked", "blocked", "BLOCKED", ruleText);
@@ -70,6 +72,12 @@ export function riskGateNode(deps: EngineDeps) {
       toolCallId: p.tool_call_id,
       canonicalArgs: recomputed.canonical,
       argsHash: recomputed.hash,
+      agentId: branch.agent.id,
+      agentName: branch.agent.name,
+      stepId: branch.step_id,
+      stepTask: stepOf(task)?.task ?? "",
+      risk: policy.risk_level,
+      rule: ruleText,
     });
     emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, ...risk, status: "awaiting_approval", decision, rule: ruleText } });
     emit(config, {
@@ -84,6 +92,9 @@ export function riskGateNode(deps: EngineDeps) {
         token: challenge.token,
         expiresAt: challenge.expiresAt,
         status: "pending",
+        risk: policy.risk_level,
+        rule: ruleText,
+        allow: { accept: true, edit: true, respond: true, ignore: true },
       },
     });
     const required = { action: "approval_required", at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: challenge.id };

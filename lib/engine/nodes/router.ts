@@ -81,6 +81,7 @@ function fresh(intent: "task" | "conversation"): GraphUpdate {
     replans: 0,
     replan_reason: null,
     question: null,
+    cancelled: null,
     lifecycle: "CONTEXT_BUILD",
   };
 }

@@ -120,6 +120,27 @@ describe("supervisorNode", () => {
     expect(planOf(updateOf(cmd)).steps[0]).toMatchObject({ status: "failed", tries: 1 });
   });
 
+  it("an expired approval is retried while tries remain: the step goes back to its agent, which asks again", async () => {
+    const b = done("s0", "Nobody decided on write_file before the approval expired.", false, {
+      approval_outcome: { approval_id: "apv_123456", tool_name: "write_file", decision: "expired", reason: "expired" },
+    });
+    const cmd = await supervisorNode(fakeDeps())(twoSteps(1, b));
+    expect(targets(cmd).map((x) => x.node)).toEqual(["executor"]);
+    expect(planOf(updateOf(cmd)).steps[0]).toMatchObject({ status: "in_progress", tries: 2 });
+  });
+
+  it("a dismissed call (ignore) cancels the plan: open steps skipped, no retry -> Finalizer", async () => {
+    const b = done("s0", "The approver dismissed write_file; the run was cancelled.", false, {
+      approval_outcome: { approval_id: "apv_123456", tool_name: "write_file", decision: "ignored", reason: "dismissed" },
+    });
+    const state = { ...twoSteps(1, b), cancelled: { by: "user-1", reason: "The approver dismissed write_file; the run was cancelled." } };
+    const cmd = await supervisorNode(fakeDeps())(state);
+    expect(gotoOf(cmd)).toBe("finalizer");
+    const p = planOf(updateOf(cmd));
+    expect(p.status).toBe("cancelled");
+    expect(p.steps.map((s) => s.status)).toEqual(["skipped", "skipped"]);
+  });
+
   it("a branch awaiting approval is left suspended; after a new message it goes back to AwaitApproval", async () => {
     const waiting: StepBranch = { ...newBranch("s0", assistantAgent), phase: "awaiting_approval", awaiting_approval: true, approval_id: "apv_123456" };
     const still = await supervisorNode(fakeDeps())(twoSteps(1, waiting));

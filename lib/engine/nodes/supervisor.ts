@@ -11,11 +11,14 @@ import type { BranchTask, GraphStateValue, GraphUpdate, Handoff, Plan, PlanStep,
  * and the one that joins the branches of steps running side by side. Each pass counts one
  * iteration and enforces the flow's limits. Then:
  * - each step in progress: its branch is done -> the step completes, or is retried up to
- *   `max_tries`, or fails (a rejected or refused approval fails it at once); its branch
+ *   `max_tries` (an expired approval too: the retry asks again), or fails (a rejected,
+ *   dismissed or refused approval fails it at once); its branch
  *   returned a tool result -> Executor again; its branch waits for approval but lost its
  *   task (a new message arrived) -> AwaitApproval again;
  * - every pending step whose dependencies are completed is delegated to its agent (handoff
  *   recorded, agent identity set): several at once run in parallel (LangGraph `Send`);
+ * - an approver dismissed a call (`cancelled`): the plan is cancelled, its open steps
+ *   skipped -> Finalizer;
  * - nothing running and nothing left -> Finalizer (plan completed or failed); a step that
  *   still fails after its tries makes a new plan once (Planner), then the Finalizer asks
  *   the user how to proceed. The plan is never finished while a branch is still running.
@@ -31,6 +34,11 @@ export function supervisorNode(deps: EngineDeps) {
       const which = iterations > limits.maxIterations ? `${limits.maxIterations} iterations` : `${limits.timeoutMs} ms`;
       const error = structuredError("limit_exceeded", `The run stopped: it reached the flow's limit of ${which}.`, { metadata: { iterations, elapsedMs: elapsed } });
       return finish(config, deps, { iterations, error, ...(plan ? { plan: { ...plan, status: "failed", failure_reason: error.message } } : {}) }, "failed");
+    }
+    if (state.cancelled && plan && plan.status === "executing" && inFlight(plan).length === 0) {
+      // An approver dismissed a call (HumanResponse "ignore"): nothing else runs.
+      const steps = plan.steps.map((s) => (s.status === "pending" || s.status === "in_progress" ? { ...s, status: "skipped" as const, error: state.cancelled?.reason ?? "cancelled" } : s));
+      return finish(config, deps, { iterations, plan: { ...plan, steps, status: "cancelled", failure_reason: state.cancelled.reason } }, "failed");
     }
     if (state.error && inFlight(plan).length === 0) {
       return finish(config, deps, { iterations, ...(plan ? { plan: { ...plan, status: "failed", failure_reason: state.error.message } } : {}) }, "failed");
@@ -63,8 +71,9 @@ export function supervisorNode(deps: EngineDeps) {
         if (b.output.ok) {
           Object.assign(step, { status: "completed", result: b.output.text, error: null, ended_at: now });
           emitStep(config, deps.flow, step, "plan_step_completed");
-        } else if (state.error || (b.approval_outcome && b.approval_outcome.decision !== "approved")) {
-          // A refused approval or a stopping error (e.g. a loop) is not retried.
+        } else if (state.error || (b.approval_outcome && STOPS_STEP.includes(b.approval_outcome.decision))) {
+          // A rejected, dismissed or refused approval or a stopping error (e.g. a loop) is
+          // not retried; an expired one is (the retry asks again with a new challenge).
           Object.assign(step, { status: "failed", error: b.output.text, ended_at: now });
           emitStep(config, deps.flow, step, "plan_step_failed");
           failure = b.output.text;
@@ -139,6 +148,9 @@ export function supervisorNode(deps: EngineDeps) {
     return finish(config, deps, { iterations, plan: finished }, allDone ? "completed" : "failed");
   };
 }
+
+/** Approval outcomes that fail the step at once (issue 4): the approver said no, or a factor failed. */
+const STOPS_STEP: readonly string[] = ["rejected", "ignored", "invalid"];
 
 function identityOf(deps: EngineDeps, step: PlanStep) {
   const agent = deps.flow.agents.find((a) => a.id === step.agent_id) ?? deps.flow.agents[0];

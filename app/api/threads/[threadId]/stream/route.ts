@@ -1,20 +1,24 @@
 // POST /api/threads/:threadId/stream - run the thread's graph on a message or an approval decision; streams UI message chunks.
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import { after } from "next/server";
 import { db } from "@/lib/db/client";
+import { startExpirySweeper, tellExpiredRuns } from "@/lib/engine/expiry-sweeper";
 import { prepareRun } from "@/lib/engine/run-thread";
+import { isAppError } from "@/lib/errors";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
-import { AppError } from "@/lib/errors";
 import { withUser } from "@/lib/http/with-user";
 import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) => {
-  if (body.input.kind === "decision" && body.input.decision === "approve" && !body.input.token) {
-    throw new AppError("unprocessable", "token_required", "input.token: approving needs the token shown on the approval card.");
-  }
-  // Every refusal (404, 409, 410, 403) happens here, before the stream starts.
-  const run = await prepareRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input });
+  startExpirySweeper(db());
+  // Every refusal (403, 404, 409, 410, 422) happens here, before the stream starts.
+  const run = await prepareRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input }).catch((err: unknown) => {
+    // A decision on an expired challenge: answer 410 now, and tell the run right after.
+    if (isAppError(err) && err.reason === "approval_expired") after(() => tellExpiredRuns(db()).then(() => undefined));
+    throw err;
+  });
   const stream = createUIMessageStream<RunUIMessage>({
     async execute({ writer }) {
       writer.write({ type: "start", messageId: `run-${run.runId}` });

@@ -4,8 +4,8 @@ import { z } from "zod";
 export const Params = z.object({ threadId: z.string().min(1).max(64) });
 
 /**
- * POST body (sent by the run view's chat transport): a user message, or a decision on the
- * pending approval card. Approval tokens are base64url HMACs (43 chars).
+ * POST body (sent by the run view's chat transport and the inbox): a user message, a
+ * continue, or a decision on a pending approval. Approval tokens are base64url HMACs (43 chars).
  */
 export const Body = z.object({
   input: z.discriminatedUnion("kind", [
@@ -20,8 +20,17 @@ export const Body = z.object({
     z.object({
       kind: z.literal("decision"),
       approvalId: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "approval ids are 6-64 of [A-Za-z0-9_-]"),
-      decision: z.enum(["approve", "reject"]),
+      /** LangGraph HumanResponse kinds (issue 4): approve = accept, edit, respond, reject, ignore. */
+      decision: z.enum(["approve", "edit", "respond", "reject", "ignore"]),
+      /** The card's one-time token; required to approve or edit. */
       token: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "tokens are base64url").optional(),
+      /** The SHA-256 of the arguments the approver was shown (hex). */
+      argsHash: z.string().regex(/^[0-9a-f]{64}$/, "a lower-case hex SHA-256").optional(),
+      /** edit: the new arguments, a JSON object (at most 64 KB once serialised). */
+      args: z
+        .record(z.string(), z.unknown())
+        .refine((a) => JSON.stringify(a).length <= 65_536, "the edited arguments are over 64 KB")
+        .optional(),
       comment: z.string().trim().max(1000).optional(),
     }),
   ]),

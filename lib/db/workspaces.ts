@@ -1,0 +1,95 @@
+import "server-only";
+import { z } from "zod";
+import { AppError } from "../errors";
+import type { Db } from "./client";
+
+/**
+ * Workspaces and roles (issue 4). Flows belong to a workspace; threads and approvals
+ * belong to the workspace of their flow. Roles: owner (edits flows, runs, decides, manages
+ * members), approver (runs and decides), viewer (sees). A user who is not a member sees
+ * nothing of a workspace: every lookup answers 404, as if it did not exist.
+ */
+
+/** Roles of a workspace member. */
+export const Role = z.enum(["owner", "approver", "viewer"]);
+export type Role = z.infer<typeof Role>;
+
+/** What a role may do. */
+export type Capability = "see" | "decide" | "run" | "edit" | "manage";
+
+const CAN: Record<Role, readonly Capability[]> = {
+  owner: ["see", "decide", "run", "edit", "manage"],
+  approver: ["see", "decide", "run"],
+  viewer: ["see"],
+};
+
+/** True when `role` grants `what`. */
+export function can(role: Role, what: Capability): boolean {
+  return CAN[role].includes(what);
+}
+
+/**
+ * Throws unless `role` grants `what`.
+ * @throws AppError forbidden ("role_forbidden"), naming the role and what it lacks.
+ */
+export function requireCapability(role: Role, what: Capability): void {
+  if (!can(role, what)) {
+    const verb = { see: "see", decide: "decide approvals", run: "start runs", edit: "edit flows", manage: "manage members" }[what];
+    throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${role}; it cannot ${verb}. Ask an owner for another role.`);
+  }
+}
+
+/**
+ * The permission level a run has (SPEC.md 3 security context): owners run as `admin`,
+ * everyone else as `user`. Policy rules may be written per level (SPEC.md 4).
+ */
+export function permissionOf(role: Role): "user" | "admin" {
+  return role === "owner" ? "admin" : "user";
+}
+
+/** The user's role in a workspace, or null when not a member. */
+export async function roleIn(db: Db, userId: string, workspaceId: string): Promise<Role | null> {
+  const m = await db.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, select: { role: true } });
+  const parsed = Role.safeParse(m?.role);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Prisma filter: rows whose workspace has `userId` as a member. */
+export const memberOf = (userId: string) => ({ members: { some: { userId } } });
+
+/**
+ * The user's own workspace (the one a new flow goes to): the first they own, created
+ * ("<name>'s workspace", the user as owner) when they own none.
+ * @returns the workspace id.
+ */
+export async function personalWorkspace(db: Db, userId: string): Promise<string> {
+  const owned = await db.membership.findFirst({ where: { userId, role: "owner" }, orderBy: { createdAt: "asc" }, select: { workspaceId: true } });
+  if (owned) return owned.workspaceId;
+  const user = await db.user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
+  const ws = await db.workspace.create({
+    data: { name: `${user?.name || user?.email || "My"}'s workspace`, members: { create: { userId, role: "owner" } } },
+  });
+  return ws.id;
+}
+
+/**
+ * A thread the user may see, with its flow, pinned version and the user's role.
+ * @throws AppError not_found when it does not exist or its workspace is not the user's.
+ */
+export async function threadAccess(db: Db, userId: string, threadId: string) {
+  const thread = await db.thread.findUnique({ where: { id: threadId }, include: { flow: true, flowVersion: true } });
+  const role = thread ? await roleIn(db, userId, thread.flow.workspaceId) : null;
+  if (!thread || !role) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+  return { thread, role };
+}
+
+/**
+ * A flow the user may see, with the user's role in its workspace.
+ * @throws AppError not_found when it does not exist or its workspace is not the user's.
+ */
+export async function flowAccess(db: Db, userId: string, flowId: string) {
+  const flow = await db.flow.findUnique({ where: { id: flowId } });
+  const role = flow ? await roleIn(db, userId, flow.workspaceId) : null;
+  if (!flow || !role) throw new AppError("not_found", "flow_not_found", `No flow ${flowId}.`);
+  return { flow, role };
+}
