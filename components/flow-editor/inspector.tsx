@@ -1,17 +1,17 @@
 "use client";
 
-import { type ReactNode, useId, useState } from "react";
+import { type ReactNode, useId } from "react";
 import type {
   AgentNodeType,
   EditorEdge,
   EditorNode,
-  PolicyNodeType,
   SupervisorNodeType,
   ToolNodeType,
 } from "@/lib/flow/react-flow";
-import { AgentData, Decision, type PolicyRule, RiskLevel } from "@/lib/flow/schema";
+import { AgentData } from "@/lib/flow/schema";
 import type { CatalogTool } from "./editor-context";
 import styles from "./flow-editor.module.css";
+import { PolicyFields } from "./policy-fields";
 
 const AgentRole = AgentData.shape.role.unwrap();
 
@@ -213,135 +213,6 @@ function ToolFields({
         ))}
       </select>
       {current && <p className={styles.hint}>{current.description}</p>}
-    </section>
-  );
-}
-
-function PolicyFields({
-  node,
-  tools,
-  onChange,
-}: {
-  node: PolicyNodeType;
-  tools: readonly CatalogTool[];
-  onChange: (node: PolicyNodeType) => void;
-}) {
-  const id = useId();
-  const [newTool, setNewTool] = useState(tools[0]?.name ?? "*");
-  const { rules } = node.data;
-  const setRules = (next: PolicyRule[]) => onChange(withData(node, { rules: next }));
-  const setRule = (index: number, patch: Partial<PolicyRule>) =>
-    setRules(rules.map((r, i) => (i === index ? { ...r, ...patch } : r)));
-  const move = (index: number, by: -1 | 1) => {
-    const next = [...rules];
-    const [rule] = next.splice(index, 1);
-    if (rule) next.splice(index + by, 0, rule);
-    setRules(next);
-  };
-  const addRule = () => {
-    const sideEffect = tools.find((t) => t.name === newTool)?.sideEffect ?? false;
-    setRules([...rules, { tool: newTool, decision: sideEffect ? "AUTH_REQUIRED" : "ALLOW", risk: "medium" }]);
-  };
-
-  return (
-    <section className={styles.fields}>
-      <h2 className={styles.inspectorTitle}>
-        Policy <small className={styles.muted}>{node.id}</small>
-      </h2>
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        data-testid="inspector-policy-name"
-        value={node.data.name}
-        onChange={(e) => onChange(withData(node, { name: e.target.value }))}
-      />
-      <h3 className={styles.subTitle}>Rules</h3>
-      <p className={styles.hint}>In order; the first rule whose tool matches decides.</p>
-      {rules.map((rule, index) => (
-        // Rules have no id; their position is their identity (first match wins).
-        // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <div key={index} className={styles.ruleRow} data-testid={`inspector-rule-${index}`}>
-          <div className={styles.ruleHead}>
-            <span>
-              {index + 1}. <code>{rule.tool}</code>
-            </span>
-            <span className={styles.ruleButtons}>
-              <button
-                type="button"
-                aria-label={`Move rule ${index + 1} up`}
-                disabled={index === 0}
-                onClick={() => move(index, -1)}
-              >
-                ↑
-              </button>
-              <button
-                type="button"
-                aria-label={`Move rule ${index + 1} down`}
-                disabled={index === rules.length - 1}
-                onClick={() => move(index, 1)}
-              >
-                ↓
-              </button>
-              <button
-                type="button"
-                data-testid={`inspector-rule-remove-${index}`}
-                onClick={() => setRules(rules.filter((_, i) => i !== index))}
-              >
-                Remove
-              </button>
-            </span>
-          </div>
-          <div className={styles.ruleFields}>
-            <label>
-              Decision
-              <select
-                data-testid={`inspector-rule-decision-${index}`}
-                value={rule.decision}
-                onChange={(e) => setRule(index, { decision: Decision.parse(e.target.value) })}
-              >
-                {Decision.options.map((d) => (
-                  <option key={d} value={d}>
-                    {d}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Risk
-              <select
-                data-testid={`inspector-rule-risk-${index}`}
-                value={rule.risk}
-                onChange={(e) => setRule(index, { risk: RiskLevel.parse(e.target.value) })}
-              >
-                {RiskLevel.options.map((r) => (
-                  <option key={r} value={r}>
-                    {r}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
-        </div>
-      ))}
-      <div className={styles.addRule}>
-        <label htmlFor={`${id}-new-tool`}>Add a rule for</label>
-        <select
-          id={`${id}-new-tool`}
-          data-testid="inspector-rule-add-tool"
-          value={newTool}
-          onChange={(e) => setNewTool(e.target.value)}
-        >
-          <option value="*">* (any tool)</option>
-          {tools.map((t) => (
-            <option key={t.name} value={t.name}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-        <button type="button" data-testid="inspector-rule-add" onClick={addRule}>
-          Add rule
-        </button>
-      </div>
     </section>
   );
 }

@@ -4,6 +4,7 @@ import { Handle, type NodeProps, type NodeTypes, Position } from "@xyflow/react"
 import { type CSSProperties, memo, type ReactNode } from "react";
 import {
   type AgentNodeType,
+  describeCoverage,
   type EndNodeType,
   type NodeKind,
   type PolicyNodeType,
@@ -13,6 +14,7 @@ import {
   type ToolNodeType,
 } from "@/lib/flow/react-flow";
 import type { Decision } from "@/lib/flow/schema";
+import { ruleConditions } from "@/lib/policy/describe-rule";
 import { useEditorContext } from "./editor-context";
 import styles from "./flow-editor.module.css";
 
@@ -95,12 +97,9 @@ export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps
   const entry = tools.get(data.tool);
   const sideEffect = entry?.sideEffect ?? false;
   const coverage = policyCoverage({ nodes: policies }, data.tool, sideEffect);
-  const policy = policies.find((p) => p.id === coverage.policyId);
-  const source =
-    policy && coverage.ruleIndex !== null
-      ? `Decided by policy "${policy.data.name}", rule ${coverage.ruleIndex + 1}`
-      : `No rule matches: the default for tools ${sideEffect ? "with" : "without"} side effects`;
-  // Compact (two lines): tool nodes are often stacked close together.
+  const { line, title } = describeCoverage(coverage, sideEffect);
+  // Compact: tool nodes are often stacked close together. The badge is the decision when no
+  // conditional rule holds; conditional rules get one clamped line (two at most).
   return (
     <NodeShell id={id} kind="tool" selected={selected} handles="both">
       <div className={styles.nodeTitle} title={entry?.description}>
@@ -113,8 +112,13 @@ export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps
           </span>
         )}
         {!entry && <span className={styles.unknownTool}>not in catalog</span>}
-        <DecisionBadge decision={coverage.decision} testId={`flow-node-${id}-decision`} title={source} />
+        <DecisionBadge decision={coverage.decision} testId={`flow-node-${id}-decision`} title={title} />
       </div>
+      {line && (
+        <div className={styles.coverageLine} data-testid={`flow-node-${id}-coverage`} title={title}>
+          {line}
+        </div>
+      )}
     </NodeShell>
   );
 });
@@ -133,6 +137,7 @@ export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeP
             // biome-ignore lint/suspicious/noArrayIndexKey: see above
             <li key={index}>
               <code>{rule.tool}</code> → <DecisionBadge decision={rule.decision} />
+              <RuleConditions conditions={ruleConditions(rule)} />
             </li>
           ))}
         </ol>
@@ -140,6 +145,16 @@ export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeP
     </NodeShell>
   );
 });
+
+/** A rule's matchers and permission on one clamped line; the full text in the tooltip. */
+function RuleConditions({ conditions }: { conditions: string }) {
+  if (!conditions) return null;
+  return (
+    <div className={styles.ruleCond} title={conditions}>
+      if {conditions}
+    </div>
+  );
+}
 
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? "";

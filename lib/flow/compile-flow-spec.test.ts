@@ -29,11 +29,11 @@ describe("compileFlowSpec", () => {
 
   it("decides by the first matching rule, and side-effect tools no rule covers need approval", () => {
     const spec = compileFlowSpec(workspaceAssistant, registry);
-    expect(["list_files", "read_file", "write_file", "delete_file"].map((t) => spec.decide(t).decision)).toEqual(["ALLOW", "ALLOW", "AUTH_REQUIRED", "BLOCKED"]);
+    expect(["list_files", "read_file", "write_file", "delete_file"].map((t) => spec.decide(t, "{}").decision)).toEqual(["ALLOW", "ALLOW", "AUTH_REQUIRED", "BLOCKED"]);
     const noPolicy: FlowDocument = { ...workspaceAssistant, nodes: workspaceAssistant.nodes.filter((n) => n.type !== "policy") };
     const bare = compileFlowSpec(noPolicy, registry);
-    expect(bare.decide("write_file")).toEqual({ decision: "AUTH_REQUIRED", rule: null });
-    expect(bare.decide("read_file")).toEqual({ decision: "ALLOW", rule: null });
+    expect(bare.decide("write_file", "{}")).toMatchObject({ decision: "AUTH_REQUIRED", rule: null, policy: null });
+    expect(bare.decide("read_file", "{}")).toMatchObject({ decision: "ALLOW", rule: null, policy: null });
   });
 
   it("a tool edge removed on the canvas removes the tool from the agent", () => {

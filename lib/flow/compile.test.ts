@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { AppError } from "../errors";
+import { canonicalJson } from "../policy/canonical";
 import { compileFlowSpec } from "./compile";
-import type { FlowDocument } from "./schema";
+import type { FlowDocument, PolicyRule } from "./schema";
 
 /** compileFlowSpec (SPEC.md 1, 2, 4): a flow document as the graph builder runs it. */
 
@@ -98,41 +99,54 @@ describe("compileFlowSpec", () => {
 
   it("decide() follows the policy rules in order, with the rule that matched", () => {
     const spec = compileFlowSpec(workspaceAssistant, registry);
-    expect(TOOLS.map((t) => spec.decide(t).decision)).toEqual(["ALLOW", "ALLOW", "AUTH_REQUIRED", "BLOCKED", "ALLOW"]);
-    expect(spec.decide("delete_file").rule).toEqual({ tool: "delete_file", decision: "BLOCKED", risk: "high" });
+    expect(TOOLS.map((t) => spec.decide(t, "{}").decision)).toEqual(["ALLOW", "ALLOW", "AUTH_REQUIRED", "BLOCKED", "ALLOW"]);
+    expect(spec.decide("delete_file", "{}")).toMatchObject({
+      rule: { tool: "delete_file", decision: "BLOCKED", risk: "high", permission: "any", match: [] },
+      policy: { id: "policy", name: "File safety" },
+      ruleIndex: 3,
+    });
   });
 
   it("decide(): side-effect tools no rule covers need approval (per the registry), the rest are allowed", () => {
     const noPolicy: FlowDocument = { ...workspaceAssistant, nodes: workspaceAssistant.nodes.filter((n) => n.type !== "policy") };
     const bare = compileFlowSpec(noPolicy, registry);
-    expect(bare.decide("write_file")).toEqual({ decision: "AUTH_REQUIRED", rule: null });
-    expect(bare.decide("delete_file")).toEqual({ decision: "AUTH_REQUIRED", rule: null });
-    expect(bare.decide("read_file")).toEqual({ decision: "ALLOW", rule: null });
+    expect(bare.decide("write_file", "{}")).toMatchObject({ decision: "AUTH_REQUIRED", rule: null, policy: null });
+    expect(bare.decide("delete_file", "{}")).toMatchObject({ decision: "AUTH_REQUIRED", rule: null, policy: null });
+    expect(bare.decide("read_file", "{}")).toMatchObject({ decision: "ALLOW", rule: null, policy: null });
     // The registry, not a built-in list, says what has side effects.
     const everything = compileFlowSpec(noPolicy, { ...registry, sideEffect: () => true });
-    expect(everything.decide("read_file").decision).toBe("AUTH_REQUIRED");
+    expect(everything.decide("read_file", "{}").decision).toBe("AUTH_REQUIRED");
+  });
+
+  const rule = (tool: string, decision: PolicyRule["decision"], more: Partial<PolicyRule> = {}): PolicyRule => ({ tool, decision, risk: "medium", permission: "any", match: [], ...more });
+  const policy = (id: string, rules: PolicyRule[]): Node => ({ id, type: "policy", position: { x: 0, y: 0 }, data: { name: id, rules } });
+  const withPolicies = (...policies: Node[]): FlowDocument => ({
+    ...workspaceAssistant,
+    nodes: [...workspaceAssistant.nodes.filter((n) => n.type !== "policy"), ...policies],
   });
 
   it("decide(): a '*' rule matches any tool; the first policy node that matches wins", () => {
-    const policy = (id: string, rules: { tool: string; decision: "ALLOW" | "AUTH_REQUIRED" | "BLOCKED"; risk: "low" | "medium" | "high" | "critical" }[]): Node => ({
-      id,
-      type: "policy",
-      position: { x: 0, y: 0 },
-      data: { name: id, rules },
-    });
-    const doc: FlowDocument = {
-      ...workspaceAssistant,
-      nodes: [
-        ...workspaceAssistant.nodes.filter((n) => n.type !== "policy"),
-        policy("p1", [{ tool: "read_file", decision: "ALLOW", risk: "low" }]),
-        policy("p2", [
-          { tool: "*", decision: "BLOCKED", risk: "critical" },
-          { tool: "list_files", decision: "ALLOW", risk: "low" },
-        ]),
-      ],
-    };
+    const doc = withPolicies(
+      policy("p1", [rule("read_file", "ALLOW", { risk: "low" })]),
+      policy("p2", [rule("*", "BLOCKED", { risk: "critical" }), rule("list_files", "ALLOW", { risk: "low" })]),
+    );
     const spec = compileFlowSpec(doc, registry);
-    expect(spec.decide("read_file").decision).toBe("ALLOW");
-    expect(spec.decide("list_files")).toEqual({ decision: "BLOCKED", rule: { tool: "*", decision: "BLOCKED", risk: "critical" } });
+    expect(spec.decide("read_file", "{}").decision).toBe("ALLOW");
+    expect(spec.decide("list_files", "{}")).toMatchObject({ decision: "BLOCKED", rule: { tool: "*", risk: "critical" }, policy: { id: "p2" }, ruleIndex: 0 });
+  });
+
+  it("decide(): reads the canonical arguments and the permission level (default user)", () => {
+    const doc = withPolicies(
+      policy("p1", [
+        rule("write_file", "ALLOW", { match: [{ kind: "path_glob", field: "path", pattern: "docs/**" }] }),
+        rule("*_file", "BLOCKED", { permission: "user" }),
+      ]),
+    );
+    const spec = compileFlowSpec(doc, registry);
+    expect(spec.decide("write_file", canonicalJson({ path: "docs/a.md" })).decision).toBe("ALLOW");
+    expect(spec.decide("write_file", canonicalJson({ path: "docs/../a.md" })).decision).toBe("BLOCKED");
+    expect(spec.decide("write_file", canonicalJson({ path: "a.md" }), "user").decision).toBe("BLOCKED");
+    expect(spec.decide("write_file", canonicalJson({ path: "a.md" }), "admin")).toMatchObject({ decision: "AUTH_REQUIRED", rule: null });
+    expect(() => spec.decide("write_file", '{ "path": "a.md" }')).toThrow(/canonical/);
   });
 });

@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
-import { decideTool, type ToolDecision } from "../policy/decide-tool";
-import type { FlowDocument } from "./schema";
+import { evaluatePolicy, type ToolDecision } from "../policy/evaluate-policy";
+import type { FlowDocument, PermissionLevel } from "./schema";
 
 /** An agent as the engine runs it: the canvas agent plus the tools wired to it by edges. */
 export interface AgentSpec {
@@ -25,8 +25,14 @@ export interface FlowSpec {
   supervisor: { name: string; instructions: string };
   agents: AgentSpec[];
   limits: { maxIterations: number; timeoutMs: number };
-  /** The policy decision for a tool (SPEC.md 4: first match; side effects default to AUTH_REQUIRED). */
-  decide(tool: string): ToolDecision;
+  /**
+   * The policy decision for a tool call (SPEC.md 4, via `evaluatePolicy`): first rule whose
+   * tool pattern, permission and argument matchers hold; side effects default to
+   * AUTH_REQUIRED. `canonicalArgs` is the RFC 8785 canonical JSON text of the arguments;
+   * `permission` is the run's level ("user" when omitted).
+   * @throws Error when `canonicalArgs` is not canonical JSON (an engine bug).
+   */
+  decide(tool: string, canonicalArgs: string, permission?: PermissionLevel): ToolDecision;
 }
 
 /**
@@ -71,6 +77,7 @@ export function compileFlowSpec(
     supervisor: sup?.type === "supervisor" ? { name: sup.data.name, instructions: sup.data.instructions } : { name: "Supervisor", instructions: "" },
     agents,
     limits: doc.settings.limits,
-    decide: (tool) => decideTool(doc, tool, registry.sideEffect),
+    decide: (tool, canonicalArgs, permission = "user") =>
+      evaluatePolicy(doc, tool, canonicalArgs, { permission, isSideEffect: registry.sideEffect }),
   };
 }

@@ -1,4 +1,6 @@
 import type { Edge, Node } from "@xyflow/react";
+import { ruleConditions } from "../policy/describe-rule";
+import { toolMatches } from "../policy/tool-pattern";
 import type { Decision, FlowDocument, FlowEdge, FlowNode } from "./schema";
 
 /**
@@ -89,32 +91,82 @@ export function nextEdgeId(edges: readonly { id: string }[], source: string, tar
   return `e-${source}-${target}-${n}`;
 }
 
-/** Which policy rule decides a tool; `policyId` and `ruleIndex` are null when the default applied. */
-export interface PolicyCoverage {
+/** A conditional rule (argument matchers or a specific permission) met before the fallback. */
+export interface CoverageCondition {
+  policyId: string;
+  policyName: string;
+  /** 0-based position of the rule in its policy node. */
+  ruleIndex: number;
   decision: Decision;
-  policyId: string | null;
-  ruleIndex: number | null;
+  /** The rule's conditions in words, e.g. `path matches docs/** and permission admin`. */
+  when: string;
 }
 
 /**
- * Decides a tool by the flow's policy rules: policy nodes in document order, rules in
- * order, the first rule whose tool is `toolName` or `*` wins. With no match, a tool with
- * side effects (per the tool catalog) needs approval, others are allowed (SPEC.md 4; the
- * same rule as `lib/policy/decide-tool.ts`, here with the catalog's side-effect flag and
- * the position of the deciding rule, for the editor). Accepts document or React Flow nodes.
+ * Which policy rules decide a tool, as the editor can tell without the call's arguments.
+ * `decision`, `policyId`, `policyName` and `ruleIndex` describe the fallback: the first
+ * unconditional rule that covers the tool (ids null when the default applies). `conditions`
+ * are the conditional rules that cover the tool and come first, in order: one of them
+ * decides instead whenever its conditions hold.
+ */
+export interface PolicyCoverage {
+  decision: Decision;
+  policyId: string | null;
+  policyName: string | null;
+  ruleIndex: number | null;
+  conditions: CoverageCondition[];
+}
+
+/**
+ * Decides a tool by the flow's policy rules without arguments, for the editor (SPEC.md 4;
+ * the same order as `lib/policy/evaluate-policy.ts`): policy nodes in document order,
+ * rules in order, rules whose tool pattern covers `toolName` (`*`, `*_file`: see
+ * `toolMatches`). Rules with argument matchers or a specific permission level are collected
+ * as `conditions` and the scan goes on; the first unconditional rule is the fallback. With
+ * none, a tool with side effects (per the tool catalog) needs approval, others are allowed.
+ * Accepts document or React Flow nodes.
  */
 export function policyCoverage(
   doc: { nodes: readonly (FlowNode | EditorNode)[] },
   toolName: string,
   sideEffect: boolean,
 ): PolicyCoverage {
+  const conditions: CoverageCondition[] = [];
   for (const node of doc.nodes) {
     if (node.type !== "policy") continue;
-    const ruleIndex = node.data.rules.findIndex((r) => r.tool === toolName || r.tool === "*");
-    if (ruleIndex >= 0) {
-      const rule = node.data.rules[ruleIndex];
-      if (rule) return { decision: rule.decision, policyId: node.id, ruleIndex };
+    for (const [ruleIndex, rule] of node.data.rules.entries()) {
+      if (!toolMatches(rule.tool, toolName)) continue;
+      const when = ruleConditions(rule);
+      const at = { policyId: node.id, policyName: node.data.name, ruleIndex };
+      if (!when) return { decision: rule.decision, ...at, conditions };
+      conditions.push({ ...at, decision: rule.decision, when });
     }
   }
-  return { decision: sideEffect ? "AUTH_REQUIRED" : "ALLOW", policyId: null, ruleIndex: null };
+  const decision = sideEffect ? "AUTH_REQUIRED" : "ALLOW";
+  return { decision, policyId: null, policyName: null, ruleIndex: null, conditions };
+}
+
+/**
+ * Coverage in words for a tool node: `line` is the short text shown on the node (null when
+ * no conditional rule applies, the decision badge then says it all), e.g.
+ * `policy File safety rule 2 when path matches docs/** → ALLOW; otherwise AUTH_REQUIRED`;
+ * `title` is the full detail for the tooltip, one rule a line.
+ */
+export function describeCoverage(coverage: PolicyCoverage, sideEffect: boolean): { line: string | null; title: string } {
+  const fallback =
+    coverage.policyName !== null && coverage.ruleIndex !== null
+      ? `policy "${coverage.policyName}", rule ${coverage.ruleIndex + 1}`
+      : `the default for tools ${sideEffect ? "with" : "without"} side effects`;
+  const [first, ...more] = coverage.conditions;
+  if (!first) {
+    const title = coverage.policyId !== null ? `Decided by ${fallback}` : `No rule matches: ${fallback}`;
+    return { line: null, title };
+  }
+  const extra = more.length > 0 ? `; +${more.length} more` : "";
+  const line = `policy ${first.policyName} rule ${first.ruleIndex + 1} when ${first.when} → ${first.decision}${extra}; otherwise ${coverage.decision}`;
+  const title = [
+    ...coverage.conditions.map((c) => `Policy "${c.policyName}", rule ${c.ruleIndex + 1}, when ${c.when} → ${c.decision}`),
+    `Otherwise ${fallback} → ${coverage.decision}`,
+  ].join("\n");
+  return { line, title };
 }

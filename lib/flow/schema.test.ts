@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
-import { decideTool } from "../policy/decide-tool";
 import { FlowDocument } from "./schema";
 
 describe("FlowDocument", () => {
@@ -45,18 +44,84 @@ describe("FlowDocument", () => {
   });
 });
 
-describe("decideTool (SPEC.md 4)", () => {
-  it("applies the template policy", () => {
-    expect(decideTool(workspaceAssistant, "read_file").decision).toBe("ALLOW");
-    expect(decideTool(workspaceAssistant, "list_files").decision).toBe("ALLOW");
-    expect(decideTool(workspaceAssistant, "write_file").decision).toBe("AUTH_REQUIRED");
-    expect(decideTool(workspaceAssistant, "delete_file")).toMatchObject({ decision: "BLOCKED", rule: { risk: "high" } });
+describe("PolicyRule (SPEC.md 4)", () => {
+  /** A one-policy document with `rules` as stored. */
+  const withRules = (rules: unknown[]) => ({
+    settings: { name: "f" },
+    edges: [],
+    nodes: [
+      { id: "s", type: "start", position: { x: 0, y: 0 }, data: {} },
+      { id: "p", type: "policy", position: { x: 0, y: 0 }, data: { name: "p", rules } },
+    ],
+  });
+  /** Distinct paths of the issues (one field may break several checks). */
+  const paths = (rules: unknown[]) => [...new Set(FlowDocument.safeParse(withRules(rules)).error?.issues.map((i) => i.path.join(".")))];
+  const messages = (rules: unknown[]) => FlowDocument.safeParse(withRules(rules)).error?.issues.map((i) => i.message) ?? [];
+
+  it("parses a rule stored before matchers existed unchanged, with permission any and no matchers", () => {
+    const doc = FlowDocument.parse(withRules([{ tool: "write_file", decision: "AUTH_REQUIRED" }]));
+    const policy = doc.nodes[1];
+    expect(policy?.type === "policy" && policy.data.rules).toEqual([
+      { tool: "write_file", decision: "AUTH_REQUIRED", risk: "medium", permission: "any", match: [] },
+    ]);
   });
 
-  it("defaults side-effect tools no rule covers to AUTH_REQUIRED", () => {
-    const noPolicy = { ...workspaceAssistant, nodes: workspaceAssistant.nodes.filter((n) => n.type !== "policy") };
-    expect(decideTool(noPolicy, "write_file")).toEqual({ decision: "AUTH_REQUIRED", rule: null });
-    expect(decideTool(noPolicy, "delete_file").decision).toBe("AUTH_REQUIRED");
-    expect(decideTool(noPolicy, "read_file").decision).toBe("ALLOW");
+  it("accepts tool globs and each matcher kind", () => {
+    const match = [
+      { kind: "path_glob", field: "path", pattern: "docs/**" },
+      { kind: "url_host", field: "request.url", hosts: ["example.com", "*.example.org"] },
+      { kind: "number", field: "items.0.amount", op: "gte", value: 1000 },
+      { kind: "regex", field: "note", pattern: "^draft", flags: "i" },
+    ];
+    for (const tool of ["*", "*_file", "read_*", "write_file"]) {
+      expect(paths([{ tool, decision: "ALLOW", permission: "admin", match }])).toEqual([]);
+    }
+  });
+
+  it.each([
+    [{ tool: "Write_File", decision: "ALLOW" }, "nodes.1.data.rules.0.tool"],
+    [{ tool: "write-file", decision: "ALLOW" }, "nodes.1.data.rules.0.tool"],
+    [{ tool: "", decision: "ALLOW" }, "nodes.1.data.rules.0.tool"],
+    [{ tool: "x", decision: "MAYBE" }, "nodes.1.data.rules.0.decision"],
+    [{ tool: "x", decision: "ALLOW", permission: "root" }, "nodes.1.data.rules.0.permission"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "glob", field: "path", pattern: "a" }] }, "nodes.1.data.rules.0.match.0.kind"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "path_glob", field: "a..b", pattern: "a" }] }, "nodes.1.data.rules.0.match.0.field"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "path_glob", field: "a b", pattern: "a" }] }, "nodes.1.data.rules.0.match.0.field"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "path_glob", field: "p".repeat(101), pattern: "a" }] }, "nodes.1.data.rules.0.match.0.field"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "path_glob", field: "path", pattern: "/etc/**" }] }, "nodes.1.data.rules.0.match.0.pattern"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "url_host", field: "url", hosts: [] }] }, "nodes.1.data.rules.0.match.0.hosts"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "url_host", field: "url", hosts: ["ok.com", "https://bad.com"] }] }, "nodes.1.data.rules.0.match.0.hosts.1"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "number", field: "n", op: "ge", value: 1 }] }, "nodes.1.data.rules.0.match.0.op"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "number", field: "n", op: "gt", value: "1000" }] }, "nodes.1.data.rules.0.match.0.value"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "regex", field: "n", pattern: "a".repeat(201) }] }, "nodes.1.data.rules.0.match.0.pattern"],
+    [{ tool: "x", decision: "ALLOW", match: [{ kind: "regex", field: "n", pattern: "a", flags: "g" }] }, "nodes.1.data.rules.0.match.0.flags"],
+  ])("refuses %j naming %s", (rule, path) => {
+    expect(paths([rule])).toEqual([path]);
+  });
+
+  it("refuses a regex that does not compile, naming the field and why", () => {
+    const rule = { tool: "x", decision: "ALLOW", match: [{ kind: "path_glob", field: "p", pattern: "a" }, { kind: "regex", field: "note", pattern: "(unclosed" }] };
+    expect(paths([rule])).toEqual(["nodes.1.data.rules.0.match.1.pattern"]);
+    expect(messages([rule])[0]).toMatch(/^not a valid regular expression \(.*Unterminated group/);
+  });
+
+  it.each(["(a+)+$", "(a|aa)*", "(\\w*){2,}"])("refuses the nested quantifier %s (exponential backtracking), naming the field", (pattern) => {
+    const rule = { tool: "x", decision: "ALLOW", match: [{ kind: "regex", field: "note", pattern }] };
+    expect(paths([rule])).toEqual(["nodes.1.data.rules.0.match.0.pattern"]);
+    expect(messages([rule])[0]).toMatch(/exponential time/);
+  });
+
+  it.each(["^docs/.*\\.md$", "(foo)+", "^(abc|def)$", "(\\d{3})-\\d+"])("accepts the linear regex %s", (pattern) => {
+    expect(paths([{ tool: "x", decision: "ALLOW", match: [{ kind: "regex", field: "note", pattern }] }])).toEqual([]);
+  });
+
+  it("says what a number matcher wants", () => {
+    expect(messages([{ tool: "x", decision: "ALLOW", match: [{ kind: "number", field: "n", op: "gt", value: Number.NaN }] }])).toEqual(["a finite number"]);
+  });
+
+  it("allows at most 20 matchers", () => {
+    const m = { kind: "number", field: "n", op: "gt", value: 0 };
+    expect(paths([{ tool: "x", decision: "ALLOW", match: Array(20).fill(m) }])).toEqual([]);
+    expect(paths([{ tool: "x", decision: "ALLOW", match: Array(21).fill(m) }])).toEqual(["nodes.1.data.rules.0.match"]);
   });
 });

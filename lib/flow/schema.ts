@@ -26,11 +26,93 @@ export const AgentData = z.object({
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/).default("#5b3cc4"),
 });
 
-/** One ordered policy rule: the first rule whose tool matches decides. */
+/** Permission levels a run may have; a rule may apply to one of them (SPEC.md 4). */
+export const PermissionLevel = z.enum(["user", "admin", "system"]);
+/** The permission level a rule applies to: one level, or "any" for every level (SPEC.md 4). */
+export const RulePermission = z.enum(["any", ...PermissionLevel.options]);
+
+/** A dotted path into the tool arguments: `path`, `request.url`, `items.0.amount`. */
+const fieldPath = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/, "dotted path of letters, digits, _ and - (e.g. request.url)");
+
+/** A host name (`example.com`) or every subdomain of one (`*.example.com`). */
+const hostEntry = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, "host name like example.com or *.example.com");
+
+/**
+ * A quantified group that itself contains a quantifier or an alternation, e.g. `(a+)+`,
+ * `(a|aa)*`, `(\w*){2,}`: the shapes that make backtracking regexes take exponential time.
+ */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*}]|\|)(?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d+,\d*\})/;
+
+/**
+ * A JavaScript regular expression source that compiles and has no nested quantifier (a
+ * policy regex runs on every matching tool call: it must not be able to stall the engine).
+ */
+const regexSource = z
+  .string()
+  .min(1)
+  .max(200)
+  .superRefine((source, ctx) => {
+    try {
+      new RegExp(source);
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      ctx.addIssue({ code: "custom", message: `not a valid regular expression (${why})` });
+      return;
+    }
+    if (NESTED_QUANTIFIER.test(source)) {
+      ctx.addIssue({ code: "custom", message: "a repeated group that contains a repetition or | (like (a+)+) can take exponential time; rewrite it without nesting" });
+    }
+  });
+
+/**
+ * One condition on the (RFC 8785 canonical) tool arguments; a rule applies only when all
+ * its matchers hold (SPEC.md 4: argument patterns). `field` names a value in the arguments;
+ * a missing field or a value of the wrong type never matches. Evaluated by
+ * `lib/policy/match-argument.ts`.
+ */
+export const ArgMatcher = z.discriminatedUnion("kind", [
+  /** The string field, normalised as a POSIX path, matches a glob (picomatch). */
+  z.object({
+    kind: z.literal("path_glob"),
+    field: fieldPath,
+    pattern: z
+      .string()
+      .min(1)
+      .max(200)
+      .refine((p) => !p.startsWith("/"), "paths are relative to the workspace: an absolute pattern never matches"),
+  }),
+  /** The string field is a URL whose host is one of `hosts` (`*.example.com`: any subdomain). */
+  z.object({ kind: z.literal("url_host"), field: fieldPath, hosts: z.array(hostEntry).min(1).max(50) }),
+  /** The field is a finite number (not a numeric string) and compares to `value`. */
+  z.object({ kind: z.literal("number"), field: fieldPath, op: z.enum(["gt", "gte", "lt", "lte", "eq", "neq"]), value: z.number({ error: "a finite number" }) }),
+  /** The string field (at most 10,000 chars) matches a regular expression; `flags` "i" ignores case. */
+  z.object({ kind: z.literal("regex"), field: fieldPath, pattern: regexSource, flags: z.literal("i").optional() }),
+]);
+
+/**
+ * One ordered policy rule (SPEC.md 4): the first rule whose tool pattern, permission level
+ * and argument matchers all hold decides. `tool` is a tool name or a glob over tool names
+ * (`*`, `*_file`, `read_*`). Every field added after the first release has a default, so
+ * stored documents parse unchanged.
+ */
 export const PolicyRule = z.object({
-  tool: toolName.or(z.literal("*")),
+  tool: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z*][a-z0-9_*]*$/, "tool name or glob: lower-case letters, digits, _ and * (e.g. *_file)"),
   decision: Decision,
   risk: RiskLevel.default("medium"),
+  permission: RulePermission.default("any"),
+  match: z.array(ArgMatcher).max(20).default([]),
 });
 
 const base = { id: nodeId, position };
@@ -96,3 +178,6 @@ export type FlowEdge = z.infer<typeof FlowEdge>;
 export type PolicyRule = z.infer<typeof PolicyRule>;
 export type Decision = z.infer<typeof Decision>;
 export type RiskLevel = z.infer<typeof RiskLevel>;
+export type PermissionLevel = z.infer<typeof PermissionLevel>;
+export type RulePermission = z.infer<typeof RulePermission>;
+export type ArgMatcher = z.infer<typeof ArgMatcher>;

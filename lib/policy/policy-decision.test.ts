@@ -1,23 +1,44 @@
 import { describe, expect, it } from "vitest";
+import type { ToolDecision } from "./evaluate-policy";
 import { isConsistent, type PolicyDecision, policyDecision } from "./policy-decision";
 
 /** PolicyDecision and the consistency rule of SPEC.md 3 (seed 003). */
 describe("policyDecision", () => {
-  const rule = (decision: "ALLOW" | "AUTH_REQUIRED" | "BLOCKED") => ({ tool: "write_file", decision, risk: "high" as const });
+  const ruled = (decision: "ALLOW" | "AUTH_REQUIRED" | "BLOCKED"): ToolDecision => ({
+    decision,
+    rule: { tool: "write_file", decision, risk: "high", permission: "any", match: [] },
+    policy: { id: "p1", name: "File safety" },
+    ruleIndex: 2,
+    explanation: `File safety #3: write_file → ${decision} (high)`,
+  });
+  const byDefault: ToolDecision = { decision: "AUTH_REQUIRED", rule: null, policy: null, ruleIndex: null, explanation: "default for tools with side effects → AUTH_REQUIRED" };
 
   it("maps each decision to its next state, approval flag and blocked tools", () => {
-    expect(policyDecision("write_file", { decision: "ALLOW", rule: rule("ALLOW") })).toMatchObject({ allow: true, next_state: "STEP_EXECUTION", require_human_approval: false, blocked_tools: [], risk_level: "high" });
-    expect(policyDecision("write_file", { decision: "AUTH_REQUIRED", rule: null })).toMatchObject({
-      allow: false,
-      next_state: "WAIT_HUMAN",
-      require_human_approval: true,
-      risk_level: "medium",
-      reason: "write_file needs approval by default for tools with side effects",
-    });
-    expect(policyDecision("write_file", { decision: "BLOCKED", rule: rule("BLOCKED") })).toMatchObject({ allow: false, next_state: null, blocked_tools: ["write_file"] });
+    expect(policyDecision("write_file", ruled("ALLOW"))).toMatchObject({ allow: true, next_state: "STEP_EXECUTION", require_human_approval: false, blocked_tools: [], risk_level: "high" });
+    expect(policyDecision("write_file", byDefault)).toMatchObject({ allow: false, next_state: "WAIT_HUMAN", require_human_approval: true, risk_level: "medium" });
+    expect(policyDecision("write_file", ruled("BLOCKED"))).toMatchObject({ allow: false, next_state: null, blocked_tools: ["write_file"] });
   });
 
-  const base: PolicyDecision = { allow: false, decision: "BLOCKED", next_state: null, reason: "", risk_level: "high", require_human_approval: false, blocked_tools: ["x"], rule: null };
+  it("carries the rule, its policy and position, and says why in the reason", () => {
+    expect(policyDecision("write_file", ruled("BLOCKED"))).toMatchObject({
+      policy: { id: "p1", name: "File safety" },
+      rule_index: 2,
+      rule: { tool: "write_file", risk: "high" },
+      explanation: "File safety #3: write_file → BLOCKED (high)",
+      reason: "write_file blocked: File safety #3: write_file → BLOCKED (high)",
+    });
+    expect(policyDecision("write_file", ruled("ALLOW")).reason).toBe("write_file allowed: File safety #3: write_file → ALLOW (high)");
+    expect(policyDecision("write_file", byDefault)).toMatchObject({
+      policy: null,
+      rule_index: null,
+      rule: null,
+      reason: "write_file needs approval: default for tools with side effects → AUTH_REQUIRED",
+    });
+    const allowedByDefault: ToolDecision = { ...byDefault, decision: "ALLOW", explanation: "default for tools without side effects → ALLOW" };
+    expect(policyDecision("read_file", allowedByDefault)).toMatchObject({ risk_level: "low", allow: true });
+  });
+
+  const base: PolicyDecision = { allow: false, decision: "BLOCKED", next_state: null, reason: "", risk_level: "high", require_human_approval: false, blocked_tools: ["x"], rule: null, policy: null, rule_index: null, explanation: "" };
   it.each([
     [{ ...base, next_state: "STEP_EXECUTION" as const }, false],
     [{ ...base, next_state: "FAILED" as const }, true],

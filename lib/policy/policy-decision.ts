@@ -1,4 +1,5 @@
 import type { Decision, PolicyRule, RiskLevel } from "../flow/schema";
+import type { ToolDecision } from "./evaluate-policy";
 
 /** Next lifecycle state a policy decision may lead to (SPEC.md 3, seed 003). */
 export type NextState = "STEP_EXECUTION" | "WAIT_HUMAN" | "FAILED" | "ROLLBACK" | "REPLAN" | null;
@@ -15,8 +16,14 @@ export interface PolicyDecision {
   risk_level: RiskLevel;
   require_human_approval: boolean;
   blocked_tools: string[];
-  /** The rule that matched, or null when the side-effect default applied. */
+  /** The rule that matched, or null when the default applied. */
   rule: PolicyRule | null;
+  /** The policy node holding that rule (id and name), or null when the default applied. */
+  policy: { id: string; name: string } | null;
+  /** 0-based position of the rule in its policy node, or null when the default applied. */
+  rule_index: number | null;
+  /** The rule in words, as the run view shows it (see `ToolDecision.explanation`). */
+  explanation: string;
 }
 
 /** States a refusal may lead to (SPEC.md 3: FAILED, ROLLBACK, WAIT_HUMAN, REPLAN or nowhere). */
@@ -35,20 +42,23 @@ export function isConsistent(d: PolicyDecision): boolean {
 }
 
 /**
- * Builds the PolicyDecision for a tool from the first-match decision (SPEC.md 4): ALLOW runs
- * the step on, AUTH_REQUIRED waits for a human, BLOCKED refuses and the step goes on without
- * the tool (the Interpreter reports it; the engine, not the tool, decides what follows).
+ * Builds the PolicyDecision for a tool from the risk engine's decision (SPEC.md 3, 4):
+ * ALLOW runs the step on, AUTH_REQUIRED waits for a human, BLOCKED refuses and the step goes
+ * on without the tool (the Interpreter reports it; the engine, not the tool, decides what
+ * follows). Risk is the rule's, or for the default low (ALLOW) / medium; `reason` is
+ * `<tool> allowed|needs approval|blocked: <explanation>`.
+ * @param decided the result of `evaluatePolicy` (or `decideTool`).
  * @throws Error when the result breaks the consistency rule (an engine bug, never user input).
  */
-export function policyDecision(tool: string, decided: { decision: Decision; rule: PolicyRule | null }): PolicyDecision {
+export function policyDecision(tool: string, decided: ToolDecision): PolicyDecision {
   const risk = decided.rule?.risk ?? (decided.decision === "ALLOW" ? "low" : "medium");
-  const why = decided.rule ? `rule ${decided.rule.tool} → ${decided.rule.decision}` : "default for tools with side effects";
+  const why = { rule: decided.rule, policy: decided.policy, rule_index: decided.ruleIndex, explanation: decided.explanation, risk_level: risk };
   const d: PolicyDecision =
     decided.decision === "ALLOW"
-      ? { allow: true, decision: "ALLOW", next_state: "STEP_EXECUTION", reason: `${tool} allowed by ${why}`, risk_level: risk, require_human_approval: false, blocked_tools: [], rule: decided.rule }
+      ? { ...why, allow: true, decision: "ALLOW", next_state: "STEP_EXECUTION", reason: `${tool} allowed: ${decided.explanation}`, require_human_approval: false, blocked_tools: [] }
       : decided.decision === "AUTH_REQUIRED"
-        ? { allow: false, decision: "AUTH_REQUIRED", next_state: "WAIT_HUMAN", reason: `${tool} needs approval by ${why}`, risk_level: risk, require_human_approval: true, blocked_tools: [], rule: decided.rule }
-        : { allow: false, decision: "BLOCKED", next_state: null, reason: `${tool} blocked by ${why}`, risk_level: risk, require_human_approval: false, blocked_tools: [tool], rule: decided.rule };
+        ? { ...why, allow: false, decision: "AUTH_REQUIRED", next_state: "WAIT_HUMAN", reason: `${tool} needs approval: ${decided.explanation}`, require_human_approval: true, blocked_tools: [] }
+        : { ...why, allow: false, decision: "BLOCKED", next_state: null, reason: `${tool} blocked: ${decided.explanation}`, require_human_approval: false, blocked_tools: [tool] };
   if (!isConsistent(d)) throw new Error(`inconsistent policy decision for ${tool}: ${JSON.stringify(d)}`);
   return d;
 }
