@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs, migrates the SQLite file, seeds the demo account, builds and serves on :3000.
+# Installs, migrates the SQLite file, seeds the demo accounts, builds and serves on :3000.
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
@@ -12,6 +12,9 @@ npx jiti prisma/seed.ts
 npx next build
 echo
 echo "Phylactery is starting on http://localhost:${PORT}"
-echo "Demo account: ${DEMO_EMAIL:-demo@phylactery.dev} / ${DEMO_PASSWORD:-phylactery}"
-echo "(set DEMO_EMAIL / DEMO_PASSWORD to change it)"
+echo "Demo account: ${DEMO_EMAIL:-demo@phylactery.dev} / ${DEMO_PASSWORD:-phylactery} (owner of \"Demo workspace\": edits flows, runs, decides approvals, manages members)"
+echo "Also seeded in \"Demo workspace\", same password:"
+echo "  ${DEMO_APPROVER_EMAIL:-approver@phylactery.dev} (approver: runs flows and decides approvals)"
+echo "  ${DEMO_VIEWER_EMAIL:-viewer@phylactery.dev} (viewer: sees flows, runs and approvals)"
+echo "(set DEMO_EMAIL / DEMO_PASSWORD / DEMO_APPROVER_EMAIL / DEMO_VIEWER_EMAIL to change them)"
 exec node node_modules/next/dist/bin/next start -p "$PORT"
