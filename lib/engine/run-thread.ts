@@ -273,7 +273,12 @@ async function applyDecision(
   deps: { flow: { decide(tool: string, canonical: string, permission?: "user" | "admin" | "system"): { decision: string; explanation: string } }; permission: "user" | "admin" | "system" },
 ): Promise<{ resume: Record<string, ApprovalResume>; label: string }> {
   const target = waiting.find((w) => w.request.approval_id === input.approvalId);
-  if (!target) throw new AppError("conflict", "no_pending_approval", `Approval ${input.approvalId} is not a call this thread is waiting on.`);
+  if (!target) {
+    // An expired challenge the run was already told about is gone, not merely decided.
+    const row = await approvalOpts.db.approval.findFirst({ where: { id: input.approvalId, threadId }, select: { status: true, expiresAt: true } });
+    if (row?.status === "expired") throw new AppError("gone", "approval_expired", `This approval expired at ${row.expiresAt.toISOString()}; the run was told.`);
+    throw new AppError("conflict", "no_pending_approval", `Approval ${input.approvalId} is not a call this thread is waiting on.`);
+  }
   const tool = target.request.action_request.action;
   const resumeOf = (decision: ApprovalDecision, response: ApprovalResume["response"], token: string | null = null): ApprovalResume => ({
     response,

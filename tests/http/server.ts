@@ -51,7 +51,8 @@ async function waitHealthy(url: string, proc: ChildProcess, log: string[]): Prom
 }
 
 /**
- * Starts a server with two users, each owning the Workspace assistant template.
+ * Starts a server with four users: alice and bob, each owning a workspace with the
+ * Workspace assistant template, and carol (approver) and victor (viewer) in alice's.
  * @param env extra environment (e.g. APPROVAL_TTL_MS).
  */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
@@ -67,6 +68,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     const u = await db.user.create({ data: { email, passwordHash: await bcrypt.hash(password, 4) } });
     const flow = await createFlow(db, u.id, workspaceAssistant);
     users.push({ id: u.id, email, password, flowId: flow.id });
+  }
+  // Alice's workspace also has an approver (carol) and a viewer (victor); bob has his own.
+  const alice = users[0];
+  const ws = alice ? (await db.flow.findUniqueOrThrow({ where: { id: alice.flowId } })).workspaceId : "";
+  for (const [email, role] of [["carol@test.dev", "approver"], ["victor@test.dev", "viewer"]] as const) {
+    const password = `pw-${email}`;
+    const u = await db.user.create({ data: { email, passwordHash: await bcrypt.hash(password, 4), memberships: { create: { workspaceId: ws, role } } } });
+    users.push({ id: u.id, email, password, flowId: alice?.flowId ?? "" });
   }
   await db.$disconnect();
   const workspacesDir = path.join(dir, "workspaces");

@@ -67,10 +67,11 @@ export function approvalHandlerNode(deps: EngineDeps) {
         const r = record("approval_responded", feedback);
         await deps.audit(task.thread_id, r);
         emitTool(config, p, "rejected", `Not run; the approver responded: ${feedback}`);
-        // The feedback is the call's result: the agent reads it and goes on with the step.
+        // The feedback is the call's result (AI SDK "execution-denied" with the approver's words):
+        // the agent reads it and goes on with the step.
         const toolMessage: ModelMessage = {
           role: "tool",
-          content: [{ type: "tool-result", toolCallId: p.tool_call_id, toolName: p.name, output: { type: "text", value: `NOT RUN. The approver did not run this call and answered: ${feedback}` } }],
+          content: [{ type: "tool-result", toolCallId: p.tool_call_id, toolName: p.name, output: { type: "execution-denied", reason: `The approver did not run this call and answered: ${feedback}` } }],
         };
         const next: StepBranch = {
           ...branch,
