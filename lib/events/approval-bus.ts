@@ -20,7 +20,8 @@ export type ApprovalEvent = z.infer<typeof ApprovalEvent>;
 
 // One emitter per server process, kept on globalThis so Next's module copies share it.
 const g = globalThis as { __phylacteryApprovalBus?: EventEmitter };
-const bus = (g.__phylacteryApprovalBus ??= new EventEmitter().setMaxListeners(0));
+if (!g.__phylacteryApprovalBus) g.__phylacteryApprovalBus = new EventEmitter().setMaxListeners(0);
+const bus = g.__phylacteryApprovalBus;
 
 /**
  * Publishes an approval change to every subscriber of this process.
