@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { ApprovalsNavLink } from "@/components/approvals/approvals-badge";
 import { pendingCount } from "@/lib/approvals/inbox";
 import { signOut } from "@/lib/auth/auth";
 import { db } from "@/lib/db/client";
@@ -7,7 +8,10 @@ import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
 
-/** Signed-in shell: navigation and the account menu. Every page under it needs a session. */
+/**
+ * Signed-in shell: navigation (with the live count of approvals waiting for the user) and
+ * the account menu. Every page under it needs a session.
+ */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
   const pending = await pendingCount(db(), user.id);
@@ -19,9 +23,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         </Link>
         <nav>
           <Link href="/flows">Flows &amp; runs</Link>
-          <Link href="/approvals" data-testid="nav-approvals">
-            Approvals{pending > 0 ? <span className="badge status-pending" data-testid="approvals-badge">{pending}</span> : null}
-          </Link>
+          <ApprovalsNavLink initialCount={pending} />
           <Link href="/settings">Settings</Link>
         </nav>
         <form

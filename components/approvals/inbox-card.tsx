@@ -1,52 +1,89 @@
 "use client";
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { ApprovalCard } from "@/components/run/approval-card";
-import type { InboxItem } from "@/lib/approvals/inbox";
+import { type ApprovalDecision, ApprovalCard } from "@/components/run/approval-card";
+import type { InboxItem } from "@/lib/approvals/inbox-item";
+import { postDecision } from "./post-decision";
 
 /**
- * An approval in the inbox: the same card as in the run view. Deciding sends the decision
- * to the thread's run (which resumes and runs to its next stop) and refreshes the list.
+ * An approval in the inbox (issue 4): where it comes from (flow, workspace, thread, agent,
+ * step, requester) and the same card as in the run view, with every decision. Deciding
+ * sends it to the thread's run (which resumes and goes on to its next stop), says how the
+ * run ended up, and refreshes the page.
  */
-export function InboxCard({ item }: { item: InboxItem }) {
+export function InboxCard({ item, detail = false }: { item: InboxItem; /** On the detail page: no origin line (the page shows it) and no link to itself. */ detail?: boolean }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
-  const [status, setStatus] = useState("pending");
+  const [result, setResult] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  async function decide(decision: "approve" | "reject", comment: string) {
+  async function decide(d: ApprovalDecision) {
     setBusy(true);
     setError(null);
-    const input = { kind: "decision", approvalId: item.approvalId, decision, ...(decision === "approve" ? { token: item.token } : {}), ...(comment ? { comment } : {}) };
-    const res = await fetch(`/api/threads/${item.threadId}/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ input }) });
-    if (!res.ok) {
-      const body = await res.json().catch(() => null);
-      setError(body?.error?.message ?? `HTTP ${res.status}`);
-      setBusy(false);
+    setResult(null);
+    const out = await postDecision(item.threadId, item, d);
+    setBusy(false);
+    if (!out.ok) {
+      setError(`${out.message}${out.status ? ` (${out.status} ${out.reason})` : ""}`);
       return;
     }
-    await res.text(); // the run continues to its next stop before the list refreshes
-    setStatus(decision === "approve" ? "consumed" : "rejected");
-    setBusy(false);
+    const run = out.runStatus ? `The run is now ${out.runStatus.replace("_", " ")}.` : "The run went on.";
+    setResult(`Decision sent (${d.decision}). ${run}${out.error ? ` ${out.error}` : ""}`);
     router.refresh();
   }
 
   return (
-    <div data-testid={`inbox-item-${item.approvalId}`} data-risk={item.risk}>
+    <article className="inbox-item" data-testid={`inbox-item-${item.approvalId}`} data-risk={item.risk} data-status={item.status}>
+      {detail ? null : (
+        <p className="small muted inbox-meta">
+          <strong className="flow-ref">
+            {item.flowName} v{item.flowVersion}
+          </strong>{" "}
+          · {item.workspaceName} · thread <Link href={`/threads/${item.threadId}`}>{item.threadTitle}</Link>
+          {item.agentName ? <> · agent {item.agentName}</> : null}
+          {item.stepTask ? <> · step “{item.stepTask}”</> : null} · requested by <span data-testid="inbox-requested-by">{item.requestedBy}</span>{" "}
+          {new Date(item.requestedAt).toLocaleString("en")} ·{" "}
+          <Link href={`/approvals/${item.approvalId}`} data-testid="inbox-detail-link">
+            details
+          </Link>
+        </p>
+      )}
       <ApprovalCard
-        approval={{ approvalId: item.approvalId, toolName: item.toolName, toolCallId: item.toolCallId, canonicalArgs: item.canonicalArgs, argsHash: item.argsHash, token: item.token, expiresAt: item.expiresAt, status: "pending" }}
-        status={status}
+        approval={{
+          approvalId: item.approvalId,
+          toolName: item.toolName,
+          toolCallId: item.toolCallId,
+          canonicalArgs: item.canonicalArgs,
+          argsHash: item.argsHash,
+          token: item.token ?? "",
+          expiresAt: item.expiresAt,
+          status: item.status,
+          risk: item.risk,
+          rule: item.rule || "default for tools with side effects",
+        }}
+        status={item.status}
+        decision={item.decision}
         busy={busy}
+        canDecide={item.canDecide}
         onDecide={decide}
       />
-      <p className="small muted">
-        risk <span className={`badge risk-${item.risk}`}>{item.risk}</span> · rule {item.rule} · requested {new Date(item.requestedAt).toLocaleString("en")}
-      </p>
+      {item.status !== "pending" && item.decidedAt ? (
+        <p className="small muted" data-testid="inbox-decided">
+          {item.decision ?? item.status} by {item.decidedBy ?? "—"} {new Date(item.decidedAt).toLocaleString("en")}
+          {item.comment ? <> · “{item.comment}”</> : null}
+        </p>
+      ) : null}
+      {result ? (
+        <output className="small block" data-testid="decision-result">
+          {result}
+        </output>
+      ) : null}
       {error ? (
-        <p className="error" role="alert">
+        <p className="error" role="alert" data-testid="decision-error">
           {error}
         </p>
       ) : null}
-    </div>
+    </article>
   );
 }

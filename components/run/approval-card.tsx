@@ -1,6 +1,28 @@
 "use client";
 import { useEffect, useState } from "react";
+import { EditArgsPanel } from "@/components/approvals/edit-args-panel";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
+
+/** The five ways to answer an approval (LangGraph HumanResponse kinds, issue 4). */
+export type DecisionKind = "approve" | "edit" | "respond" | "reject" | "ignore";
+
+/**
+ * One decision on an approval card: `approve` runs the proposal; `edit` runs `args`
+ * instead; `respond` sends `comment` to the agent as feedback (the tool does not run);
+ * `reject` stops the tool with `comment` as the reason; `ignore` ends the run as cancelled.
+ */
+export interface ApprovalDecision {
+  decision: DecisionKind;
+  comment?: string;
+  args?: Record<string, unknown>;
+}
+
+/** What the interrupt allows; absent flags mean allowed (SPEC.md 4, HumanInterrupt config). */
+type Allow = NonNullable<RunDataTypes["approval"]["allow"]>;
+const ALLOW_ALL: Allow = { accept: true, edit: true, respond: true, ignore: true };
+
+/** Past-tense labels of stored decisions. */
+const DECIDED: Record<string, string> = { approve: "approved", edit: "edited", respond: "answered with feedback", reject: "rejected", ignore: "ignored", expired: "expired" };
 
 /** Time left until `iso`, as "m:ss", or null when past. */
 function timeLeft(iso: string, now: number): string | null {
@@ -11,65 +33,171 @@ function timeLeft(iso: string, now: number): string | null {
 }
 
 /**
- * The approval card (SPEC.md 4): tool, the exact canonical arguments (RFC 8785) that will
- * run, a hash prefix, time left, Approve and Reject (with an optional reason).
+ * The approval card (SPEC.md 4, issue 4): tool, the exact canonical arguments (RFC 8785)
+ * that will run, a hash prefix, risk and rule when known, time left, and the decisions the
+ * interrupt allows: Approve, Edit (JSON with a diff), Respond (feedback), Reject (with a
+ * reason) and Ignore (confirm; cancels the run). Users whose role cannot decide see the
+ * buttons disabled, with a note.
  */
 export function ApprovalCard({
   approval,
   status,
   busy,
   onDecide,
+  canDecide = true,
+  decision = null,
 }: {
   approval: RunDataTypes["approval"];
   /** pending | approved | rejected | expired | consumed | invalid */
   status: string;
   busy: boolean;
-  onDecide: (decision: "approve" | "reject", comment: string) => void;
+  onDecide: (d: ApprovalDecision) => void;
+  /** False for roles that only see (viewers): every button is disabled. */
+  canDecide?: boolean;
+  /** How it was decided (approve | edit | respond | reject | ignore | expired), when known. */
+  decision?: string | null;
 }) {
   const [now, setNow] = useState(() => Date.now());
   const [comment, setComment] = useState("");
+  const [feedback, setFeedback] = useState("");
+  const [mode, setMode] = useState<"edit" | "respond" | "ignore" | null>(null);
+  const [sentHash, setSentHash] = useState<string | null>(null);
   useEffect(() => {
     const t = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(t);
   }, []);
   const left = timeLeft(approval.expiresAt, now);
   const effective = status === "pending" && !left ? "expired" : status;
+  const allow = approval.allow ?? ALLOW_ALL;
+  const off = busy || !canDecide;
+  const note = comment.trim() ? { comment: comment.trim() } : {};
   let pretty = approval.canonicalArgs;
   try {
     pretty = JSON.stringify(JSON.parse(approval.canonicalArgs), null, 2);
   } catch {
     // show the canonical text as is
   }
+  const toggle = (m: "edit" | "respond" | "ignore") => setMode((cur) => (cur === m ? null : m));
+  const decidedLabel = decision ? DECIDED[decision] : undefined;
   return (
     <section className={`approval card status-${effective}`} data-testid="approval-card" data-status={effective} aria-label={`Approval for ${approval.toolName}`}>
       <header className="row">
         <strong>
-          Approval needed: <code data-testid="approval-tool">{approval.toolName}</code>
+          {effective === "pending" ? "Approval needed" : "Approval"}: <code data-testid="approval-tool">{approval.toolName}</code>
         </strong>
-        <span className="badge" data-testid="approval-status">
-          {effective}
+        <span className="row gap">
+          {decidedLabel && decision !== "approve" && decidedLabel !== effective ? (
+            <span className="badge" data-testid="approval-decision" data-decision={decision}>
+              {decidedLabel}
+            </span>
+          ) : null}
+          <span className={`badge status-${effective}`} data-testid="approval-status">
+            {effective}
+          </span>
         </span>
       </header>
-      <p className="small muted">
-        The run is paused. It continues only if you approve these exact arguments; the approval works once and is bound to this thread and your account.
-      </p>
+      {effective === "pending" ? (
+        <p className="small muted">
+          The run is paused. It continues only if you approve these exact arguments (or your edit of them); the approval works once and is bound to this thread.
+        </p>
+      ) : null}
       <pre className="args" data-testid="approval-args">
         {pretty}
       </pre>
       <p className="small muted">
         sha256 <code data-testid="approval-hash">{approval.argsHash.slice(0, 16)}…</code> · id <code>{approval.approvalId}</code> ·{" "}
         {left ? <span data-testid="approval-expiry">expires in {left}</span> : <span>expired {new Date(approval.expiresAt).toLocaleTimeString()}</span>}
+        {approval.risk ? (
+          <>
+            {" "}
+            · risk{" "}
+            <span className={`badge risk-${approval.risk}`} data-testid="approval-risk">
+              {approval.risk}
+            </span>
+          </>
+        ) : null}
+        {approval.rule ? <span data-testid="approval-rule"> · rule {approval.rule}</span> : null}
       </p>
+      {sentHash ? (
+        <p className="small" data-testid="edit-sent">
+          Edited arguments sent · canonical sha256 <code data-testid="edit-sent-hash">{sentHash.slice(0, 16)}…</code>
+        </p>
+      ) : null}
       {effective === "pending" ? (
-        <div className="row gap">
-          <button type="button" disabled={busy} onClick={() => onDecide("approve", comment)} data-testid="approve">
-            Approve
-          </button>
-          <input aria-label="Reason (optional)" placeholder="Reason (optional)" value={comment} onChange={(e) => setComment(e.target.value)} data-testid="reject-reason" />
-          <button type="button" className="danger" disabled={busy} onClick={() => onDecide("reject", comment)} data-testid="reject">
-            Reject
-          </button>
-        </div>
+        <>
+          {!canDecide ? (
+            <p className="small muted" data-testid="cannot-decide">
+              Your role in this workspace lets you see this approval, not decide it. Ask an owner or an approver.
+            </p>
+          ) : null}
+          <div className="row gap wrap">
+            {allow.accept ? (
+              <button type="button" disabled={off} onClick={() => onDecide({ decision: "approve", ...note })} data-testid="approve">
+                Approve
+              </button>
+            ) : null}
+            {allow.edit ? (
+              <button type="button" className="secondary" aria-pressed={mode === "edit"} disabled={off} onClick={() => toggle("edit")} data-testid="edit">
+                Edit
+              </button>
+            ) : null}
+            {allow.respond ? (
+              <button type="button" className="secondary" aria-pressed={mode === "respond"} disabled={off} onClick={() => toggle("respond")} data-testid="respond">
+                Respond
+              </button>
+            ) : null}
+            {allow.ignore ? (
+              <button type="button" className="secondary" aria-pressed={mode === "ignore"} disabled={off} onClick={() => toggle("ignore")} data-testid="ignore">
+                Ignore
+              </button>
+            ) : null}
+          </div>
+          <div className="row gap">
+            <input aria-label="Comment or reason (optional)" placeholder="Comment or reason (optional)" value={comment} disabled={!canDecide} onChange={(e) => setComment(e.target.value)} data-testid="reject-reason" />
+            <button type="button" className="danger" disabled={off} onClick={() => onDecide({ decision: "reject", ...note })} data-testid="reject">
+              Reject
+            </button>
+          </div>
+          {mode === "edit" && canDecide ? (
+            <EditArgsPanel
+              canonicalArgs={approval.canonicalArgs}
+              argsHash={approval.argsHash}
+              busy={busy}
+              onCancel={() => setMode(null)}
+              onSubmit={(args, hash) => {
+                setSentHash(hash);
+                onDecide({ decision: "edit", args, ...note });
+              }}
+            />
+          ) : null}
+          {mode === "respond" && canDecide ? (
+            <div className="decision-panel stack">
+              <label>
+                <span className="small">Feedback to the agent (the tool does not run; the run goes on with your answer)</span>
+                <textarea rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} placeholder="e.g. Don't overwrite files; write the summary to drafts/summary.md." data-testid="respond-text" />
+              </label>
+              <div className="row gap">
+                <button type="button" disabled={busy || !feedback.trim()} onClick={() => onDecide({ decision: "respond", comment: feedback.trim() })} data-testid="respond-submit">
+                  Send feedback
+                </button>
+                <button type="button" className="secondary" disabled={busy} onClick={() => setMode(null)}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          ) : null}
+          {mode === "ignore" && canDecide ? (
+            <div className="decision-panel row gap wrap">
+              <span className="small">Ignoring dismisses this request and ends the whole run as cancelled: nothing else runs.</span>
+              <button type="button" className="danger" disabled={busy} onClick={() => onDecide({ decision: "ignore", ...note })} data-testid="ignore-confirm">
+                Ignore and cancel the run
+              </button>
+              <button type="button" className="secondary" disabled={busy} onClick={() => setMode(null)}>
+                Keep it
+              </button>
+            </div>
+          ) : null}
+        </>
       ) : null}
     </section>
   );

@@ -3,8 +3,10 @@ import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { diffArgs } from "@/components/approvals/args-diff";
+import { decisionInput } from "@/components/approvals/post-decision";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
-import { ApprovalCard } from "./approval-card";
+import { type ApprovalDecision, ApprovalCard } from "./approval-card";
 import { PlanView } from "./plan-view";
 import { Timeline, type TimelineItem } from "./timeline";
 import { WorkspacePanel } from "./workspace-panel";
@@ -12,7 +14,38 @@ import { WorkspacePanel } from "./workspace-panel";
 type Input =
   | { kind: "continue" }
   | { kind: "message"; text: string; agentId?: string }
-  | { kind: "decision"; approvalId: string; decision: "approve" | "reject"; token?: string; comment?: string };
+  | ReturnType<typeof decisionInput>;
+
+/** An approval's stored status and how it was decided (approve | edit | respond | reject | ignore | expired). */
+export interface ApprovalState {
+  status: string;
+  decision: string | null;
+}
+
+/** The user message the run view shows for a decision, e.g. "Reject write_file: not today". */
+function decisionLabel(a: RunDataTypes["approval"], d: ApprovalDecision): string {
+  const why = d.comment ? `: ${d.comment}` : "";
+  switch (d.decision) {
+    case "approve":
+      return `Approve ${a.toolName}`;
+    case "edit": {
+      let before: unknown = null;
+      try {
+        before = JSON.parse(a.canonicalArgs);
+      } catch {
+        // compare with nothing: every field counts as changed
+      }
+      const fields = diffArgs(before, d.args ?? {}).map((c) => c.path);
+      return `Edit ${a.toolName}${fields.length ? ` (${fields.join(", ")})` : ""} and run it`;
+    }
+    case "respond":
+      return `Respond to ${a.toolName}${why}`;
+    case "reject":
+      return `Reject ${a.toolName}${why}`;
+    case "ignore":
+      return `Ignore ${a.toolName} and cancel the run`;
+  }
+}
 
 /** Error text from a failed request: the server's `{ error: { message } }` when present. */
 function errorText(err: Error): string {
@@ -61,22 +94,28 @@ function timeline(messages: RunUIMessage[]): TimelineItem[] {
 /**
  * The run view (issue 2 item 7): streams runs through the AI SDK's `useChat` with typed
  * data parts, shows the plan, steps, handoffs, tool calls, approval cards and the final
- * answer, and sends messages and approval decisions to `POST /api/threads/:id/stream`.
+ * answer, and sends messages and approval decisions (approve, edit, respond, reject,
+ * ignore; issue 4) to `POST /api/threads/:id/stream`. Only the thread's own user sends
+ * messages (`canMessage`); roles that cannot decide see the cards' buttons disabled.
  */
 export function RunView({
   threadId,
   initialMessages,
   initialStatus,
-  approvalStatus,
+  approvals,
   autoStartTask,
   agents,
   initialAgent,
   interrupted,
+  canDecide,
+  canMessage,
+  requestedBy,
 }: {
   threadId: string;
   initialMessages: RunUIMessage[];
   initialStatus: string;
-  approvalStatus: Record<string, string>;
+  /** Stored state of the thread's approvals, by id (status with expiry applied). */
+  approvals: Record<string, ApprovalState>;
   autoStartTask: string | null;
   /** The flow's agents, for directed mode (SPEC.md 1). */
   agents: { id: string; name: string; icon: string }[];
@@ -84,6 +123,12 @@ export function RunView({
   initialAgent: string | null;
   /** The thread's last run stopped between two steps (the server went away). */
   interrupted: boolean;
+  /** The user's role may decide approvals (owner, approver). */
+  canDecide: boolean;
+  /** The user started this thread: only they send messages and continue runs. */
+  canMessage: boolean;
+  /** Email of the user who started the thread. */
+  requestedBy: string;
 }) {
   const transport = useMemo(
     () =>
@@ -94,7 +139,8 @@ export function RunView({
     [threadId],
   );
   const { messages, sendMessage, status, error, clearError } = useChat<RunUIMessage>({ id: threadId, messages: initialMessages, transport });
-  const [decided, setDecided] = useState<Record<string, string>>({});
+  const [decided, setDecided] = useState<Record<string, ApprovalState>>({});
+  const lastDecision = useRef<string | null>(null);
   const [draft, setDraft] = useState("");
   const [agentId, setAgentId] = useState<string>(initialAgent ?? "");
   const started = useRef(false);
@@ -114,6 +160,14 @@ export function RunView({
       send(autoStartTask, { kind: "message", text: autoStartTask, ...(agentId ? { agentId } : {}) });
     }
   }, [autoStartTask]);
+
+  // A refused decision (403, 409, 410, 422) leaves its card pending, so it can be decided again.
+  useEffect(() => {
+    const id = lastDecision.current;
+    if (!error || !id) return;
+    lastDecision.current = null;
+    setDecided(({ [id]: _, ...rest }) => rest);
+  }, [error]);
 
   // When a run stops, refresh the server parts of the page (e.g. the approvals badge).
   useEffect(() => {
@@ -135,17 +189,19 @@ export function RunView({
   const tokens = runs.reduce((sum, r) => ({ in: sum.in + (r.data.usage?.inputTokens ?? 0), out: sum.out + (r.data.usage?.outputTokens ?? 0) }), { in: 0, out: 0 });
   const tools = new Map(items.filter((i): i is Extract<TimelineItem, { kind: "data-tool" }> => i.kind === "data-tool").map((i) => [i.data.toolCallId, i.data]));
 
-  const approvalState = (a: RunDataTypes["approval"]): string => {
+  const approvalState = (a: RunDataTypes["approval"]): ApprovalState => {
+    const known = decided[a.approvalId] ?? approvals[a.approvalId];
+    const decision = known?.decision ?? null;
     const tool = tools.get(a.toolCallId);
-    if (tool && (tool.status === "running" || tool.status === "done")) return "consumed";
-    if (tool?.status === "rejected") return "rejected";
-    return decided[a.approvalId] ?? approvalStatus[a.approvalId] ?? a.status;
+    if (tool && (tool.status === "running" || tool.status === "done")) return { status: "consumed", decision };
+    if (tool?.status === "rejected") return { status: "rejected", decision };
+    return known ?? { status: a.status, decision: null };
   };
 
-  const decide = (a: RunDataTypes["approval"], decision: "approve" | "reject", comment: string) => {
-    setDecided((d) => ({ ...d, [a.approvalId]: decision === "approve" ? "approved" : "rejected" }));
-    const label = decision === "approve" ? `Approve ${a.toolName}` : `Reject ${a.toolName}${comment ? `: ${comment}` : ""}`;
-    send(label, { kind: "decision", approvalId: a.approvalId, decision, ...(decision === "approve" ? { token: a.token } : {}), ...(comment ? { comment } : {}) });
+  const decide = (a: RunDataTypes["approval"], d: ApprovalDecision) => {
+    lastDecision.current = a.approvalId;
+    setDecided((m) => ({ ...m, [a.approvalId]: { status: d.decision === "approve" || d.decision === "edit" ? "approved" : "rejected", decision: d.decision } }));
+    send(decisionLabel(a, d), decisionInput(a, d));
   };
 
   const workspaceVersion = `${runs.length}-${runStatus}`;
@@ -178,7 +234,13 @@ export function RunView({
             </span>
           ) : null}
         </div>
-        {stopped && !busy ? (
+        {runStatus === "cancelled" ? (
+          <p className="card muted" data-testid="run-cancelled">
+            This run was cancelled: an approver ignored its request, so the tool did not run and nothing after it ran either.
+            {canMessage ? " Give the flow another task below to start again." : ""}
+          </p>
+        ) : null}
+        {stopped && !busy && canMessage ? (
           <div className="card row" data-testid="interrupted">
             <span>This run stopped before it finished (the server went away). Every step up to then is saved.</span>
             <button type="button" onClick={() => send("Continue", { kind: "continue" })} data-testid="continue-run">
@@ -190,7 +252,10 @@ export function RunView({
         <Timeline
           threadId={threadId}
           items={items}
-          renderApproval={(a) => <ApprovalCard approval={a} status={approvalState(a)} busy={busy} onDecide={(d, c) => decide(a, d, c)} />}
+          renderApproval={(a) => {
+            const state = approvalState(a);
+            return <ApprovalCard approval={a} status={state.status} decision={state.decision} busy={busy} canDecide={canDecide} onDecide={(d) => decide(a, d)} />;
+          }}
         />
         {busy ? (
           <p className="muted small" data-testid="streaming">
@@ -202,48 +267,56 @@ export function RunView({
             {errorText(error)}
           </p>
         ) : null}
-        <form
-          className="composer"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const text = draft.trim();
-            if (!text) return;
-            setDraft("");
-            send(text, { kind: "message", text, ...(agentId ? { agentId } : {}) });
-          }}
-        >
-          <label htmlFor="composer-agent" className="sr-only">
-            Who works on it
-          </label>
-          <select id="composer-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="composer-agent" title="Autonomous: the supervisor plans and delegates. Directed: one agent does the task.">
-            <option value="">Supervisor plans</option>
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.icon} {a.name} only
-              </option>
-            ))}
-          </select>
-          <label htmlFor="composer-input" className="sr-only">
-            Message
-          </label>
-          <input
-            id="composer-input"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            placeholder={
-              runStatus === "awaiting_approval"
-                ? "Decide on the card above, or type APPROVE <id> <token> / REJECT <id>"
-                : runStatus === "awaiting_input"
-                  ? "Answer the question above to go on…"
-                  : "Give the flow another task…"
-            }
-            disabled={busy}
-            data-testid="composer-input"
-          />
-          <button type="submit" disabled={busy || !draft.trim()} data-testid="composer-send">
-            Send
-          </button>
-        </form>
+        {canMessage ? (
+          <form
+            className="composer"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const text = draft.trim();
+              if (!text) return;
+              setDraft("");
+              send(text, { kind: "message", text, ...(agentId ? { agentId } : {}) });
+            }}
+          >
+            <label htmlFor="composer-agent" className="sr-only">
+              Who works on it
+            </label>
+            <select id="composer-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="composer-agent" title="Autonomous: the supervisor plans and delegates. Directed: one agent does the task.">
+              <option value="">Supervisor plans</option>
+              {agents.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.icon} {a.name} only
+                </option>
+              ))}
+            </select>
+            <label htmlFor="composer-input" className="sr-only">
+              Message
+            </label>
+            <input
+              id="composer-input"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              placeholder={
+                runStatus === "awaiting_approval"
+                  ? "Decide on the card above, or type APPROVE <id> <token> / REJECT <id>"
+                  : runStatus === "awaiting_input"
+                    ? "Answer the question above to go on…"
+                    : runStatus === "cancelled"
+                      ? "The run was cancelled. Give the flow another task…"
+                      : "Give the flow another task…"
+              }
+              disabled={busy}
+              data-testid="composer-input"
+            />
+            <button type="submit" disabled={busy || !draft.trim()} data-testid="composer-send">
+              Send
+            </button>
+          </form>
+        ) : (
+          <p className="composer muted small" data-testid="composer-readonly">
+            Only {requestedBy}, who started this thread, can send it messages. You can follow the run{canDecide ? " and decide its approvals" : ""}.
+          </p>
+        )}
       </div>
       <WorkspacePanel threadId={threadId} version={workspaceVersion} />
     </div>

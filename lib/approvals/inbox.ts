@@ -1,64 +1,183 @@
 import "server-only";
+import type { Prisma } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
-import { FlowDocument } from "../flow/schema";
-import { decideTool } from "../policy/decide-tool";
-import { isSideEffectTool } from "../tools/registry";
+import { can, memberOf, Role } from "../db/workspaces";
+import { AppError } from "../errors";
+import {
+  ApprovalDecisionKind,
+  ApprovalStatus,
+  type InboxFilters,
+  type InboxFlow,
+  type InboxItem,
+  type InboxStatus,
+  Risk,
+} from "./inbox-item";
 
-/** One pending approval as the inbox shows it (issue 4): where, what, exactly, and how risky. */
-export interface InboxItem {
-  approvalId: string;
-  threadId: string;
-  threadTitle: string;
-  flowName: string;
-  flowVersion: number;
-  toolName: string;
-  toolCallId: string;
-  /** RFC 8785 canonical arguments, exactly what will run. */
-  canonicalArgs: string;
-  argsHash: string;
-  /** The card's one-time token (HMAC), needed to approve. */
-  token: string;
-  risk: string;
-  rule: string;
-  requestedAt: string;
-  expiresAt: string;
+/**
+ * The approval inbox (issue 4, SPEC.md 4): approvals of every workspace the user is a
+ * member of, with where they come from, exactly what would run, how risky it is, and how
+ * they were decided. Viewers see items but never their tokens.
+ */
+
+/** The most items one list returns (soonest to expire first). */
+export const INBOX_LIMIT = 200;
+
+const include = {
+  user: { select: { email: true } },
+  thread: {
+    select: {
+      title: true,
+      flowId: true,
+      flow: { select: { name: true, workspaceId: true, workspace: { select: { name: true } } } },
+      flowVersion: { select: { version: true } },
+    },
+  },
+} satisfies Prisma.ApprovalInclude;
+
+type Row = Prisma.ApprovalGetPayload<{ include: typeof include }>;
+
+/** The user's role per workspace id. */
+async function rolesOf(db: Db, userId: string): Promise<Map<string, Role>> {
+  const rows = await db.membership.findMany({ where: { userId }, select: { workspaceId: true, role: true } });
+  const roles = new Map<string, Role>();
+  for (const m of rows) {
+    const role = Role.safeParse(m.role);
+    if (role.success) roles.set(m.workspaceId, role.data);
+  }
+  return roles;
+}
+
+/** Prisma filter for a status as the inbox means it: pending excludes the expired ones. */
+function statusWhere(status: InboxStatus, now: number): Prisma.ApprovalWhereInput {
+  const at = new Date(now);
+  if (status === "pending") return { status: "pending", expiresAt: { gt: at } };
+  if (status === "expired") return { OR: [{ status: "expired" }, { status: "pending", expiresAt: { lte: at } }] };
+  if (status === "all") return {};
+  return { status };
+}
+
+/** Emails of the given user ids. */
+async function emailsOf(db: Db, ids: (string | null)[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
+  if (wanted.length === 0) return new Map();
+  const users = await db.user.findMany({ where: { id: { in: wanted } }, select: { id: true, email: true } });
+  return new Map(users.map((u) => [u.id, u.email]));
+}
+
+function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number): InboxItem {
+  const stored = ApprovalStatus.safeParse(a.status);
+  const status: ApprovalStatus = stored.success ? stored.data : "pending";
+  const expired = status === "pending" && a.expiresAt.getTime() <= now;
+  const effective = expired ? "expired" : status;
+  const decision = ApprovalDecisionKind.safeParse(a.decision);
+  const canDecide = can(role, "decide");
+  const risk = Risk.safeParse(a.risk);
+  return {
+    approvalId: a.id,
+    threadId: a.threadId,
+    threadTitle: a.thread.title,
+    flowId: a.thread.flowId,
+    flowName: a.thread.flow.name,
+    flowVersion: a.thread.flowVersion.version,
+    workspaceName: a.thread.flow.workspace.name,
+    agentName: a.agentName,
+    stepTask: a.stepTask,
+    toolName: a.toolName,
+    toolCallId: a.toolCallId,
+    canonicalArgs: a.canonicalArgs,
+    argsHash: a.argsHash,
+    token: canDecide && effective === "pending" ? a.signature : null,
+    risk: risk.success ? risk.data : "medium",
+    rule: a.rule,
+    requestedBy: a.user.email,
+    requestedAt: a.createdAt.toISOString(),
+    expiresAt: a.expiresAt.toISOString(),
+    status: effective,
+    decision: decision.success ? decision.data : expired ? "expired" : null,
+    decidedBy: a.decidedById ? (decidedBy.get(a.decidedById) ?? null) : null,
+    decidedAt: a.decidedAt?.toISOString() ?? null,
+    comment: a.comment,
+    editedArgs: a.editedArgs,
+    editedArgsHash: a.editedArgsHash,
+    canDecide,
+  };
 }
 
 /**
- * Pending, unexpired approvals the user may decide, across threads and flows, soonest to
- * expire first. Risk and the matching rule come from the policies of the flow version the
- * run pinned (SPEC.md 4).
+ * Approvals of every workspace where the user is a member (viewers too, with
+ * `canDecide: false` and no token), filtered by flow, risk and status (default
+ * `pending`: pending and unexpired; a pending row past its expiry counts as `expired`),
+ * sorted by expiry (soonest first unless `sort` is `-expiry`), at most
+ * {@link INBOX_LIMIT} items (SPEC.md 4, issue 4).
+ * @param filters as parsed by `InboxFilters` (lib/approvals/inbox-item.ts).
  * @param now ms since the epoch.
  */
-export async function pendingApprovals(db: Db, userId: string, now: number = Date.now()): Promise<InboxItem[]> {
+export async function listApprovals(db: Db, userId: string, filters: Partial<InboxFilters> = {}, now: number = Date.now()): Promise<InboxItem[]> {
+  const roles = await rolesOf(db, userId);
+  if (roles.size === 0) return [];
   const rows = await db.approval.findMany({
-    where: { userId, status: "pending", expiresAt: { gt: new Date(now) } },
-    orderBy: { expiresAt: "asc" },
-    include: { thread: { include: { flow: { select: { name: true } }, flowVersion: { select: { version: true, document: true } } } } },
+    where: {
+      thread: { flow: { workspaceId: { in: [...roles.keys()] } }, ...(filters.flowId ? { flowId: filters.flowId } : {}) },
+      ...(filters.risk ? { risk: filters.risk } : {}),
+      ...statusWhere(filters.status ?? "pending", now),
+    },
+    orderBy: [{ expiresAt: filters.sort === "-expiry" ? "desc" : "asc" }, { id: "asc" }],
+    take: INBOX_LIMIT,
+    include,
   });
-  return rows.map((a) => {
-    const doc = FlowDocument.safeParse(JSON.parse(a.thread.flowVersion.document));
-    const decided = doc.success ? decideTool(doc.data, a.toolName, isSideEffectTool) : null;
-    return {
-      approvalId: a.id,
-      threadId: a.threadId,
-      threadTitle: a.thread.title,
-      flowName: a.thread.flow.name,
-      flowVersion: a.thread.flowVersion.version,
-      toolName: a.toolName,
-      toolCallId: a.toolCallId,
-      canonicalArgs: a.canonicalArgs,
-      argsHash: a.argsHash,
-      token: a.signature,
-      risk: decided?.rule?.risk ?? "medium",
-      rule: decided?.rule ? `${decided.rule.tool} → ${decided.rule.decision}` : "default for tools with side effects",
-      requestedAt: a.createdAt.toISOString(),
-      expiresAt: a.expiresAt.toISOString(),
-    };
+  const decidedBy = await emailsOf(
+    db,
+    rows.map((r) => r.decidedById),
+  );
+  return rows.flatMap((a) => {
+    const role = roles.get(a.thread.flow.workspaceId);
+    return role ? [toItem(a, role, decidedBy, now)] : [];
   });
 }
 
-/** How many approvals wait for the user (the navigation badge). */
+/**
+ * One approval the user may see (any status), as an inbox item.
+ * @param now ms since the epoch.
+ * @throws AppError not_found ("approval_not_found") when it does not exist or belongs to a
+ *   workspace the user is not a member of (issue 4: other workspaces see nothing).
+ */
+export async function getApproval(db: Db, userId: string, approvalId: string, now: number = Date.now()): Promise<InboxItem> {
+  const a = await db.approval.findUnique({ where: { id: approvalId }, include });
+  const roles = a ? await rolesOf(db, userId) : null;
+  const role = a ? roles?.get(a.thread.flow.workspaceId) : undefined;
+  if (!a || !role) throw new AppError("not_found", "approval_not_found", `No approval ${approvalId}.`);
+  return toItem(a, role, await emailsOf(db, [a.decidedById]), now);
+}
+
+/**
+ * True when the user may see the approval (a member of its workspace). Used to forward
+ * only the user's own workspaces' changes to their live inbox.
+ */
+export async function approvalVisible(db: Db, userId: string, approvalId: string): Promise<boolean> {
+  const n = await db.approval.count({ where: { id: approvalId, thread: { flow: { workspace: memberOf(userId) } } } });
+  return n > 0;
+}
+
+/**
+ * The flows the inbox can filter by: flows of the user's workspaces that have at least
+ * one approval, by name.
+ */
+export async function inboxFlows(db: Db, userId: string): Promise<InboxFlow[]> {
+  return db.flow.findMany({
+    where: { workspace: memberOf(userId), threads: { some: { approvals: { some: {} } } } },
+    orderBy: [{ name: "asc" }, { createdAt: "asc" }],
+    select: { id: true, name: true },
+  });
+}
+
+/**
+ * How many approvals wait for the user (the navigation badge): pending, unexpired, in a
+ * workspace where the user's role may decide (owner, approver).
+ * @param now ms since the epoch.
+ */
 export async function pendingCount(db: Db, userId: string, now: number = Date.now()): Promise<number> {
-  return db.approval.count({ where: { userId, status: "pending", expiresAt: { gt: new Date(now) } } });
+  const roles = await rolesOf(db, userId);
+  const deciding = [...roles].filter(([, role]) => can(role, "decide")).map(([id]) => id);
+  if (deciding.length === 0) return 0;
+  return db.approval.count({ where: { status: "pending", expiresAt: { gt: new Date(now) }, thread: { flow: { workspaceId: { in: deciding } } } } });
 }

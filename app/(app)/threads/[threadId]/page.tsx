@@ -2,7 +2,9 @@ import Link from "next/link";
 import { RunView } from "@/components/run/run-view";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
+import { can } from "@/lib/db/workspaces";
 import { replayMessages } from "@/lib/engine/replay";
+import type { RunUIMessage } from "@/lib/engine/ui-parts";
 import { isRunActive } from "@/lib/engine/run-thread";
 import { FlowDocument } from "@/lib/flow/schema";
 import { orNotFound } from "@/lib/http/or-not-found";
@@ -10,10 +12,19 @@ import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
 
+/** Approval cards without their one-time tokens, for users who may not decide (issue 4). */
+function withoutTokens(messages: RunUIMessage[]): RunUIMessage[] {
+  return messages.map((m) => ({
+    ...m,
+    parts: m.parts.map((p) => (p.type === "data-approval" ? { ...p, data: { ...p.data, token: "" } } : p)),
+  }));
+}
+
 /**
  * Run view of a thread: replays its stored events (so it survives reloads and restarts),
- * shows the live stream of new runs, approval cards and the workspace. Another user's
- * thread is a 404.
+ * shows the live stream of new runs, approval cards and the workspace. Members of the
+ * flow's workspace see it; approvers and owners decide its approvals (viewers get no
+ * tokens); only the user who started it sends messages. Other workspaces' threads are a 404.
  */
 export default async function ThreadPage({ params, searchParams }: { params: Promise<{ threadId: string }>; searchParams: Promise<{ agent?: string }> }) {
   const user = await requireUser();
@@ -24,9 +35,15 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const doc = FlowDocument.parse(JSON.parse(version.document));
   const agents = doc.nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon }] : []));
   const events = await db().runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, type: true, data: true } });
-  const approvals = await db().approval.findMany({ where: { threadId }, select: { id: true, status: true, expiresAt: true } });
+  const approvals = await db().approval.findMany({ where: { threadId }, select: { id: true, status: true, decision: true, expiresAt: true } });
   const now = Date.now();
-  const approvalStatus = Object.fromEntries(approvals.map((a) => [a.id, a.status === "pending" && a.expiresAt.getTime() <= now ? "expired" : a.status]));
+  const approvalStates = Object.fromEntries(
+    approvals.map((a) => [a.id, { status: a.status === "pending" && a.expiresAt.getTime() <= now ? "expired" : a.status, decision: a.decision }]),
+  );
+  const canDecide = can(thread.role, "decide");
+  const canMessage = thread.userId === user.id;
+  const requester = canMessage ? user.email : ((await db().user.findUnique({ where: { id: thread.userId }, select: { email: true } }))?.email ?? "the user");
+  const replayed = replayMessages(events);
   return (
     <main className="wide">
       <p className="small muted">
@@ -38,13 +55,16 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
       <h1 data-testid="thread-title">{thread.title}</h1>
       <RunView
         threadId={thread.id}
-        initialMessages={replayMessages(events)}
+        initialMessages={canDecide ? replayed : withoutTokens(replayed)}
         initialStatus={thread.status}
-        approvalStatus={approvalStatus}
-        autoStartTask={events.length === 0 && thread.status === "idle" ? thread.title : null}
+        approvals={approvalStates}
+        autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? thread.title : null}
         agents={agents}
         interrupted={thread.status === "running" && !isRunActive(thread.id)}
         initialAgent={agents.some((a) => a.id === agent) ? (agent ?? null) : null}
+        canDecide={canDecide}
+        canMessage={canMessage}
+        requestedBy={requester}
       />
     </main>
   );

@@ -1,0 +1,14 @@
+// GET /api/approvals - the approval inbox: approvals of the user's workspaces, filtered by flow, risk and status, soonest to expire first.
+import { inboxFlows, listApprovals } from "@/lib/approvals/inbox";
+import type { InboxList } from "@/lib/approvals/inbox-item";
+import { db } from "@/lib/db/client";
+import { withUser } from "@/lib/http/with-user";
+import { Query, queryOf } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withUser({}, async (req, { user }) => {
+  const filters = Query.parse(queryOf(req));
+  const [items, flows] = await Promise.all([listApprovals(db(), user.id, filters), inboxFlows(db(), user.id)]);
+  return Response.json({ items, flows } satisfies InboxList, { headers: { "cache-control": "no-store" } });
+});

@@ -1,0 +1,116 @@
+import { z } from "zod";
+
+/**
+ * The approval inbox's shapes (issue 4), kept free of server code so client components
+ * import them: the item a page or `GET /api/approvals` returns, and the zod schema of the
+ * list's filters (the route's query and the page's search params parse with the same one).
+ */
+
+/** Risk levels of a policy rule (SPEC.md 4). */
+export const Risk = z.enum(["low", "medium", "high", "critical"]);
+export type Risk = z.infer<typeof Risk>;
+
+/** Stored statuses of an approval challenge (SPEC.md 4). */
+export const ApprovalStatus = z.enum(["pending", "approved", "rejected", "expired", "consumed"]);
+export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
+
+/** How a challenge left pending (LangGraph HumanResponse kinds, plus expiry). */
+export const ApprovalDecisionKind = z.enum(["approve", "edit", "respond", "reject", "ignore", "expired"]);
+export type ApprovalDecisionKind = z.infer<typeof ApprovalDecisionKind>;
+
+/** The inbox's status filter: one stored status, or every approval. */
+export const InboxStatus = z.enum(["pending", "approved", "rejected", "expired", "consumed", "all"]);
+export type InboxStatus = z.infer<typeof InboxStatus>;
+
+/** Sort orders of the list, both by expiry. */
+export const InboxSort = z.enum(["expiry", "-expiry"]);
+export type InboxSort = z.infer<typeof InboxSort>;
+
+/** An empty query value (an unselected `<select>`) counts as absent. */
+const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
+
+/**
+ * Filters of the inbox (issue 4), as URL query / search params: `flowId` (one flow),
+ * `risk` (one level), `status` (default `pending`: pending and not yet expired), `sort`
+ * (`expiry` soonest first, the default, or `-expiry`).
+ * Parse errors name the field (`risk: Invalid option ...`), which the routes answer with 422.
+ */
+export const InboxFilters = z.object({
+  flowId: z.preprocess(blankToUndefined, z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "flow ids are 1-64 of [A-Za-z0-9_-]").optional()),
+  risk: z.preprocess(blankToUndefined, Risk.optional()),
+  status: z.preprocess(blankToUndefined, InboxStatus.default("pending")),
+  sort: z.preprocess(blankToUndefined, InboxSort.default("expiry")),
+});
+export type InboxFilters = z.infer<typeof InboxFilters>;
+
+/**
+ * One approval as the inbox and its detail page show it: where (flow, workspace, thread),
+ * who (agent, step, requester), what exactly (tool, RFC 8785 canonical arguments and
+ * their SHA-256), how risky (risk, the matched policy rule), and its outcome. Times are
+ * ISO 8601 strings.
+ */
+export interface InboxItem {
+  approvalId: string;
+  threadId: string;
+  threadTitle: string;
+  flowId: string;
+  flowName: string;
+  flowVersion: number;
+  workspaceName: string;
+  /** The agent that proposed the call, "" when unknown (older challenges). */
+  agentName: string;
+  /** The plan step's task, "" when unknown. */
+  stepTask: string;
+  toolName: string;
+  toolCallId: string;
+  /** RFC 8785 canonical arguments: exactly what runs on approve. */
+  canonicalArgs: string;
+  /** Lower-case hex SHA-256 of `canonicalArgs`. */
+  argsHash: string;
+  /**
+   * The one-time token (HMAC) an approver presents. Only set when the user may decide
+   * and the approval is pending; never sent to viewers.
+   */
+  token: string | null;
+  risk: Risk;
+  /** The policy rule that asked for approval, as text. */
+  rule: string;
+  /** Email of the user who started the run. */
+  requestedBy: string;
+  requestedAt: string;
+  expiresAt: string;
+  /** The stored status, except that a pending challenge past its expiry shows `expired`. */
+  status: ApprovalStatus;
+  decision: ApprovalDecisionKind | null;
+  /** Email of the approver who decided, or null. */
+  decidedBy: string | null;
+  decidedAt: string | null;
+  comment: string | null;
+  /** An edit's canonical arguments and their SHA-256 (what ran instead). */
+  editedArgs: string | null;
+  editedArgsHash: string | null;
+  /** True when the user's role lets them decide (owner, approver); viewers only see. */
+  canDecide: boolean;
+}
+
+/** A flow the inbox can filter by. */
+export interface InboxFlow {
+  id: string;
+  name: string;
+}
+
+/** Body of `GET /api/approvals`. */
+export interface InboxList {
+  items: InboxItem[];
+  flows: InboxFlow[];
+}
+
+/** Data of the `approvals` server-sent event: the user's pending count, and what changed. */
+export interface InboxEvent {
+  /** Pending, unexpired approvals the user may decide. */
+  pending: number;
+  approvalId?: string;
+  /** approval.created | approval.decided | approval.expired | approval.consumed */
+  type?: string;
+  status?: string;
+}
