@@ -1,5 +1,6 @@
 import type { LanguageModel } from "ai";
 import type { z } from "zod";
+import type { ChallengeContext } from "../approvals/service";
 import type { FlowSpec } from "../flow/compile";
 import type { ToolRunResult } from "../tools/types";
 import type { AuditRecord } from "./state";
@@ -43,14 +44,7 @@ export interface EngineDeps {
       toolCallId: string;
       canonicalArgs: string;
       argsHash: string;
-      /** Context the inbox shows (issue 4). */
-      agentId?: string;
-      agentName?: string;
-      stepId?: string;
-      stepTask?: string;
-      risk?: string;
-      rule?: string;
-    }): Promise<{ id: string; token: string; expiresAt: string }>;
+    } & ChallengeContext): Promise<{ id: string; token: string; expiresAt: string }>;
     /**
      * Validates the seven factors (id, expiry, args hash, HMAC, one-time use, thread, user)
      * and marks the challenge consumed in one conditional update.
