@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Approval } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
-import { can, roleIn } from "../db/workspaces";
+import { can, Role } from "../db/workspaces";
 import { AppError } from "../errors";
 import { publishApproval } from "../events/approval-bus";
 import { canonicalArgs, sha256Hex } from "../policy/canonical";
@@ -113,8 +113,13 @@ export async function createChallenge(
  *   member of its workspace), forbidden ("role_forbidden": a viewer).
  */
 async function loadForDecider(opts: ApprovalOptions, input: Decider): Promise<Approval> {
-  const a = await opts.db.approval.findUnique({ where: { id: input.approvalId }, include: { thread: { select: { flow: { select: { workspaceId: true } } } } } });
-  const role = a && a.threadId === input.threadId ? await roleIn(opts.db, input.userId, a.thread.flow.workspaceId) : null;
+  // One query: the challenge and the decider's membership of its thread's workspace.
+  const a = await opts.db.approval.findUnique({
+    where: { id: input.approvalId },
+    include: { thread: { select: { flow: { select: { workspace: { select: { members: { where: { userId: input.userId }, select: { role: true } } } } } } } } },
+  });
+  const member = Role.safeParse(a?.threadId === input.threadId ? a.thread.flow.workspace.members[0]?.role : undefined);
+  const role = member.success ? member.data : null;
   if (!a || !role) throw new AppError("not_found", "approval_not_found", `No approval ${input.approvalId} in this thread.`);
   if (!can(role, "decide")) throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${role}; only owners and approvers decide approvals.`);
   const { thread: _thread, ...row } = a;

@@ -94,7 +94,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   const doc = FlowDocument.parse(JSON.parse(thread.flowVersion.document));
   const now = opts.deps?.now ?? Date.now;
   // The requester's role sets the run's permission level (SPEC.md 3 security context).
-  const requesterRole = await roleIn(db, thread.userId, thread.flow.workspaceId);
+  const requesterRole = thread.userId === userId ? role : await roleIn(db, thread.userId, thread.flow.workspaceId);
   // The user's own provider (Settings) if any, else the server's environment, else offline.
   const resolveModel = opts.deps?.resolveModel ?? (await userModelResolver(db, thread.userId));
   const deps = createEngineDeps({ db, doc, permission: requesterRole ? permissionOf(requesterRole) : "user", ...opts.deps, resolveModel });
