@@ -26,7 +26,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `rm -rf .data/e2e.db .data/e2e-workspaces && mkdir -p .data && npx prisma migrate deploy && npx jiti prisma/seed.ts && node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
+    command: `rm -rf .data/e2e.db .data/e2e-workspaces && mkdir -p .data && npx prisma migrate deploy && node scripts/run-ts.mjs prisma/seed.ts && node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/health`,
     env: { DATABASE_URL, WORKSPACES_DIR: "./.data/e2e-workspaces" },
     timeout: 120_000,

@@ -10,16 +10,15 @@
  * (`ws_<userId>`, "<name>'s workspace") becomes "Demo workspace" when it is the only one the
  * account owns.
  *
- * Runs under plain Node (jiti), so it uses Prisma directly rather than lib/db's
- * `server-only` modules; the rules match `personalWorkspace` (lib/db/workspaces.ts).
+ * Run with `node scripts/run-ts.mjs prisma/seed.ts` (npm run db:seed), which lets it use
+ * lib/db's `server-only` modules.
  */
 import bcrypt from "bcryptjs";
 import { createDb, type Db } from "../lib/db/client";
+import { createFlow } from "../lib/db/flows";
 import { env } from "../lib/env";
-import { FlowDocument } from "../lib/flow/schema";
-import { TEMPLATES as BY_KEY } from "../templates";
+import { TEMPLATES } from "../templates";
 
-const TEMPLATES = Object.entries(BY_KEY).map(([key, doc]) => ({ key, doc }));
 const WORKSPACE_NAME = "Demo workspace";
 
 /** The demo workspace's id: found, renamed from the migrated personal one, or created. */
@@ -62,20 +61,9 @@ async function main(): Promise<void> {
     const passwordHash = await bcrypt.hash(DEMO_PASSWORD, 10);
     const demoId = await account(db, emails.demo, "Demo", passwordHash);
     const workspaceId = await demoWorkspace(db, demoId);
-    for (const t of TEMPLATES) {
-      const exists = await db.flow.findFirst({ where: { workspaceId, templateKey: t.key } });
-      if (exists) continue;
-      const doc = FlowDocument.parse(t.doc);
-      await db.flow.create({
-        data: {
-          ownerId: demoId,
-          workspaceId,
-          name: doc.settings.name,
-          description: doc.settings.description,
-          templateKey: t.key,
-          versions: { create: { version: 1, document: JSON.stringify(doc), message: "From template", authorId: demoId } },
-        },
-      });
+    for (const [templateKey, doc] of Object.entries(TEMPLATES)) {
+      if (await db.flow.findFirst({ where: { workspaceId, templateKey } })) continue;
+      await createFlow(db, demoId, doc, { templateKey, message: "From template", workspaceId });
       console.log(`seed: template flow "${doc.settings.name}" added to "${WORKSPACE_NAME}"`);
     }
     const roles = {

@@ -8,7 +8,7 @@ PORT="${PORT:-3000}"
 mkdir -p .data
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci
 npx prisma migrate deploy
-npx jiti prisma/seed.ts
+node scripts/run-ts.mjs prisma/seed.ts
 npx next build
 echo
 echo "Phylactery is starting on http://localhost:${PORT}"

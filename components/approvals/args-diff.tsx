@@ -1,5 +1,20 @@
 import diff from "microdiff";
 
+/** Canonical argument text (RFC 8785 JSON) as a value; the text itself when it does not parse. */
+export function argsValue(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Canonical argument text pretty-printed for people; as is when it does not parse. */
+export function prettyArgs(text: string): string {
+  const value = argsValue(text);
+  return value === text ? text : JSON.stringify(value, null, 2);
+}
+
 /** One field-level change between two argument objects. */
 export interface ArgChange {
   kind: "added" | "removed" | "changed";

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useMemo, useState } from "react";
-import { ArgsDiff } from "./args-diff";
+import { ArgsDiff, argsValue } from "./args-diff";
 import { canonicalHash } from "./canonical-hash";
 
 /** The edit textarea's text as an arguments object, or why it is not one. */
@@ -38,13 +38,7 @@ export function EditArgsPanel({
   onSubmit: (args: Record<string, unknown>, hash: string | null) => void;
   onCancel: () => void;
 }) {
-  const original = useMemo<unknown>(() => {
-    try {
-      return JSON.parse(canonicalArgs);
-    } catch {
-      return canonicalArgs;
-    }
-  }, [canonicalArgs]);
+  const original = useMemo(() => argsValue(canonicalArgs), [canonicalArgs]);
   const [text, setText] = useState(() => JSON.stringify(original, null, 2));
   const parsed = useMemo(() => parseArgs(text), [text]);
   const [hash, setHash] = useState<string | null>(null);

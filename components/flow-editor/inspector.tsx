@@ -1,13 +1,7 @@
 "use client";
 
 import { type ReactNode, useId } from "react";
-import type {
-  AgentNodeType,
-  EditorEdge,
-  EditorNode,
-  SupervisorNodeType,
-  ToolNodeType,
-} from "@/lib/flow/react-flow";
+import { type AgentNodeType, type EditorEdge, type EditorNode, type SupervisorNodeType, type ToolNodeType, withData } from "@/lib/flow/react-flow";
 import { AgentData } from "@/lib/flow/schema";
 import type { CatalogTool } from "./editor-context";
 import styles from "./flow-editor.module.css";
@@ -82,10 +76,6 @@ function NodeFields({
 }
 
 /** A copy of `node` with some data fields replaced. */
-function withData<N extends EditorNode>(node: N, patch: Partial<N["data"]>): N {
-  return { ...node, data: { ...node.data, ...patch } };
-}
-
 function AgentFields({ node, onChange }: { node: AgentNodeType; onChange: (node: AgentNodeType) => void }) {
   const id = useId();
   const { data } = node;

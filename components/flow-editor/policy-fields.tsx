@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useMemo, useState } from "react";
-import type { PolicyNodeType } from "@/lib/flow/react-flow";
+import { type PolicyNodeType, withData } from "@/lib/flow/react-flow";
 import { Decision, PolicyRule, RiskLevel, RulePermission } from "@/lib/flow/schema";
 import type { CatalogTool } from "./editor-context";
 import styles from "./flow-editor.module.css";
@@ -24,7 +24,7 @@ export function PolicyFields({
   const id = useId();
   const [newTool, setNewTool] = useState(tools[0]?.name ?? "*");
   const { rules } = node.data;
-  const setRules = (next: PolicyRule[]) => onChange({ ...node, data: { ...node.data, rules: next } });
+  const setRules = (next: PolicyRule[]) => onChange(withData(node, { rules: next }));
   const setRule = (index: number, next: PolicyRule) => setRules(rules.map((r, i) => (i === index ? next : r)));
   const move = (index: number, by: -1 | 1) => {
     const next = [...rules];
@@ -48,7 +48,7 @@ export function PolicyFields({
         id={`${id}-name`}
         data-testid="inspector-policy-name"
         value={node.data.name}
-        onChange={(e) => onChange({ ...node, data: { ...node.data, name: e.target.value } })}
+        onChange={(e) => onChange(withData(node, { name: e.target.value }))}
       />
       <h3 className={styles.subTitle}>Rules</h3>
       <p className={styles.hint}>
@@ -133,48 +133,17 @@ function RuleRow({ index, rule, last, onChange, onMove, onRemove }: RuleRowProps
           />
           <FieldError text={errors.get("tool")} />
         </label>
-        <label>
-          Decision
-          <select
-            data-testid={`inspector-rule-decision-${index}`}
-            value={rule.decision}
-            onChange={(e) => onChange({ ...rule, decision: Decision.parse(e.target.value) })}
-          >
-            {Decision.options.map((d) => (
-              <option key={d} value={d}>
-                {d}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Risk
-          <select
-            data-testid={`inspector-rule-risk-${index}`}
-            value={rule.risk}
-            onChange={(e) => onChange({ ...rule, risk: RiskLevel.parse(e.target.value) })}
-          >
-            {RiskLevel.options.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={styles.ruleWide}>
-          Permission level
-          <select
-            data-testid={`inspector-rule-permission-${index}`}
-            value={rule.permission}
-            onChange={(e) => onChange({ ...rule, permission: RulePermission.parse(e.target.value) })}
-          >
-            {RulePermission.options.map((p) => (
-              <option key={p} value={p}>
-                {p === "any" ? "any level" : p}
-              </option>
-            ))}
-          </select>
-        </label>
+        <EnumSelect label="Decision" testId={`inspector-rule-decision-${index}`} options={Decision} value={rule.decision} onChange={(decision) => onChange({ ...rule, decision })} />
+        <EnumSelect label="Risk" testId={`inspector-rule-risk-${index}`} options={RiskLevel} value={rule.risk} onChange={(risk) => onChange({ ...rule, risk })} />
+        <EnumSelect
+          label="Permission level"
+          className={styles.ruleWide}
+          testId={`inspector-rule-permission-${index}`}
+          options={RulePermission}
+          value={rule.permission}
+          onChange={(permission) => onChange({ ...rule, permission })}
+          format={(p) => (p === "any" ? "any level" : p)}
+        />
       </div>
       <MatcherList
         ruleIndex={index}
@@ -198,3 +167,35 @@ function ruleErrors(rule: PolicyRule): Map<string, string> {
   return errors;
 }
 
+
+/** A labelled `<select>` over the values of a zod enum; `onChange` gets the typed value. */
+function EnumSelect<T extends string>({
+  label,
+  testId,
+  options,
+  value,
+  onChange,
+  format = (v) => v,
+  className,
+}: {
+  label: string;
+  testId: string;
+  options: { options: readonly T[]; parse(v: unknown): T };
+  value: T;
+  onChange: (value: T) => void;
+  format?: (value: T) => string;
+  className?: string;
+}) {
+  return (
+    <label className={className}>
+      {label}
+      <select data-testid={testId} value={value} onChange={(e) => onChange(options.parse(e.target.value))}>
+        {options.options.map((o) => (
+          <option key={o} value={o}>
+            {format(o)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

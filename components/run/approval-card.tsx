@@ -1,10 +1,9 @@
 "use client";
 import { useEffect, useState } from "react";
+import { prettyArgs } from "@/components/approvals/args-diff";
 import { EditArgsPanel } from "@/components/approvals/edit-args-panel";
+import type { HumanDecision } from "@/lib/approvals/inbox-item";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
-
-/** The five ways to answer an approval (LangGraph HumanResponse kinds, issue 4). */
-export type DecisionKind = "approve" | "edit" | "respond" | "reject" | "ignore";
 
 /**
  * One decision on an approval card: `approve` runs the proposal; `edit` runs `args`
@@ -12,7 +11,7 @@ export type DecisionKind = "approve" | "edit" | "respond" | "reject" | "ignore";
  * `reject` stops the tool with `comment` as the reason; `ignore` ends the run as cancelled.
  */
 export interface ApprovalDecision {
-  decision: DecisionKind;
+  decision: HumanDecision;
   comment?: string;
   args?: Record<string, unknown>;
 }
@@ -71,12 +70,6 @@ export function ApprovalCard({
   const allow = approval.allow ?? ALLOW_ALL;
   const off = busy || !canDecide;
   const note = comment.trim() ? { comment: comment.trim() } : {};
-  let pretty = approval.canonicalArgs;
-  try {
-    pretty = JSON.stringify(JSON.parse(approval.canonicalArgs), null, 2);
-  } catch {
-    // show the canonical text as is
-  }
   const toggle = (m: "edit" | "respond" | "ignore") => setMode((cur) => (cur === m ? null : m));
   const decidedLabel = decision ? DECIDED[decision] : undefined;
   return (
@@ -102,7 +95,7 @@ export function ApprovalCard({
         </p>
       ) : null}
       <pre className="args" data-testid="approval-args">
-        {pretty}
+        {prettyArgs(approval.canonicalArgs)}
       </pre>
       <p className="small muted">
         sha256 <code data-testid="approval-hash">{approval.argsHash.slice(0, 16)}…</code> · id <code>{approval.approvalId}</code> ·{" "}

@@ -3,7 +3,7 @@ import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { diffArgs } from "@/components/approvals/args-diff";
+import { argsValue, diffArgs } from "@/components/approvals/args-diff";
 import { decisionInput } from "@/components/approvals/post-decision";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
 import { type ApprovalDecision, ApprovalCard } from "./approval-card";
@@ -29,13 +29,7 @@ function decisionLabel(a: RunDataTypes["approval"], d: ApprovalDecision): string
     case "approve":
       return `Approve ${a.toolName}`;
     case "edit": {
-      let before: unknown = null;
-      try {
-        before = JSON.parse(a.canonicalArgs);
-      } catch {
-        // compare with nothing: every field counts as changed
-      }
-      const fields = diffArgs(before, d.args ?? {}).map((c) => c.path);
+      const fields = diffArgs(argsValue(a.canonicalArgs), d.args ?? {}).map((c) => c.path);
       return `Edit ${a.toolName}${fields.length ? ` (${fields.join(", ")})` : ""} and run it`;
     }
     case "respond":

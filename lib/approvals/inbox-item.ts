@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RiskLevel } from "../flow/schema";
 
 /**
  * The approval inbox's shapes (issue 4), kept free of server code so client components
@@ -6,16 +7,19 @@ import { z } from "zod";
  * list's filters (the route's query and the page's search params parse with the same one).
  */
 
-/** Risk levels of a policy rule (SPEC.md 4). */
-export const Risk = z.enum(["low", "medium", "high", "critical"]);
-export type Risk = z.infer<typeof Risk>;
-
 /** Stored statuses of an approval challenge (SPEC.md 4). */
 export const ApprovalStatus = z.enum(["pending", "approved", "rejected", "expired", "consumed"]);
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 
-/** How a challenge left pending (LangGraph HumanResponse kinds, plus expiry). */
-export const ApprovalDecisionKind = z.enum(["approve", "edit", "respond", "reject", "ignore", "expired"]);
+/**
+ * The decisions an approver can send (issue 4), after LangGraph's HumanResponse kinds:
+ * approve (accept), edit, respond and reject (both a "response"), ignore.
+ */
+export const HumanDecision = z.enum(["approve", "edit", "respond", "reject", "ignore"]);
+export type HumanDecision = z.infer<typeof HumanDecision>;
+
+/** How a challenge left pending: a human decision, or expiry (the `decision` column). */
+export const ApprovalDecisionKind = z.enum([...HumanDecision.options, "expired"]);
 export type ApprovalDecisionKind = z.infer<typeof ApprovalDecisionKind>;
 
 /** The inbox's status filter: one stored status, or every approval. */
@@ -37,7 +41,7 @@ const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
  */
 export const InboxFilters = z.object({
   flowId: z.preprocess(blankToUndefined, z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "flow ids are 1-64 of [A-Za-z0-9_-]").optional()),
-  risk: z.preprocess(blankToUndefined, Risk.optional()),
+  risk: z.preprocess(blankToUndefined, RiskLevel.optional()),
   status: z.preprocess(blankToUndefined, InboxStatus.default("pending")),
   sort: z.preprocess(blankToUndefined, InboxSort.default("expiry")),
 });
@@ -72,7 +76,7 @@ export interface InboxItem {
    * and the approval is pending; never sent to viewers.
    */
   token: string | null;
-  risk: Risk;
+  risk: RiskLevel;
   /** The policy rule that asked for approval, as text. */
   rule: string;
   /** Email of the user who started the run. */

@@ -1,8 +1,10 @@
 import "server-only";
 import type { Prisma } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
-import { can, memberOf, Role } from "../db/workspaces";
+import { emailsOf } from "../db/users";
+import { can, memberOf, type Role, rolesOf } from "../db/workspaces";
 import { AppError } from "../errors";
+import { RiskLevel } from "../flow/schema";
 import {
   ApprovalDecisionKind,
   ApprovalStatus,
@@ -10,7 +12,6 @@ import {
   type InboxFlow,
   type InboxItem,
   type InboxStatus,
-  Risk,
 } from "./inbox-item";
 
 /**
@@ -36,17 +37,6 @@ const include = {
 
 type Row = Prisma.ApprovalGetPayload<{ include: typeof include }>;
 
-/** The user's role per workspace id. */
-async function rolesOf(db: Db, userId: string): Promise<Map<string, Role>> {
-  const rows = await db.membership.findMany({ where: { userId }, select: { workspaceId: true, role: true } });
-  const roles = new Map<string, Role>();
-  for (const m of rows) {
-    const role = Role.safeParse(m.role);
-    if (role.success) roles.set(m.workspaceId, role.data);
-  }
-  return roles;
-}
-
 /** Prisma filter for a status as the inbox means it: pending excludes the expired ones. */
 function statusWhere(status: InboxStatus, now: number): Prisma.ApprovalWhereInput {
   const at = new Date(now);
@@ -56,14 +46,6 @@ function statusWhere(status: InboxStatus, now: number): Prisma.ApprovalWhereInpu
   return { status };
 }
 
-/** Emails of the given user ids. */
-async function emailsOf(db: Db, ids: (string | null)[]): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids.filter((id): id is string => !!id))];
-  if (wanted.length === 0) return new Map();
-  const users = await db.user.findMany({ where: { id: { in: wanted } }, select: { id: true, email: true } });
-  return new Map(users.map((u) => [u.id, u.email]));
-}
-
 function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number): InboxItem {
   const stored = ApprovalStatus.safeParse(a.status);
   const status: ApprovalStatus = stored.success ? stored.data : "pending";
@@ -71,7 +53,7 @@ function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number)
   const effective = expired ? "expired" : status;
   const decision = ApprovalDecisionKind.safeParse(a.decision);
   const canDecide = can(role, "decide");
-  const risk = Risk.safeParse(a.risk);
+  const risk = RiskLevel.safeParse(a.risk);
   return {
     approvalId: a.id,
     threadId: a.threadId,

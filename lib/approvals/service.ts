@@ -5,6 +5,7 @@ import { can, Role } from "../db/workspaces";
 import { AppError } from "../errors";
 import { publishApproval } from "../events/approval-bus";
 import { canonicalArgs, sha256Hex } from "../policy/canonical";
+import type { ApprovalDecisionKind } from "./inbox-item";
 import { type ChallengeFields, signChallenge, verifyChallenge } from "./signature";
 
 /**
@@ -44,9 +45,6 @@ export interface DecisionInput extends Decider {
   argsHash: string;
 }
 
-/** How a challenge left `pending` (the `decision` column). */
-export type DecisionKind = "approve" | "edit" | "respond" | "reject" | "ignore" | "expired";
-
 /** Agent, step and policy context stored with a challenge for the inbox (issue 4). */
 export interface ChallengeContext {
   agentId?: string;
@@ -69,7 +67,7 @@ const fields = (a: Approval): ChallengeFields => ({
   expiresAt: a.expiresAt.getTime(),
 });
 
-const clock = (opts: ApprovalOptions) => opts.now?.() ?? Date.now();
+const clock = (opts: Pick<ApprovalOptions, "now">) => opts.now?.() ?? Date.now();
 
 function publish(type: "approval.created" | "approval.decided" | "approval.expired" | "approval.consumed", a: { id: string; threadId: string }, status: string, at: number) {
   publishApproval({ type, approvalId: a.id, threadId: a.threadId, status, at });
@@ -160,7 +158,7 @@ export async function checkFactors(opts: ApprovalOptions, input: DecisionInput, 
 }
 
 /** Moves a pending challenge on in one conditional update; the loser of a race gets 409. */
-async function settle(opts: ApprovalOptions, a: Approval, data: Record<string, unknown>, status: "approved" | "rejected", decision: DecisionKind, userId: string): Promise<void> {
+async function settle(opts: ApprovalOptions, a: Approval, data: Record<string, unknown>, status: "approved" | "rejected", decision: ApprovalDecisionKind, userId: string): Promise<void> {
   const at = clock(opts);
   const won = await opts.db.approval.updateMany({
     where: { id: a.id, status: "pending" },
@@ -269,7 +267,7 @@ export async function consumeChallenge(opts: ApprovalOptions, input: DecisionInp
  * conditional update; decision "expired").
  * @returns true when this call expired it (so exactly one caller tells the run).
  */
-export async function expireChallenge(opts: ApprovalOptions, approvalId: string): Promise<boolean> {
+export async function expireChallenge(opts: Pick<ApprovalOptions, "db" | "now">, approvalId: string): Promise<boolean> {
   const at = clock(opts);
   const won = await opts.db.approval.updateMany({
     where: { id: approvalId, status: "pending", expiresAt: { lte: new Date(at) } },

@@ -54,6 +54,17 @@ export async function roleIn(db: Db, userId: string, workspaceId: string): Promi
   return parsed.success ? parsed.data : null;
 }
 
+/** The user's role in every workspace they are a member of, by workspace id. */
+export async function rolesOf(db: Db, userId: string): Promise<Map<string, Role>> {
+  const rows = await db.membership.findMany({ where: { userId }, select: { workspaceId: true, role: true } });
+  const roles = new Map<string, Role>();
+  for (const m of rows) {
+    const role = Role.safeParse(m.role);
+    if (role.success) roles.set(m.workspaceId, role.data);
+  }
+  return roles;
+}
+
 /** Prisma filter: rows whose workspace has `userId` as a member. */
 export const memberOf = (userId: string) => ({ members: { some: { userId } } });
 

@@ -3,7 +3,6 @@ import { expireChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { env } from "../env";
 import { isAppError } from "../errors";
-import { approvalSecret } from "./engine-deps";
 import { type PrepareRunOptions, prepareRun } from "./run-thread";
 
 /**
@@ -39,7 +38,7 @@ export async function tellExpiredRuns(db: Db, opts: SweepOptions = {}): Promise<
   });
   let told = 0;
   for (const a of due) {
-    if (a.status === "pending") await expireChallenge({ db, secret: opts.deps?.approvalSecret ?? approvalSecret(), now }, a.id);
+    if (a.status === "pending") await expireChallenge({ db, now }, a.id);
     try {
       const run = await prepareRun({ db, threadId: a.threadId, userId: "system", input: { kind: "expired", approvalId: a.id }, ...(opts.deps ? { deps: opts.deps } : {}) });
       for await (const _ of run.stream()) {

@@ -1,5 +1,6 @@
 import "server-only";
 import { Command } from "@langchain/langgraph";
+import type { ApprovalDecisionKind, HumanDecision } from "../approvals/inbox-item";
 import { approveChallenge, closeChallenge, editChallenge } from "../approvals/service";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
@@ -8,11 +9,11 @@ import { AppError, isAppError } from "../errors";
 import { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
 import { canonicalArgs } from "../policy/canonical";
-import type { ResolvedModel } from "./deps";
+import type { EngineDeps, ResolvedModel } from "./deps";
 import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engine-deps";
 import { buildGraph } from "./graph";
 import { classifyIntent } from "./intent";
-import type { ApprovalDecision, ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
+import type { ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
 import type { QuestionInterrupt } from "./nodes/finalizer";
 import type { GraphStateValue } from "./state";
 import { eventsOf, type NamerState } from "../events/run-events";
@@ -22,7 +23,7 @@ import type { RunChunk } from "./ui-parts";
 export type DecisionInput = {
   kind: "decision";
   approvalId: string;
-  decision: "approve" | "edit" | "respond" | "reject" | "ignore";
+  decision: HumanDecision;
   /** The card's one-time token: required to approve or edit. */
   token?: string;
   /** The args hash the approver was shown; must equal the challenge's. */
@@ -270,7 +271,7 @@ async function applyDecision(
   userId: string,
   input: DecisionInput | { kind: "expired"; approvalId: string },
   waiting: { id: string; request: ApprovalInterrupt }[],
-  deps: { flow: { decide(tool: string, canonical: string, permission?: "user" | "admin" | "system"): { decision: string; explanation: string } }; permission: "user" | "admin" | "system" },
+  deps: Pick<EngineDeps, "flow" | "permission">,
 ): Promise<{ resume: Record<string, ApprovalResume>; label: string }> {
   const target = waiting.find((w) => w.request.approval_id === input.approvalId);
   if (!target) {
@@ -280,7 +281,7 @@ async function applyDecision(
     throw new AppError("conflict", "no_pending_approval", `Approval ${input.approvalId} is not a call this thread is waiting on.`);
   }
   const tool = target.request.action_request.action;
-  const resumeOf = (decision: ApprovalDecision, response: ApprovalResume["response"], token: string | null = null): ApprovalResume => ({
+  const resumeOf = (decision: ApprovalDecisionKind, response: ApprovalResume["response"], token: string | null = null): ApprovalResume => ({
     response,
     decision,
     approval_id: input.approvalId,

@@ -1,5 +1,6 @@
 import { Annotation } from "@langchain/langgraph";
 import type { ModelMessage } from "ai";
+import type { ApprovalDecisionKind } from "../approvals/inbox-item";
 import type { StructuredError } from "../errors";
 
 /**
@@ -135,7 +136,7 @@ export interface ApprovalOutcome {
  * = respond or reject, ignore) plus `expired`, sent by the expiry sweeper.
  */
 export interface ApprovalRequest {
-  kind: "approve" | "edit" | "respond" | "reject" | "ignore" | "expired";
+  kind: ApprovalDecisionKind;
   approval_id: string;
   token: string | null;
   via: "card" | "chat" | "system";

@@ -32,6 +32,11 @@ export type EditorNode =
 /** A React Flow edge of the editor; edges carry no data. */
 export type EditorEdge = Edge;
 
+/** A copy of an editor node with some of its data fields replaced (the inspector's edits). */
+export function withData<N extends EditorNode>(node: N, patch: Partial<N["data"]>): N {
+  return { ...node, data: { ...node.data, ...patch } };
+}
+
 /**
  * Turns a flow document into React Flow nodes and edges. Nodes keep the document's id,
  * type, position and data (deep-copied, so editing never touches the input document).

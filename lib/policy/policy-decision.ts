@@ -47,7 +47,7 @@ export function isConsistent(d: PolicyDecision): boolean {
  * on without the tool (the Interpreter reports it; the engine, not the tool, decides what
  * follows). Risk is the rule's, or for the default low (ALLOW) / medium; `reason` is
  * `<tool> allowed|needs approval|blocked: <explanation>`.
- * @param decided the result of `evaluatePolicy` (or `decideTool`).
+ * @param decided the result of `evaluatePolicy`.
  * @throws Error when the result breaks the consistency rule (an engine bug, never user input).
  */
 export function policyDecision(tool: string, decided: ToolDecision): PolicyDecision {

@@ -5,6 +5,7 @@ import { createDb } from "../../lib/db/client";
 import { canonicalArgs } from "../../lib/policy/canonical";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { type Client, lastPart, readStream, signIn } from "./client";
+import { startRun, TASK } from "./runs";
 import { startServer, type TestServer } from "./server";
 
 /**
@@ -13,20 +14,6 @@ import { startServer, type TestServer } from "./server";
  * thread, an expired challenge, and a server killed while a run awaits approval. Each
  * refusal is checked on the workspace too: the tool must not have run.
  */
-const TASK = "Summarize notes.md into summary.md";
-
-async function startRun(c: Client, flowId: string) {
-  const created = await c.post("/api/threads", { flowId, task: TASK });
-  expect(created.status).toBe(201);
-  const { threadId } = (await created.json()) as { threadId: string };
-  const res = await c.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: TASK } });
-  expect(res.status).toBe(200);
-  const chunks = await readStream(res);
-  const approval = lastPart(chunks, "data-approval") as { approvalId: string; token: string } | undefined;
-  if (!approval) throw new Error(`no approval in ${JSON.stringify(chunks.map((c) => c.type))}`);
-  expect(lastPart(chunks, "data-run")?.status).toBe("awaiting_approval");
-  return { threadId, approval };
-}
 
 const approve = (c: Client, threadId: string, approvalId: string, token: string) =>
   c.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId, token } });

@@ -6,6 +6,7 @@ import type { FlowDocument } from "../../lib/flow/schema";
 import { canonicalArgs } from "../../lib/policy/canonical";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { type Client, lastPart, readStream, signIn } from "./client";
+import { startRun } from "./runs";
 import { startServer, type TestServer } from "./server";
 
 /**
@@ -16,19 +17,6 @@ import { startServer, type TestServer } from "./server";
  * chat approval from someone else than the thread's user, and expiry telling the run.
  * Every refusal is checked on the workspace too: the tool must not have run.
  */
-const TASK = "Summarize notes.md into summary.md";
-
-type Approval = { approvalId: string; token: string; argsHash: string; canonicalArgs: string };
-
-async function startRun(c: Client, flowId: string) {
-  const created = await c.post("/api/threads", { flowId, task: TASK });
-  expect(created.status).toBe(201);
-  const { threadId } = (await created.json()) as { threadId: string };
-  const chunks = await readStream(await c.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: TASK } }));
-  const approval = lastPart(chunks, "data-approval") as Approval | undefined;
-  if (!approval) throw new Error(`no approval in ${JSON.stringify(chunks.map((x) => x.type))}`);
-  return { threadId, approval };
-}
 
 const decide = (c: Client, threadId: string, input: Record<string, unknown>) => c.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", ...input } });
 const reason = async (res: Response) => ((await res.json()) as { error: { reason: string; message: string } }).error;

@@ -1,10 +1,8 @@
 import { Command, interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { HumanInterrupt, HumanResponse } from "@langchain/langgraph/prebuilt";
+import type { ApprovalDecisionKind } from "../../approvals/inbox-item";
 import { mirror, sendBranch } from "../branch";
 import type { BranchTask, StepBranch } from "../state";
-
-/** The decisions an approver has (issue 4), plus `expired` sent by the expiry sweeper. */
-export type ApprovalDecision = "approve" | "edit" | "respond" | "reject" | "ignore" | "expired";
 
 /**
  * The value a run resumes with after a decision (STYLE.md rule 7): LangGraph's
@@ -15,7 +13,7 @@ export type ApprovalDecision = "approve" | "edit" | "respond" | "reject" | "igno
  */
 export interface ApprovalResume {
   response: HumanResponse;
-  decision: ApprovalDecision;
+  decision: ApprovalDecisionKind;
   approval_id: string;
   token: string | null;
   decided_by: string;

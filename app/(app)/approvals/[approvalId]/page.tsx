@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { ArgsDiff } from "@/components/approvals/args-diff";
+import { ArgsDiff, argsValue, prettyArgs } from "@/components/approvals/args-diff";
 import { InboxCard } from "@/components/approvals/inbox-card";
 import { LiveRefresh } from "@/components/approvals/live-refresh";
 import { getApproval } from "@/lib/approvals/inbox";
@@ -9,23 +9,6 @@ import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
-
-/** JSON text pretty-printed, or as is when it does not parse. */
-function pretty(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** How each decision reads on the page. */
 const OUTCOME: Record<string, string> = {
@@ -132,7 +115,7 @@ export default async function ApprovalDetailPage({ params }: { params: Promise<{
           ) : null}
           <h3 className="small">Proposed arguments</h3>
           <pre className="args" data-testid="approval-args">
-            {pretty(item.canonicalArgs)}
+            {prettyArgs(item.canonicalArgs)}
           </pre>
           <p className="small muted">
             sha256 <code data-testid="original-hash">{item.argsHash}</code>
@@ -140,9 +123,9 @@ export default async function ApprovalDetailPage({ params }: { params: Promise<{
           {item.editedArgs ? (
             <>
               <h3 className="small">Edited arguments (what ran instead)</h3>
-              <ArgsDiff before={parsed(item.canonicalArgs)} after={parsed(item.editedArgs)} testId="decided-diff" />
+              <ArgsDiff before={argsValue(item.canonicalArgs)} after={argsValue(item.editedArgs)} testId="decided-diff" />
               <pre className="args" data-testid="detail-edited-args">
-                {pretty(item.editedArgs)}
+                {prettyArgs(item.editedArgs)}
               </pre>
               <p className="small muted">
                 sha256 <code data-testid="edited-hash">{item.editedArgsHash ?? "—"}</code>

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { RunView } from "@/components/run/run-view";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
+import { emailsOf } from "@/lib/db/users";
 import { can } from "@/lib/db/workspaces";
 import { replayMessages } from "@/lib/engine/replay";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
@@ -42,7 +43,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   );
   const canDecide = can(thread.role, "decide");
   const canMessage = thread.userId === user.id;
-  const requester = canMessage ? user.email : ((await db().user.findUnique({ where: { id: thread.userId }, select: { email: true } }))?.email ?? "the user");
+  const requester = canMessage ? user.email : ((await emailsOf(db(), [thread.userId])).get(thread.userId) ?? "the user");
   const replayed = replayMessages(events);
   return (
     <main className="wide">

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
+import { emailsOf } from "@/lib/db/users";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 
@@ -15,7 +16,7 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
   const { threadId } = await params;
   const thread = await orNotFound(getThread(db(), user.id, threadId));
   const entries = await db().auditEntry.findMany({ where: { threadId }, orderBy: { createdAt: "asc" } });
-  const users = new Map((await db().user.findMany({ where: { id: { in: [...new Set(entries.map((e) => e.actorId ?? ""))] } }, select: { id: true, email: true } })).map((u) => [u.id, u.email]));
+  const users = await emailsOf(db(), entries.map((e) => e.actorId));
   return (
     <main className="wide">
       <p className="small muted">

@@ -2,7 +2,7 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { after } from "next/server";
 import { db } from "@/lib/db/client";
-import { startExpirySweeper, tellExpiredRuns } from "@/lib/engine/expiry-sweeper";
+import { tellExpiredRuns } from "@/lib/engine/expiry-sweeper";
 import { prepareRun } from "@/lib/engine/run-thread";
 import { isAppError } from "@/lib/errors";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
@@ -12,7 +12,6 @@ import { Body, Params } from "./schema";
 export const dynamic = "force-dynamic";
 
 export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) => {
-  startExpirySweeper(db());
   // Every refusal (403, 404, 409, 410, 422) happens here, before the stream starts.
   const run = await prepareRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input }).catch((err: unknown) => {
     // A decision on an expired challenge: answer 410 now, and tell the run right after.

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { HumanDecision } from "@/lib/approvals/inbox-item";
 
 /** Route params. */
 export const Params = z.object({ threadId: z.string().min(1).max(64) });
@@ -21,7 +22,7 @@ export const Body = z.object({
       kind: z.literal("decision"),
       approvalId: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "approval ids are 6-64 of [A-Za-z0-9_-]"),
       /** LangGraph HumanResponse kinds (issue 4): approve = accept, edit, respond, reject, ignore. */
-      decision: z.enum(["approve", "edit", "respond", "reject", "ignore"]),
+      decision: HumanDecision,
       /** The card's one-time token; required to approve or edit. */
       token: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "tokens are base64url").optional(),
       /** The SHA-256 of the arguments the approver was shown (hex). */
