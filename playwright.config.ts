@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 
-const PORT = 3100;
+/** E2E_PORT lets two checkouts run their e2e suites side by side. */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const DATABASE_URL = "file:./.data/e2e.db";
 
 /** e2e in Debian Chromium (shared STACK.md "Browser tests"); the server runs the built app. */

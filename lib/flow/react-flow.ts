@@ -19,6 +19,8 @@ export type SupervisorNodeType = Node<NodeData<"supervisor">, "supervisor">;
 export type AgentNodeType = Node<NodeData<"agent">, "agent">;
 export type ToolNodeType = Node<NodeData<"tool">, "tool">;
 export type PolicyNodeType = Node<NodeData<"policy">, "policy">;
+export type HumanInputNodeType = Node<NodeData<"human_input">, "human_input">;
+export type RouterNodeType = Node<NodeData<"router">, "router">;
 
 /** A React Flow node of the editor: a union discriminated by `type` (STYLE.md rule 8). */
 export type EditorNode =
@@ -27,7 +29,9 @@ export type EditorNode =
   | SupervisorNodeType
   | AgentNodeType
   | ToolNodeType
-  | PolicyNodeType;
+  | PolicyNodeType
+  | HumanInputNodeType
+  | RouterNodeType;
 
 /** A React Flow edge of the editor; edges carry no data. */
 export type EditorEdge = Edge;
@@ -81,6 +85,10 @@ function toDocumentNode(node: EditorNode): FlowNode {
     case "tool":
       return { ...base, type: node.type, data: node.data };
     case "policy":
+      return { ...base, type: node.type, data: node.data };
+    case "human_input":
+      return { ...base, type: node.type, data: node.data };
+    case "router":
       return { ...base, type: node.type, data: node.data };
   }
 }

@@ -117,6 +117,43 @@ export const PolicyRule = z.object({
 
 const base = { id: nodeId, position };
 
+/**
+ * Human input (SPEC.md 1): a step the Supervisor hands to the user instead of an agent. The
+ * run waits (status awaiting_input) with `prompt` as its question; the user's reply is the
+ * step's result. Wired like an agent: Supervisor -> Human input.
+ */
+export const HumanInputData = z.object({
+  name: z.string().min(1).max(80),
+  prompt: z.string().min(1, "write the question the user is asked").max(2000),
+});
+
+/**
+ * One route of a Router/condition node: when the task text contains `value` (case
+ * insensitive) or matches the regex `value`, the task goes straight to the agent `target`
+ * as a one-step plan (handoff reason capability_match) instead of the Planner.
+ */
+export const RouteCondition = z
+  .object({
+    match: z.enum(["contains", "regex"]),
+    value: z.string().min(1).max(200),
+    target: nodeId,
+  })
+  .superRefine((route, ctx) => {
+    if (route.match !== "regex") return;
+    const issue = regexSource.safeParse(route.value);
+    if (!issue.success) for (const i of issue.error.issues) ctx.addIssue({ code: "custom", path: ["value"], message: i.message });
+  });
+
+/**
+ * Router/condition (SPEC.md 1, 2): deterministic routing of a new task, no LLM. Routes are
+ * tried in order; with no match the Planner plans as usual. Wired Start -> Router ->
+ * agents (the route targets) and Router -> Supervisor (the fallback).
+ */
+export const RouterData = z.object({
+  name: z.string().min(1).max(80),
+  routes: z.array(RouteCondition).max(50).default([]),
+});
+
 /** Nodes of a flow, a union discriminated by `type` (React Flow's node type). */
 export const FlowNode = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("start"), data: z.object({ label: z.string().default("Start") }) }),
@@ -125,6 +162,8 @@ export const FlowNode = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("agent"), data: AgentData }),
   z.object({ ...base, type: z.literal("tool"), data: z.object({ tool: toolName }) }),
   z.object({ ...base, type: z.literal("policy"), data: z.object({ name: z.string().min(1), rules: z.array(PolicyRule).max(200) }) }),
+  z.object({ ...base, type: z.literal("human_input"), data: HumanInputData }),
+  z.object({ ...base, type: z.literal("router"), data: RouterData }),
 ]);
 
 /** A connection between two nodes. */
@@ -181,3 +220,4 @@ export type RiskLevel = z.infer<typeof RiskLevel>;
 export type PermissionLevel = z.infer<typeof PermissionLevel>;
 export type RulePermission = z.infer<typeof RulePermission>;
 export type ArgMatcher = z.infer<typeof ArgMatcher>;
+export type RouteCondition = z.infer<typeof RouteCondition>;
