@@ -6,9 +6,11 @@ import {
   type AgentNodeType,
   describeCoverage,
   type EndNodeType,
+  type HumanInputNodeType,
   type NodeKind,
   type PolicyNodeType,
   policyCoverage,
+  type RouterNodeType,
   type StartNodeType,
   type SupervisorNodeType,
   type ToolNodeType,
@@ -146,6 +148,32 @@ export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeP
   );
 });
 
+export const HumanInputNode = memo(function HumanInputNode({ id, data, selected }: NodeProps<HumanInputNodeType>) {
+  return (
+    <NodeShell id={id} kind="human_input" selected={selected} handles="both">
+      <div className={styles.nodeKind}>Human input</div>
+      <div className={styles.nodeTitle}>
+        <span aria-hidden="true">🙋</span> {data.name}
+      </div>
+      <div className={styles.nodeLine}>{firstLine(data.prompt)}</div>
+    </NodeShell>
+  );
+});
+
+export const RouterNode = memo(function RouterNode({ id, data, selected }: NodeProps<RouterNodeType>) {
+  return (
+    <NodeShell id={id} kind="router" selected={selected} handles="both">
+      <div className={styles.nodeKind}>Router</div>
+      <div className={styles.nodeTitle}>
+        <span aria-hidden="true">🔀</span> {data.name}
+      </div>
+      <div className={styles.nodeLine}>
+        {data.routes.length} route{data.routes.length === 1 ? "" : "s"}; otherwise the Planner
+      </div>
+    </NodeShell>
+  );
+});
+
 /** A rule's matchers and permission on one clamped line; the full text in the tooltip. */
 function RuleConditions({ conditions }: { conditions: string }) {
   if (!conditions) return null;
@@ -168,4 +196,6 @@ export const nodeTypes = {
   agent: AgentNode,
   tool: ToolNode,
   policy: PolicyNode,
+  human_input: HumanInputNode,
+  router: RouterNode,
 } satisfies NodeTypes & Record<NodeKind, unknown>;
