@@ -2,6 +2,7 @@
 
 import { createContext, useContext } from "react";
 import type { PolicyNodeType } from "@/lib/flow/react-flow";
+import type { FlowProblem } from "@/lib/flow/validate";
 
 /** A tool of the workspace catalog, as the editor shows it. */
 export interface CatalogTool {
@@ -15,9 +16,11 @@ export interface EditorContextValue {
   tools: ReadonlyMap<string, CatalogTool>;
   /** Policy nodes in document order (first matching rule decides, SPEC.md 4). */
   policies: readonly PolicyNodeType[];
+  /** Live validation problems by node id (lib/flow/validate.ts), shown on the nodes. */
+  problems: ReadonlyMap<string, readonly FlowProblem[]>;
 }
 
-export const EditorContext = createContext<EditorContextValue>({ tools: new Map(), policies: [] });
+export const EditorContext = createContext<EditorContextValue>({ tools: new Map(), policies: [], problems: new Map() });
 
 /** The editor's catalog and policies, for custom nodes rendered inside React Flow. */
 export function useEditorContext(): EditorContextValue {

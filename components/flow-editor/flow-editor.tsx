@@ -23,6 +23,7 @@ import {
   toReactFlow,
 } from "@/lib/flow/react-flow";
 import type { FlowDocument } from "@/lib/flow/schema";
+import { type FlowProblem, validateFlow } from "@/lib/flow/validate";
 import { type CatalogTool, EditorContext } from "./editor-context";
 import styles from "./flow-editor.module.css";
 import { Inspector } from "./inspector";
@@ -133,7 +134,16 @@ export function FlowEditor({ flowId, version: loadedVersion, document, tools }: 
 
   const catalog = useMemo(() => new Map(tools.map((t) => [t.name, t])), [tools]);
   const policies = useMemo(() => nodes.filter((n): n is PolicyNodeType => n.type === "policy"), [nodes]);
-  const context = useMemo(() => ({ tools: catalog, policies }), [catalog, policies]);
+  const problemList = useMemo(
+    () => validateFlow({ nodes, edges }, { known: (name) => catalog.has(name), sideEffect: (name) => catalog.get(name)?.sideEffect ?? true }),
+    [nodes, edges, catalog],
+  );
+  const problems = useMemo(() => {
+    const byNode = new Map<string, FlowProblem[]>();
+    for (const p of problemList) if (p.nodeId) byNode.set(p.nodeId, [...(byNode.get(p.nodeId) ?? []), p]);
+    return byNode;
+  }, [problemList]);
+  const context = useMemo(() => ({ tools: catalog, policies, problems }), [catalog, policies, problems]);
 
   return (
     <div className={styles.editor}>
