@@ -1,4 +1,5 @@
 import type { FlowDocument } from "../lib/flow/schema";
+import { guidedSummary } from "./guided-summary";
 import { researchBrief } from "./research-brief";
 import { workspaceAssistant } from "./workspace-assistant";
 
@@ -6,4 +7,5 @@ import { workspaceAssistant } from "./workspace-assistant";
 export const TEMPLATES: Record<string, FlowDocument> = {
   "workspace-assistant": workspaceAssistant,
   "research-brief": researchBrief,
+  "guided-summary": guidedSummary,
 };

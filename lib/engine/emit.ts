@@ -12,9 +12,9 @@ export function emit(config: LangGraphRunnableConfig | undefined, chunk: RunChun
   config?.writer?.(checkChunk(chunk));
 }
 
-/** The UI view of a step: the state step plus its agent's display name. */
+/** The UI view of a step: the state step plus its agent's (or Human input's) display name. */
 export function stepView(flow: FlowSpec, step: PlanStep): Omit<RunDataTypes["step"], "event"> {
-  const agent = flow.agents.find((a) => a.id === step.agent_id);
+  const agent = flow.agents.find((a) => a.id === step.agent_id) ?? flow.humanInputs.find((h) => h.id === step.agent_id);
   return {
     id: step.id,
     index: step.index,

@@ -243,8 +243,12 @@ export const GraphState = Annotation.Root({
   redispatch_awaiting: replace<boolean>(() => false),
   /** Set when an approver dismissed a call (HumanResponse "ignore"): the run ends cancelled. */
   cancelled: replace<{ by: string; reason: string } | null>(() => null),
-  /** The question the Finalizer asked when the run could not go on (SPEC.md 2 retries). */
+  /** The question the Finalizer asks: when the run could not go on (SPEC.md 2 retries), or a Human input step's prompt. */
   question: replace<string | null>(() => null),
+  /** The Human input step whose question the run waits on (SPEC.md 1 Human input); null otherwise. */
+  human_step_id: replace<string | null>(() => null),
+  /** The user's answer to a Human input step, for the Supervisor to record as the step's result. */
+  human_answer: replace<{ step_id: string; text: string } | null>(() => null),
   /** Why the Planner is asked for a new plan (failure, and the user's answer). */
   replan_reason: replace<string | null>(() => null),
   /** New plans made in this task after failures (at most one before asking the user). */

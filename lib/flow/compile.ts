@@ -17,6 +17,31 @@ export interface AgentSpec {
   tools: string[];
 }
 
+/**
+ * A Human input node as the engine runs it (SPEC.md 1): the Planner may assign a step to
+ * it; the Supervisor then asks the user `prompt` and the answer is the step's result.
+ */
+export interface HumanInputSpec {
+  id: string;
+  name: string;
+  prompt: string;
+}
+
+/**
+ * One route of a Router/condition node (SPEC.md 1, 2): a new task whose text contains
+ * `value` (case-insensitive) or matches the regex `value` goes to `agentId` as a one-step
+ * plan, with a capability_match handoff, instead of the Planner.
+ */
+export interface RouteSpec {
+  routerId: string;
+  routerName: string;
+  /** 0-based position of the route in its router. */
+  index: number;
+  match: "contains" | "regex";
+  value: string;
+  agentId: string;
+}
+
 /** What the graph builder needs from a flow document (SPEC.md 1, 2). */
 export interface FlowSpec {
   name: string;
@@ -24,6 +49,10 @@ export interface FlowSpec {
   defaultModel: string;
   supervisor: { name: string; instructions: string };
   agents: AgentSpec[];
+  /** Human input nodes, in document order. */
+  humanInputs: HumanInputSpec[];
+  /** Routes of the Router/condition nodes, routers in document order, routes in order. */
+  routes: RouteSpec[];
   limits: { maxIterations: number; timeoutMs: number };
   /**
    * The policy decision for a tool call (SPEC.md 4, via `evaluatePolicy`): first rule whose
@@ -37,7 +66,9 @@ export interface FlowSpec {
 
 /**
  * Reads a validated flow document into a {@link FlowSpec}: agents with their tools (edges
- * from an agent to a tool node), the supervisor, limits and the policy decision function.
+ * from an agent to a tool node), human inputs, router routes (those whose target is an
+ * agent), the supervisor, limits and the policy decision function. The editor's live
+ * validation (`validate.ts`) is stricter; this checks only what the engine cannot do without.
  * @param registry tells whether a tool exists and whether it has side effects.
  * @throws AppError unprocessable ("flow_not_runnable") naming the node when the flow has no
  *   agent, an agent bound to an unknown tool, or no start node.
@@ -69,6 +100,13 @@ export function compileFlowSpec(
   if (agents.length === 0) {
     throw new AppError("unprocessable", "flow_not_runnable", "The flow has no Agent node; add one so the supervisor can delegate steps.");
   }
+  const agentIds = new Set(agents.map((a) => a.id));
+  const humanInputs = doc.nodes.flatMap((n) => (n.type === "human_input" ? [{ id: n.id, name: n.data.name, prompt: n.data.prompt }] : []));
+  const routes = doc.nodes.flatMap((n) =>
+    n.type === "router"
+      ? n.data.routes.flatMap((r, index) => (agentIds.has(r.target) ? [{ routerId: n.id, routerName: n.data.name, index, match: r.match, value: r.value, agentId: r.target }] : []))
+      : [],
+  );
   const sup = doc.nodes.find((n) => n.type === "supervisor");
   return {
     name: doc.settings.name,
@@ -76,6 +114,8 @@ export function compileFlowSpec(
     defaultModel: doc.settings.model,
     supervisor: sup?.type === "supervisor" ? { name: sup.data.name, instructions: sup.data.instructions } : { name: "Supervisor", instructions: "" },
     agents,
+    humanInputs,
+    routes,
     limits: doc.settings.limits,
     decide: (tool, canonicalArgs, permission = "user") =>
       evaluatePolicy(doc, tool, canonicalArgs, { permission, isSideEffect: registry.sideEffect }),

@@ -33,6 +33,23 @@ function parseAgents(system: string): ParsedAgent[] {
   }));
 }
 
+/** Human inputs listed by the planner prompt (`human <id> | <name> | asks: <prompt>`). */
+function parseHumans(system: string): { id: string; prompt: string }[] {
+  return [...system.matchAll(/^human (\S+) \| .*? \| asks: (.*)$/gm)].map((m) => ({ id: m[1] ?? "", prompt: m[2] ?? "" }));
+}
+
+/**
+ * The flow's Human input steps first (asked in order), then the task's steps, each of which
+ * depends on every answer (so the agents see them).
+ */
+export function withHumanSteps(steps: Step[], humans: { id: string; prompt: string }[]): Step[] {
+  if (humans.length === 0) return steps;
+  const asks: Step[] = humans.map((h, i) => ({ agent_id: h.id, task: h.prompt, expected_output: "The user's answer.", depends_on: i > 0 ? [i - 1] : [] }));
+  const answers = asks.map((_, i) => i);
+  const shifted = steps.map((s) => ({ ...s, depends_on: [...answers, ...s.depends_on.map((d) => d + asks.length)] }));
+  return [...asks, ...shifted];
+}
+
 /** Text after "with"/"containing"/"saying", unquoted: the content of a write task. */
 export function writeContent(task: string): string {
   const m = /\b(?:with|containing|saying)\s+(?:the\s+)?(?:(?:text|content|contents|words?)\b\s*)?:?\s*([\s\S]+)$/i.exec(task);
@@ -93,7 +110,9 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
 
 export function plannerReply(options: LanguageModelV4CallOptions, system: string, user: string, tools: Set<string>): Reply {
   const task = (between(user, "<task>\n", "\n</task>") ?? user).trim();
-  const plan: PlanProposal = { steps: planSteps(task, parseAgents(system)) };
+  // A new plan after a failure does not ask the Human inputs again: their answers were given.
+  const humans = user.includes("<replan>") ? [] : parseHumans(system);
+  const plan: PlanProposal = { steps: withHumanSteps(planSteps(task, parseAgents(system)), humans) };
   if (!tools.has("create_plan")) return { kind: "text", text: JSON.stringify(plan) };
   return { kind: "tool", toolCallId: `call_plan_${options.prompt.length}`, toolName: "create_plan", input: plan };
 }

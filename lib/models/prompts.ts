@@ -28,7 +28,7 @@ export interface AgentInfo {
 
 /** One step of a plan, as the planner proposes it through the `create_plan` tool. */
 export const PlanStep = z.object({
-  agent_id: z.string().min(1).describe("Id of the agent that runs this step (one of the listed agents)."),
+  agent_id: z.string().min(1).describe("Id of the agent that runs this step (one of the listed agents), or of a listed human input."),
   task: z.string().min(1).describe("What the agent must do in this step, in one imperative sentence."),
   expected_output: z.string().describe("What the step produces when it is done."),
   depends_on: z
@@ -77,8 +77,9 @@ function agentsBlock(agents: AgentInfo[]): string {
  * @param input.instructions the flow's supervisor instructions (may be empty).
  * @param input.agents the agents a step may be assigned to, in flow order.
  */
-export function plannerSystem(input: { instructions: string; agents: AgentInfo[] }): string {
+export function plannerSystem(input: { instructions: string; agents: AgentInfo[]; humans?: HumanInfo[] }): string {
   const instructions = input.instructions.trim() || "(none)";
+  const humans = input.humans ?? [];
   return [
     PROMPT_MARKERS.planner,
     "You are the planner of a team of AI agents. Turn the user's task into a short plan that the agents below can carry out with their tools, then call the create_plan tool with it. Do not do the work yourself and do not answer in prose.",
@@ -96,7 +97,26 @@ export function plannerSystem(input: { instructions: string; agents: AgentInfo[]
     "",
     "Agents:",
     agentsBlock(input.agents),
+    ...(humans.length > 0
+      ? [
+          "",
+          "Human inputs (a step assigned to one asks the user its question and waits; the step's result is the user's answer, so steps that need it depend on it):",
+          humansBlock(humans),
+        ]
+      : []),
   ].join("\n");
+}
+
+/** A Human input node as the planner sees it (SPEC.md 1). */
+export interface HumanInfo {
+  id: string;
+  name: string;
+  prompt: string;
+}
+
+/** Lists human inputs one per line: `human <id> | <name> | asks: <prompt>`. */
+function humansBlock(humans: HumanInfo[]): string {
+  return humans.map((h) => `human ${oneLine(h.id)} | ${oneLine(h.name).replace(/\|/g, "/")} | asks: ${oneLine(h.prompt)}`).join("\n");
 }
 
 /**

@@ -12,13 +12,29 @@ import { type GraphStateValue, type GraphUpdate, usageOf } from "../state";
  * thread's messages; the run's lifecycle ends COMPLETED or FAILED -> END.
  * When the Supervisor gives up on a plan, the Finalizer asks the user how to proceed and
  * the run waits for the answer as an interrupt (the run service shows the question); the
- * answer goes to the Planner for a new plan.
+ * answer goes to the Planner for a new plan. A Human input step's question waits the same
+ * way; its answer goes back to the Supervisor as the step's result.
  */
 export function finalizerNode(deps: EngineDeps) {
   return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<Command> => {
     if (state.awaiting_user_input && state.question) {
       // Nothing runs before the interrupt, so re-running this node on resume is safe.
-      const answer = interrupt<QuestionInterrupt, string>({ kind: "question", question: state.question });
+      const answer = interrupt<QuestionInterrupt, string>({ kind: "question", question: state.question, ...(state.human_step_id ? { stepId: state.human_step_id } : {}) });
+      if (state.human_step_id) {
+        // A Human input step's answer: back to the Supervisor, which records it as the step's result.
+        const update: GraphUpdate = {
+          messages: [
+            { role: "assistant", content: state.question },
+            { role: "user", content: answer },
+          ],
+          awaiting_user_input: false,
+          question: null,
+          human_step_id: null,
+          human_answer: { step_id: state.human_step_id, text: answer },
+          lifecycle: "STEP_EXECUTION",
+        };
+        return new Command({ update, goto: "supervisor" });
+      }
       const update: GraphUpdate = {
         messages: [
           { role: "assistant", content: state.question },
@@ -68,4 +84,6 @@ export function finalizerNode(deps: EngineDeps) {
 export interface QuestionInterrupt {
   kind: "question";
   question: string;
+  /** Set when the question is a Human input step's prompt (SPEC.md 1): the step it answers. */
+  stepId?: string;
 }

@@ -44,7 +44,7 @@ async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, r
   const { model } = deps.resolveModel(flow.defaultModel);
   const res = await generateText({
     model,
-    system: plannerSystem({ instructions: flow.supervisor.instructions, agents: flow.agents.map((a) => agentInfo(deps, a)) }),
+    system: plannerSystem({ instructions: flow.supervisor.instructions, agents: flow.agents.map((a) => agentInfo(deps, a)), humans: flow.humanInputs }),
     prompt: plannerPrompt(task, replan),
     tools: { create_plan: tool({ description: "Record the plan: ordered steps, each assigned to one agent.", inputSchema: PlanProposal }) },
     toolChoice: { type: "tool", toolName: "create_plan" },
@@ -55,8 +55,11 @@ async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, r
   const proposal = PlanProposal.parse(call.input);
   const ids = proposal.steps.map(() => randomUUID());
   return proposal.steps.map((s, i) => {
-    const agent = flow.agents.find((a) => a.id === s.agent_id) ?? first;
     const deps_ = s.depends_on.filter((d) => d < i).map((d) => ids[d] as string);
+    // A Human input step is asked once (its answer cannot fail); an unknown id goes to the first agent.
+    const human = flow.humanInputs.find((h) => h.id === s.agent_id);
+    if (human) return { ...newStep(i, human.id, s.task, s.expected_output, deps_, 1), id: ids[i] as string };
+    const agent = flow.agents.find((a) => a.id === s.agent_id) ?? first;
     return { ...newStep(i, agent.id, s.task, s.expected_output, deps_, agent.maxTries), id: ids[i] as string };
   });
 }

@@ -1,11 +1,13 @@
+import { randomUUID } from "node:crypto";
 import { Command, type LangGraphRunnableConfig, Overwrite } from "@langchain/langgraph";
+import { routeTask } from "../../flow/route-task";
 import { parseApprovalCommand } from "../approval-command";
 import type { EngineDeps } from "../deps";
-import { emitPlan, iso } from "../emit";
+import { emit, emitPlan, iso } from "../emit";
 import { classifyIntent } from "../intent";
 import { directedPlan } from "../plan-factory";
 import { mirror, sendBranch } from "../branch";
-import type { GraphStateValue, GraphUpdate, StepBranch } from "../state";
+import type { GraphStateValue, GraphUpdate, Handoff, StepBranch } from "../state";
 
 /** Where the Router sends a run (SPEC.md 2). */
 export type RouterTarget = "approval_handler" | "supervisor" | "finalizer" | "planner";
@@ -15,7 +17,9 @@ export type RouterTarget = "approval_handler" | "supervisor" | "finalizer" | "pl
  * matches the strict APROBAR/RECHAZAR (APPROVE/REJECT) regexes goes to the
  * ApprovalHandler and any other reply to the Supervisor; awaiting user input -> Supervisor;
  * otherwise the intent decides: conversation -> Finalizer, task without a plan (or after a
- * finished one) -> Planner, task with a plan in progress -> Supervisor. In directed mode
+ * finished one) -> Planner, unless a Router/condition route matches it (one step for the
+ * route's agent, capability_match handoff -> Supervisor), task with a plan in progress ->
+ * Supervisor. In directed mode
  * (the user picked an agent) routing and planning are bypassed: the task becomes a one-step
  * plan for that agent -> Supervisor. Only the thread's own user messages reach this node;
  * tool outputs and model text never do.
@@ -64,6 +68,29 @@ function route(deps: EngineDeps, state: GraphStateValue, config?: LangGraphRunna
   const intent = state.intent ?? classifyIntent(last);
   if (intent === "conversation") return new Command({ update: { intent, error: null, lifecycle: "INIT" }, goto: "finalizer" });
   if (state.plan && state.plan.status === "executing") return new Command({ update: { intent }, goto: "supervisor" });
+  const routed = routeTask(deps.flow.routes, last);
+  const plan = routed ? directedPlan(deps.flow, routed.agentId, last, iso(deps.now())) : null;
+  if (routed && plan) {
+    // A Router/condition node matched: one step for its agent, no Planner (SPEC.md 1).
+    const agent = deps.flow.agents.find((a) => a.id === routed.agentId);
+    const condition = routed.match === "contains" ? `contains "${routed.value}"` : `matches /${routed.value}/i`;
+    const handoff: Handoff = {
+      id: randomUUID(),
+      from: routed.routerId,
+      to: routed.agentId,
+      reason: "capability_match",
+      explanation: `Route ${routed.index + 1} of ${routed.routerName}: the task ${condition}`,
+      step_id: plan.steps[0]?.id ?? "",
+      timestamp: plan.created_at,
+    };
+    emitPlan(config, deps.flow, plan);
+    emit(config, {
+      type: "data-handoff",
+      id: handoff.id,
+      data: { from: routed.routerId, to: routed.agentId, agentName: agent?.name ?? routed.agentId, icon: agent?.icon ?? "🤖", color: agent?.color ?? "#5b3cc4", reason: handoff.reason, stepId: handoff.step_id },
+    });
+    return new Command({ update: { ...fresh(intent), plan, handoffs: [handoff], lifecycle: "EXECUTION_PREPARE" }, goto: "supervisor" });
+  }
   return new Command({ update: fresh(intent), goto: "planner" });
 }
 

@@ -55,9 +55,19 @@ export function supervisorNode(deps: EngineDeps) {
     const task = (b: StepBranch, p: Plan): BranchTask => ({ thread_id: state.thread_id, user_id: state.user_id, plan: p, branch: b });
     const pending: { node: "executor" | "await_approval"; branch: StepBranch }[] = [];
 
+    let ask: PlanStep | null = null;
+    const isHuman = (step: PlanStep) => deps.flow.humanInputs.some((h) => h.id === step.agent_id);
     for (const step of steps.filter((s) => s.status === "in_progress")) {
       const b = state.branches[step.id];
-      if (!b) {
+      if (!b && isHuman(step)) {
+        // A Human input step: the user's answer is its result; without one, ask (again).
+        if (state.human_answer?.step_id === step.id) {
+          Object.assign(step, { status: "completed", result: state.human_answer.text, error: null, ended_at: now });
+          emitStep(config, deps.flow, step, "plan_step_completed");
+        } else {
+          ask = step;
+        }
+      } else if (!b) {
         pending.push({ node: "executor", branch: newBranch(step.id, identityOf(deps, step)) });
       } else if (b.phase === "returned") {
         pending.push({ node: "executor", branch: { ...b, phase: "running" } });
@@ -95,6 +105,11 @@ export function supervisorNode(deps: EngineDeps) {
     if (!failure && !exhausted) {
       const done = new Set(steps.filter((s) => s.status === "completed").map((s) => s.id));
       for (const step of steps.filter((s) => s.status === "pending" && s.depends_on.every((d) => done.has(d)))) {
+        if (isHuman(step)) {
+          // Asked one at a time, once nothing else runs (the run waits on the user).
+          ask ??= step;
+          continue;
+        }
         const identity = identityOf(deps, step);
         Object.assign(step, { status: "in_progress", tries: step.tries + 1, started_at: step.started_at ?? now, error: null });
         const b = newBranch(step.id, identity);
@@ -104,7 +119,7 @@ export function supervisorNode(deps: EngineDeps) {
     }
 
     const next: Plan = { ...plan, steps, current_step_index: steps.find((s) => s.status === "in_progress")?.index ?? plan.current_step_index };
-    const update: GraphUpdate = { iterations, plan: next, handoffs, redispatch_awaiting: false, lifecycle: "STEP_EXECUTION" };
+    const update: GraphUpdate = { iterations, plan: next, handoffs, redispatch_awaiting: false, lifecycle: "STEP_EXECUTION", human_answer: null };
     update.branches = branchUpdates;
     if (pending.length > 0 || stillRunning) {
       emitPlan(config, deps.flow, next);
@@ -128,6 +143,7 @@ export function supervisorNode(deps: EngineDeps) {
       return new Command({ update: { ...update, ...(last ? { current_agent: last } : {}) }, goto: sends });
     }
 
+    if (ask && !failure && !exhausted) return askHuman(config, deps, ask, next, { ...update, iterations }, handoffs, now);
     if (failure) return finish(config, deps, { iterations, handoffs, plan: { ...next, status: "failed", failure_reason: failure } }, "failed");
     if (exhausted) {
       const why = `Step ${exhausted.index + 1} ("${exhausted.task}") failed after ${exhausted.tries} tries: ${exhausted.error ?? "unknown error"}`;
@@ -152,7 +168,40 @@ export function supervisorNode(deps: EngineDeps) {
 /** Approval outcomes that fail the step at once (issue 4): the approver said no, or a factor failed. */
 const STOPS_STEP: readonly string[] = ["rejected", "ignored", "invalid"];
 
+/**
+ * Hands a Human input step to the user (SPEC.md 1): the step goes in progress, a
+ * clarification handoff is recorded, and the Finalizer asks the node's question and waits
+ * (an interrupt; status awaiting_input). The answer comes back as `human_answer`.
+ */
+function askHuman(
+  config: LangGraphRunnableConfig | undefined,
+  deps: EngineDeps,
+  step: PlanStep,
+  plan: Plan,
+  update: GraphUpdate,
+  handoffs: Handoff[],
+  now: string,
+): Command {
+  const human = deps.flow.humanInputs.find((h) => h.id === step.agent_id);
+  const steps = plan.steps.map((s) => (s.id === step.id ? { ...s, status: "in_progress" as const, tries: s.status === "pending" ? s.tries + 1 : s.tries, started_at: s.started_at ?? now } : s));
+  const asked = steps.find((s) => s.id === step.id) as PlanStep;
+  const next: Plan = { ...plan, steps, current_step_index: asked.index };
+  const identity = identityOf(deps, asked);
+  const record: Handoff = { id: randomUUID(), from: "supervisor", to: identity.id, reason: "clarification", explanation: `Step ${asked.index + 1}: ${asked.task}`, step_id: asked.id, timestamp: now };
+  emitPlan(config, deps.flow, next);
+  emit(config, { type: "data-handoff", id: record.id, data: { from: "supervisor", to: identity.id, agentName: identity.name, icon: identity.icon, color: identity.color, reason: record.reason, stepId: asked.id } });
+  emitStep(config, deps.flow, asked, "plan_step_started");
+  const question = human?.prompt ?? asked.task;
+  return new Command({
+    update: { ...update, plan: next, handoffs: [...handoffs, record], current_agent: identity, awaiting_user_input: true, question, human_step_id: asked.id, lifecycle: "WAIT_HUMAN" },
+    goto: "finalizer",
+  });
+}
+
+/** The identity a step runs under: its agent, or its Human input node (🙋). */
 function identityOf(deps: EngineDeps, step: PlanStep) {
+  const human = deps.flow.humanInputs.find((h) => h.id === step.agent_id);
+  if (human) return { id: human.id, name: human.name, icon: "🙋", color: "#a05a00" };
   const agent = deps.flow.agents.find((a) => a.id === step.agent_id) ?? deps.flow.agents[0];
   return { id: agent?.id ?? step.agent_id, name: agent?.name ?? step.agent_id, icon: agent?.icon ?? "🤖", color: agent?.color ?? "#5b3cc4" };
 }
