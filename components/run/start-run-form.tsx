@@ -1,35 +1,50 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { useState } from "react";
+import { useId, useState } from "react";
 
 /**
- * Starts a run: creates a thread on the flow's latest version (POST /api/threads) and opens
- * its run view, which sends the task as the first message.
+ * Starts a run: creates a thread (POST /api/threads) on the flow's latest version, on the
+ * version picked in the version menu, or on `pinnedVersion`, and opens its run view, which
+ * sends the task as the first message. Runs record the version they ran (SPEC.md 1, issue 5).
  */
 export function StartRunForm({
   flowId,
   defaultTask = "Summarize notes.md into summary.md",
   disabledReason,
   agents = [],
+  versions = [],
+  pinnedVersion,
 }: {
   flowId: string;
   defaultTask?: string;
   disabledReason?: string;
   /** When given, the user may pick one agent (directed mode, SPEC.md 1). */
   agents?: { id: string; name: string; icon: string }[];
+  /** When given (and nothing is pinned), the user may pick the version to run; the default is the latest. */
+  versions?: { version: number; message: string }[];
+  /** Runs exactly this version (no version menu). */
+  pinnedVersion?: number;
 }) {
   const router = useRouter();
+  const inputId = useId();
   const [task, setTask] = useState(defaultTask);
   const [agentId, setAgentId] = useState("");
+  const [picked, setPicked] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
+  const menu = pinnedVersion === undefined ? [...versions].sort((a, b) => b.version - a.version) : [];
+  const version = pinnedVersion ?? (picked ? Number(picked) : undefined);
 
   async function submit(e: React.FormEvent) {
     e.preventDefault();
     setPending(true);
     setError(null);
     try {
-      const res = await fetch("/api/threads", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ flowId, task }) });
+      const res = await fetch("/api/threads", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ flowId, task, ...(version === undefined ? {} : { version }) }),
+      });
       const body = await res.json();
       if (!res.ok) throw new Error(body?.error?.message ?? `HTTP ${res.status}`);
       router.push(`/threads/${body.threadId}${agentId ? `?agent=${encodeURIComponent(agentId)}` : ""}`);
@@ -41,8 +56,18 @@ export function StartRunForm({
 
   return (
     <form onSubmit={submit} className="run-form" data-testid="start-run-form">
-      <label htmlFor={`task-${flowId}`}>Task</label>
-      <input id={`task-${flowId}`} value={task} onChange={(e) => setTask(e.target.value)} data-testid="run-task" placeholder="e.g. Summarize notes.md into summary.md" />
+      <label htmlFor={inputId}>Task</label>
+      <input id={inputId} value={task} onChange={(e) => setTask(e.target.value)} data-testid="run-task" placeholder="e.g. Summarize notes.md into summary.md" />
+      {menu.length > 0 ? (
+        <select aria-label="Version to run" value={picked} onChange={(e) => setPicked(e.target.value)} data-testid="run-version">
+          <option value="">{`Latest (v${menu[0]?.version})`}</option>
+          {menu.map((v) => (
+            <option key={v.version} value={String(v.version)}>
+              {`v${v.version}${v.message ? ` — ${v.message}` : ""}`}
+            </option>
+          ))}
+        </select>
+      ) : null}
       {agents.length > 0 ? (
         <select aria-label="Who works on it" value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="run-agent">
           <option value="">Supervisor plans (autonomous)</option>
@@ -54,7 +79,7 @@ export function StartRunForm({
         </select>
       ) : null}
       <button type="submit" disabled={pending || !task.trim() || Boolean(disabledReason)} title={disabledReason} data-testid="run-start">
-        {pending ? "Starting…" : "Run"}
+        {pending ? "Starting…" : pinnedVersion === undefined ? "Run" : `Run v${pinnedVersion}`}
       </button>
       {error ? (
         <p className="error" role="alert">

@@ -1,22 +1,34 @@
 import "server-only";
 import { AppError } from "../errors";
+import { assertRunnable } from "../flow/runnable";
+import { FlowDocument } from "../flow/schema";
+import { getTool, isSideEffectTool } from "../tools/registry";
 import type { Db } from "./client";
 import { flowAccess, requireCapability, threadAccess } from "./workspaces";
 
 /**
- * Creates a thread on the latest version of a flow of the user's workspace (runs pin the
- * version they run, SPEC.md 1). The title is the task, cut to 120 chars. Owners and
- * approvers may start runs; viewers may not.
- * @throws AppError not_found (another workspace's flow), forbidden (viewer).
+ * Creates a thread on a version of a flow of the user's workspace: `version` when given
+ * (a pinned run), else the latest. Runs pin the version they run (SPEC.md 1, issue 5). The
+ * title is the task, cut to 120 chars. Owners and approvers may start runs; viewers may not.
+ * @param version a version number (1-based) of this flow, or undefined for the latest.
+ * @throws AppError not_found ("flow_not_found": another workspace's flow;
+ *   "version_not_found": the flow has no such version), forbidden (viewer), unprocessable
+ *   ("flow_not_runnable": the version fails the editor's validation, SPEC.md 1).
  */
-export async function createThread(db: Db, userId: string, flowId: string, task: string) {
+export async function createThread(db: Db, userId: string, flowId: string, task: string, version?: number) {
   const { role } = await flowAccess(db, userId, flowId);
   requireCapability(role, "run");
-  const flow = await db.flow.findUnique({ where: { id: flowId }, include: { versions: { orderBy: { version: "desc" }, take: 1 } } });
-  const version = flow?.versions[0];
-  if (!flow || !version) throw new AppError("not_found", "flow_not_found", `No flow ${flowId}.`);
+  const pinned =
+    version === undefined
+      ? await db.flowVersion.findFirst({ where: { flowId }, orderBy: { version: "desc" }, select: { id: true, version: true, document: true } })
+      : await db.flowVersion.findUnique({ where: { flowId_version: { flowId, version } }, select: { id: true, version: true, document: true } });
+  if (!pinned) {
+    if (version !== undefined) throw new AppError("not_found", "version_not_found", `version: this flow has no version ${version}.`);
+    throw new AppError("not_found", "flow_not_found", `No flow ${flowId}.`);
+  }
+  assertRunnable(FlowDocument.parse(JSON.parse(pinned.document)), { known: (name) => Boolean(getTool(name)), sideEffect: isSideEffectTool }, pinned.version);
   const title = task.trim().replace(/\s+/g, " ").slice(0, 120);
-  return db.thread.create({ data: { userId, flowId: flow.id, flowVersionId: version.id, title, status: "idle" } });
+  return db.thread.create({ data: { userId, flowId, flowVersionId: pinned.id, title, status: "idle" } });
 }
 
 /**

@@ -1,8 +1,19 @@
-// POST /api/flows/:flowId/versions - save the document as the flow's next immutable version.
+// GET|POST /api/flows/:flowId/versions - list the flow's versions newest first (GET); save the document as its next immutable version (POST).
 import { db } from "@/lib/db/client";
+import { listVersions } from "@/lib/db/flow-versions";
 import { saveFlowVersion } from "@/lib/db/flows";
 import { withUser } from "@/lib/http/with-user";
 import { Body, Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withUser({ params: Params }, async (_req, { user, params }) => {
+  const versions = await listVersions(db(), user.id, params.flowId);
+  return Response.json(
+    { versions: versions.map((v) => ({ version: v.version, id: v.id, message: v.message, author: v.authorEmail, createdAt: v.createdAt.toISOString(), runs: v.runs })) },
+    { headers: { "cache-control": "no-store" } },
+  );
+});
 
 export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) => {
   const created = await saveFlowVersion(db(), user.id, params.flowId, body.document, body.message || "Saved from the editor");

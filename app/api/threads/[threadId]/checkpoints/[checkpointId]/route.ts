@@ -1,0 +1,11 @@
+// GET /api/threads/:threadId/checkpoints/:checkpointId - the state at one checkpoint, tokens and secrets redacted (issue 5).
+import { db } from "@/lib/db/client";
+import { stateAt } from "@/lib/engine/time-travel";
+import { withUser } from "@/lib/http/with-user";
+import { Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withUser({ params: Params }, async (_req, { user, params }) => {
+  return Response.json(await stateAt(db(), user.id, params.threadId, params.checkpointId));
+});

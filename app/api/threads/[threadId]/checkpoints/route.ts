@@ -1,0 +1,13 @@
+// GET /api/threads/:threadId/checkpoints[?limit=&before=] - the thread's checkpoints, newest first (time travel, issue 5).
+import { db } from "@/lib/db/client";
+import { listCheckpoints } from "@/lib/engine/time-travel";
+import { withUser } from "@/lib/http/with-user";
+import { Params, Query } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withUser({ params: Params }, async (req, { user, params }) => {
+  const query = Query.parse(Object.fromEntries(new URL(req.url).searchParams));
+  const page = await listCheckpoints(db(), user.id, params.threadId, query);
+  return Response.json(page);
+});

@@ -1,0 +1,19 @@
+import { AppError } from "../errors";
+import type { FlowDocument } from "./schema";
+import { notRunnableReason, type ToolCatalogView, validateFlow } from "./validate";
+
+/**
+ * Refuses to run a flow version the editor would call invalid (SPEC.md 1: "Invalid flows
+ * cannot be run"), with the same checks as the editor's live validation.
+ * @param version the version number, for the message.
+ * @throws AppError unprocessable ("flow_not_runnable") whose message says the first problem
+ *   and how many there are; `details.problems` holds them all.
+ */
+export function assertRunnable(doc: FlowDocument, tools: ToolCatalogView, version: number): void {
+  const problems = validateFlow(doc, tools);
+  const reason = notRunnableReason(problems);
+  if (reason === null) return;
+  throw new AppError("unprocessable", "flow_not_runnable", `Version ${version} of this flow cannot run: ${reason} Fix it in the editor and save a new version.`, {
+    problems: problems.filter((p) => p.severity === "error"),
+  });
+}
