@@ -1,44 +1,104 @@
 import Link from "next/link";
+import { z } from "zod";
+import { FilterNotes, NoFlows, NoMatch, NoRuns } from "@/components/dashboard/dashboard-empty";
+import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
+import { DashboardTotals } from "@/components/dashboard/dashboard-totals";
+import { type DashboardQuery, dashboardHref, STATUS_LABEL } from "@/components/dashboard/dashboard-url";
 import { NewFlowButton } from "@/components/dashboard/new-flow-button";
+import { RefreshWhileRunning } from "@/components/dashboard/refresh-while-running";
+import { RunsPager, ThreadTable } from "@/components/dashboard/thread-table";
 import { StartRunForm } from "@/components/run/start-run-form";
 import { db } from "@/lib/db/client";
+import { dashboardCounts, dashboardTotals, listThreads, ThreadStatus } from "@/lib/db/dashboard";
 import { listFlows } from "@/lib/db/flows";
 import { requireUser } from "@/lib/http/with-user";
 import { TEMPLATES } from "@/templates";
 
 export const dynamic = "force-dynamic";
 
-const STATUS_LABEL: Record<string, string> = {
-  idle: "not started",
-  running: "running",
-  awaiting_approval: "awaiting approval",
-  awaiting_input: "awaiting your answer",
-  completed: "completed",
-  failed: "failed",
-};
+type SearchParams = Record<string, string | string[] | undefined>;
 
-/** Dashboard: the user's flows (open the editor, start a run) and their recent threads. */
-export default async function FlowsPage() {
+const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "expected an id of 1-64 letters, digits, - or _");
+
+/** The dashboard's URL search params, each validated on its own (STYLE.md rule 1). */
+const Query = {
+  status: ThreadStatus,
+  flow: id,
+  q: z.string().trim().max(200, "searches are at most 200 characters"),
+  cursor: id,
+} as const;
+
+/**
+ * Parses the search params; a bad value is dropped with a note saying why, so that a
+ * mistyped link still shows the dashboard (issue 5), never an error page.
+ */
+function parseQuery(params: SearchParams): { query: DashboardQuery; notes: string[] } {
+  const query: DashboardQuery = {};
+  const notes: string[] = [];
+  for (const key of Object.keys(Query) as (keyof typeof Query)[]) {
+    const raw = params[key];
+    const value = (Array.isArray(raw) ? raw.at(-1) : raw)?.trim();
+    if (!value || (key === "status" && value === "all")) continue;
+    const parsed = Query[key].safeParse(value);
+    if (parsed.success) query[key] = parsed.data;
+    else {
+      const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+      const why = key === "status" ? `expected one of ${ThreadStatus.options.join(", ")}` : (parsed.error.issues[0]?.message ?? "not valid");
+      notes.push(`Ignored ${key}="${shown}": ${why}.`);
+    }
+  }
+  return { query, notes };
+}
+
+/** What the filters ask for, in words ("status Completed, flow X, search “notes”"). */
+function describeFilters(query: DashboardQuery, flowName: string | undefined): string {
+  return [
+    query.status ? `status ${STATUS_LABEL[query.status] ?? query.status}` : null,
+    query.flow ? `flow ${flowName ?? query.flow}` : null,
+    query.q ? `search “${query.q}”` : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+/**
+ * Dashboard (SPEC.md 8, issue 5): the user's flows (open the editor, start a run) and the
+ * runs of every workspace they belong to, with status, flow and version, start, duration,
+ * steps, tokens and estimated cost; filtered by status, flow and a search in the tasks
+ * through URL search params (`?status=failed&flow=<id>&q=notes`).
+ */
+export default async function FlowsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
+  const { query, notes } = parseQuery(await searchParams);
   const flows = await listFlows(db(), user.id);
-  const threads = await db().thread.findMany({
-    where: { userId: user.id },
-    orderBy: { updatedAt: "desc" },
-    take: 30,
-    include: { flow: { select: { name: true } }, flowVersion: { select: { version: true } } },
-  });
+  if (query.flow && !flows.some((f) => f.id === query.flow)) {
+    notes.push(`Ignored flow="${query.flow}": no flow of your workspaces has that id.`);
+    query.flow = undefined;
+  }
+  const status = query.status as ThreadStatus | undefined;
+  const filters = { status, flowId: query.flow, q: query.q };
+  const [page, counts, totals] = await Promise.all([
+    listThreads(db(), user.id, { ...filters, cursor: query.cursor }),
+    dashboardCounts(db(), user.id, filters),
+    dashboardTotals(db(), user.id, filters),
+  ]);
+  if (page.cursorIgnored) {
+    notes.push("That page of runs is no longer there; showing the newest runs.");
+    query.cursor = undefined;
+  }
+  const filtered = Boolean(query.status || query.flow || query.q);
+  const noRunsAtAll = !filtered && counts.all === 0;
+  const now = Date.now();
+  const templates = Object.entries(TEMPLATES).map(([key, doc]) => <NewFlowButton key={key} template={key} label={doc.settings.name} />);
+
   return (
     <main className="wide">
       <div className="row">
         <h1>Flows</h1>
-        <div className="row gap">
-          {Object.entries(TEMPLATES).map(([key, doc]) => (
-            <NewFlowButton key={key} template={key} label={doc.settings.name} />
-          ))}
-        </div>
+        {flows.length > 0 ? <div className="row gap">{templates}</div> : null}
       </div>
       {flows.length === 0 ? (
-        <p className="card muted">No flows yet. Create one from a template above.</p>
+        <NoFlows>{templates}</NoFlows>
       ) : (
         <ul className="flow-list">
           {flows.map((f) => (
@@ -60,39 +120,28 @@ export default async function FlowsPage() {
           ))}
         </ul>
       )}
-      <h2>Runs</h2>
-      {threads.length === 0 ? (
-        <p className="card muted" data-testid="threads-empty">
-          No runs yet. Write a task under a flow and press Run.
-        </p>
-      ) : (
-        <table className="card threads" data-testid="threads">
-          <thead>
-            <tr>
-              <th>Task</th>
-              <th>Flow</th>
-              <th>Status</th>
-              <th>Updated</th>
-            </tr>
-          </thead>
-          <tbody>
-            {threads.map((t) => (
-              <tr key={t.id}>
-                <td>
-                  <Link href={`/threads/${t.id}`}>{t.title}</Link>
-                </td>
-                <td>
-                  {t.flow.name} <span className="muted small">v{t.flowVersion.version}</span>
-                </td>
-                <td>
-                  <span className={`badge status-${t.status}`}>{STATUS_LABEL[t.status] ?? t.status}</span>
-                </td>
-                <td className="muted small">{t.updatedAt.toISOString().replace("T", " ").slice(0, 16)} UTC</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+
+      <section aria-labelledby="runs-heading" data-testid="dashboard-runs">
+        <h2 id="runs-heading">Runs</h2>
+        {notes.length ? <FilterNotes notes={notes} /> : null}
+        {noRunsAtAll ? (
+          <NoRuns hasFlows={flows.length > 0} />
+        ) : (
+          <>
+            <DashboardFilters key={dashboardHref(query)} query={query} counts={counts} flows={flows.map((f) => ({ id: f.id, name: f.name }))} />
+            <DashboardTotals totals={totals} />
+            {page.rows.length === 0 ? (
+              <NoMatch what={describeFilters(query, flows.find((f) => f.id === query.flow)?.name)} />
+            ) : (
+              <>
+                <RefreshWhileRunning active={page.rows.some((r) => r.running)} />
+                <ThreadTable rows={page.rows} now={now} />
+                <RunsPager newest={query.cursor ? dashboardHref({ ...query, cursor: undefined }) : null} older={page.nextCursor ? dashboardHref({ ...query, cursor: page.nextCursor }) : null} />
+              </>
+            )}
+          </>
+        )}
+      </section>
     </main>
   );
 }
