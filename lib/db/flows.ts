@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "../errors";
 import { FlowDocument } from "../flow/schema";
 import type { Db } from "./client";
-import { flowAccess, memberOf, personalWorkspace, requireCapability } from "./workspaces";
+import { flowAccess, memberOf, personalWorkspace, requireCapability, rolesOf } from "./workspaces";
 
 /**
  * Flows and their immutable versions (SPEC.md 1, 5). Every function takes the acting
@@ -64,12 +64,24 @@ export async function saveFlowVersion(db: Db, userId: string, flowId: string, ra
   }
 }
 
-/** The flows of every workspace the user is a member of, newest first, with their latest version number. */
+/**
+ * The flows of every workspace the user is a member of, newest first, with their latest
+ * version number and the user's role in the flow's workspace (so the UI offers only what
+ * the role allows: viewers do not run).
+ */
 export async function listFlows(db: Db, userId: string) {
+  const roles = await rolesOf(db, userId);
   const flows = await db.flow.findMany({
     where: { workspace: memberOf(userId) },
     orderBy: { updatedAt: "desc" },
     include: { versions: { orderBy: { version: "desc" }, take: 1, select: { version: true, createdAt: true } } },
   });
-  return flows.map((f) => ({ id: f.id, name: f.name, description: f.description, version: f.versions[0]?.version ?? 0, updatedAt: f.updatedAt }));
+  return flows.map((f) => ({
+    id: f.id,
+    name: f.name,
+    description: f.description,
+    version: f.versions[0]?.version ?? 0,
+    updatedAt: f.updatedAt,
+    role: roles.get(f.workspaceId) ?? "viewer",
+  }));
 }

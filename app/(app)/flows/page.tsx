@@ -11,6 +11,7 @@ import { StartRunForm } from "@/components/run/start-run-form";
 import { db } from "@/lib/db/client";
 import { dashboardCounts, dashboardTotals, listThreads, ThreadStatus } from "@/lib/db/dashboard";
 import { listFlows } from "@/lib/db/flows";
+import { can } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
 import { TEMPLATES } from "@/templates";
 
@@ -115,7 +116,7 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
                   Open editor
                 </Link>
               </div>
-              <StartRunForm flowId={f.id} />
+              <StartRunForm flowId={f.id} disabledReason={can(f.role, "run") ? undefined : "Viewers watch runs; ask an owner for the approver role to start one."} />
             </li>
           ))}
         </ul>
