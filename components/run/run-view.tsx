@@ -5,7 +5,9 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { argsValue, diffArgs } from "@/components/approvals/args-diff";
 import { decisionInput } from "@/components/approvals/post-decision";
+import type { StructuredError } from "@/lib/errors";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
+import type { AgentIdentity } from "./agent-badge";
 import { type ApprovalDecision, ApprovalCard } from "./approval-card";
 import { PlanView } from "./plan-view";
 import { Timeline, type TimelineItem } from "./timeline";
@@ -52,14 +54,30 @@ function errorText(err: Error): string {
 }
 
 /**
+ * Who proposed each tool call, as the server knows it from the audit trail and the approval
+ * challenges: by tool call id, and by `tool:argsHash` (the RiskGate's `tool_proposed` record).
+ */
+export interface ToolAgents {
+  byCallId: Record<string, string>;
+  byHash: Record<string, string>;
+}
+
+/**
  * Flattens the messages into one timeline: user messages, and every assistant part, where
  * a data part with the same type and id as an earlier one (in any message) updates that
  * item in place, so a step, tool call or approval card changes status where it first
- * appeared.
+ * appeared. A tool call gets the agent the server recorded for it; while a run streams (not
+ * recorded yet for this page), the agent of the Supervisor's last handoffs before the call
+ * first appeared, when they all went to one agent (handoffs to several agents at once, i.e.
+ * parallel steps, leave it unknown until the page refreshes when the run stops).
  */
-function timeline(messages: RunUIMessage[]): TimelineItem[] {
+function timeline(messages: RunUIMessage[], toolAgents: ToolAgents): TimelineItem[] {
   const items: TimelineItem[] = [];
   const index = new Map<string, number>();
+  // Agents of the latest run of consecutive handoffs (one Supervisor pass).
+  let handedTo: string[] = [];
+  let handingOff = false;
+  const toolAgent = new Map<string, string | null>();
   for (const m of messages) {
     for (const [i, part] of m.parts.entries()) {
       if (m.role === "user") {
@@ -67,12 +85,25 @@ function timeline(messages: RunUIMessage[]): TimelineItem[] {
         continue;
       }
       if (part.type === "text") {
+        handingOff = false;
         items.push({ key: `${m.id}-${i}`, kind: "text", text: part.text });
         continue;
       }
       if (!part.type.startsWith("data-") || !("id" in part) || !part.id || !("data" in part)) continue;
       const key = `${part.type}:${part.id}`;
-      const item = { key, kind: part.type, data: part.data } as TimelineItem;
+      if (part.type === "data-handoff") {
+        if (!handingOff) handedTo = [];
+        handingOff = true;
+        handedTo.push(part.data.to);
+      }
+      let agentId: string | null = null;
+      if (part.type === "data-tool") {
+        handingOff = false;
+        const t = part.data;
+        if (!toolAgent.has(t.toolCallId)) toolAgent.set(t.toolCallId, new Set(handedTo).size === 1 ? (handedTo[0] ?? null) : null);
+        agentId = toolAgents.byCallId[t.toolCallId] ?? toolAgents.byHash[`${t.toolName}:${t.argsHash}`] ?? toolAgent.get(t.toolCallId) ?? null;
+      }
+      const item = { key, kind: part.type, data: part.data, agentId } as TimelineItem;
       const at = index.get(key);
       if (at === undefined) {
         index.set(key, items.length);
@@ -104,6 +135,9 @@ export function RunView({
   canDecide,
   canMessage,
   requestedBy,
+  toolAgents = { byCallId: {}, byHash: {} },
+  runError = null,
+  forked = false,
 }: {
   threadId: string;
   initialMessages: RunUIMessage[];
@@ -111,8 +145,8 @@ export function RunView({
   /** Stored state of the thread's approvals, by id (status with expiry applied). */
   approvals: Record<string, ApprovalState>;
   autoStartTask: string | null;
-  /** The flow's agents, for directed mode (SPEC.md 1). */
-  agents: { id: string; name: string; icon: string }[];
+  /** The flow's agents, for directed mode (SPEC.md 1) and the identity badges. */
+  agents: AgentIdentity[];
   /** The agent picked when the run was started, or null for autonomous mode. */
   initialAgent: string | null;
   /** The thread's last run stopped between two steps (the server went away). */
@@ -123,6 +157,12 @@ export function RunView({
   canMessage: boolean;
   /** Email of the user who started the thread. */
   requestedBy: string;
+  /** Who proposed each tool call (see {@link ToolAgents}). */
+  toolAgents?: ToolAgents;
+  /** The structured error in the thread's latest state (SPEC.md 3), shown with the last run's error. */
+  runError?: StructuredError | null;
+  /** The thread is a fork (issue 5): "interrupted" reads as "ready to continue from the copied checkpoint". */
+  forked?: boolean;
 }) {
   const transport = useMemo(
     () =>
@@ -170,13 +210,15 @@ export function RunView({
     wasBusy.current = busyNow;
   }, [status, router]);
 
-  const items = timeline(messages);
+  const items = timeline(messages, toolAgents);
+  const agentsById = useMemo(() => Object.fromEntries(agents.map((a) => [a.id, a])), [agents]);
   const runs = items.filter((i): i is Extract<TimelineItem, { kind: "data-run" }> => i.kind === "data-run");
   const lastRun = runs.at(-1)?.data;
   const busy = status === "submitted" || status === "streaming";
   const [initialRuns] = useState(() => runs.length);
   const stopped = interrupted && runs.length === initialRuns;
-  const runStatus = busy ? "running" : stopped ? "interrupted" : (lastRun?.status ?? initialStatus);
+  const runStatus = busy ? "running" : stopped ? (forked && initialRuns === 0 ? "ready" : "interrupted") : (lastRun?.status ?? initialStatus);
+  const structured = lastRun?.error && runError?.code === lastRun.error.code ? runError : null;
   const plan = items.filter((i): i is Extract<TimelineItem, { kind: "data-plan" }> => i.kind === "data-plan").at(-1)?.data;
   const model = runs.find((r) => r.data.model)?.data.model ?? null;
   const lifecycle = items.filter((i): i is Extract<TimelineItem, { kind: "data-lifecycle" }> => i.kind === "data-lifecycle").at(-1)?.data.to;
@@ -205,7 +247,7 @@ export function RunView({
       <div className="run-main">
         <div className="run-header card" data-testid="run-header">
           <span className={`badge status-${runStatus}`} data-testid="run-status">
-            {runStatus === "running" ? "running…" : runStatus.replace("_", " ")}
+            {runStatus === "running" ? "running…" : runStatus === "ready" ? "ready to continue" : runStatus.replace("_", " ")}
           </span>
           {model ? (
             <span className="small muted" data-testid="model-badge">
@@ -222,19 +264,35 @@ export function RunView({
               tokens in {tokens.in.toLocaleString("en")} · out {tokens.out.toLocaleString("en")}
             </span>
           ) : null}
-          {lastRun?.error ? (
-            <span className="error small" data-testid="run-error">
-              {lastRun.error.code}: {lastRun.error.message}
-            </span>
-          ) : null}
         </div>
+        {lastRun?.error && !busy ? (
+          <div className="card error small" role="alert" data-testid="run-error" data-code={lastRun.error.code}>
+            <div>
+              <code data-testid="error-code">{lastRun.error.code}</code> {lastRun.error.message}
+            </div>
+            {structured ? (
+              <div className="muted" data-testid="error-structured">
+                severity <strong data-testid="error-severity">{structured.severity}</strong> ·{" "}
+                <span data-testid="error-retryable">{structured.retryable ? "retryable" : "not retryable"}</span> · suggested action{" "}
+                <strong data-testid="error-action">{structured.suggested_action}</strong>
+              </div>
+            ) : null}
+          </div>
+        ) : null}
         {runStatus === "cancelled" ? (
           <p className="card muted" data-testid="run-cancelled">
             This run was cancelled: an approver ignored its request, so the tool did not run and nothing after it ran either.
             {canMessage ? " Give the flow another task below to start again." : ""}
           </p>
         ) : null}
-        {stopped && !busy && canMessage ? (
+        {stopped && !busy && canMessage && forked && initialRuns === 0 ? (
+          <div className="card row" data-testid="fork-ready">
+            <span>Nothing has run on this fork yet. Continue runs the flow from the copied checkpoint, in this thread only; or give it a new task below.</span>
+            <button type="button" onClick={() => send("Continue from the fork's checkpoint", { kind: "continue" })} data-testid="continue-run">
+              Continue from the checkpoint
+            </button>
+          </div>
+        ) : stopped && !busy && canMessage ? (
           <div className="card row" data-testid="interrupted">
             <span>This run stopped before it finished (the server went away). Every step up to then is saved.</span>
             <button type="button" onClick={() => send("Continue", { kind: "continue" })} data-testid="continue-run">
@@ -246,6 +304,7 @@ export function RunView({
         <Timeline
           threadId={threadId}
           items={items}
+          agents={agentsById}
           renderApproval={(a) => {
             const state = approvalState(a);
             return <ApprovalCard approval={a} status={state.status} decision={state.decision} busy={busy} canDecide={canDecide} onDecide={(d) => decide(a, d)} />;

@@ -1,12 +1,17 @@
 "use client";
 import { type ReactNode, useState } from "react";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import { AgentBadge, type AgentIdentity } from "./agent-badge";
 
-/** One row of the run view's timeline. */
-export type TimelineItem =
+/** One row of the run view's timeline; tool calls carry the id of the agent that proposed them, when known. */
+export type TimelineItem = (
   | { key: string; kind: "user"; text: string }
   | { key: string; kind: "text"; text: string }
-  | { [K in keyof RunDataTypes]: { key: string; kind: `data-${K}`; data: RunDataTypes[K] } }[keyof RunDataTypes];
+  | { [K in keyof RunDataTypes]: { key: string; kind: `data-${K}`; data: RunDataTypes[K] } }[keyof RunDataTypes]
+) & { agentId?: string | null };
+
+/** Inputs and outputs up to this many characters show inline; longer ones fold. */
+const INLINE_CHARS = 400;
 
 function json(value: unknown): string {
   try {
@@ -20,23 +25,37 @@ function json(value: unknown): string {
 function EvictedOutput({ threadId, pointer, sizeChars }: { threadId: string; pointer: string; sizeChars: number }) {
   const [content, setContent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
   async function open() {
-    const res = await fetch(`/api/threads/${threadId}/blobs/${pointer.replace(/^blob:/, "")}`);
-    const body = await res.json();
-    if (res.ok) setContent(String(body.content));
-    else setError(body?.error?.message ?? `HTTP ${res.status}`);
+    setLoading(true);
+    setError(null);
+    try {
+      const res = await fetch(`/api/threads/${threadId}/blobs/${pointer.replace(/^blob:/, "")}`);
+      const body = await res.json();
+      if (res.ok) setContent(String(body.content));
+      else setError(body?.error?.message ?? `HTTP ${res.status}`);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setLoading(false);
+    }
   }
   return (
     <div className="small" data-testid="evicted-output">
       <span className="muted">
-        output evicted ({sizeChars.toLocaleString("en")} chars) · <code>{pointer}</code>
+        output evicted from the run's state ({sizeChars.toLocaleString("en")} chars) · <code>{pointer}</code>
       </span>{" "}
       {content === null ? (
-        <button type="button" className="link" onClick={open} data-testid="open-evicted">
-          open
+        <button type="button" className="link" onClick={open} disabled={loading} data-testid="open-evicted">
+          {loading ? "Opening…" : "Open full output"}
         </button>
       ) : null}
-      {error ? <span className="error"> {error}</span> : null}
+      {error ? (
+        <span className="error" data-testid="evicted-error">
+          {" "}
+          {error}
+        </span>
+      ) : null}
       {content !== null ? (
         <pre className="small file-content" data-testid="evicted-content">
           {content}
@@ -44,6 +63,31 @@ function EvictedOutput({ threadId, pointer, sizeChars }: { threadId: string; poi
       ) : null}
     </div>
   );
+}
+
+/** A tool call's input or output: inline when short, folded behind its size when long. */
+function Payload({ label, text, testId }: { label: string; text: string; testId: string }) {
+  if (text.length <= INLINE_CHARS) {
+    return (
+      <div className="small" data-testid={testId}>
+        <span className="muted">{label}</span>
+        <pre className="small">{text}</pre>
+      </div>
+    );
+  }
+  return (
+    <details className="small" data-testid={testId}>
+      <summary>
+        {label} ({text.length.toLocaleString("en")} chars)
+      </summary>
+      <pre className="small file-content">{text}</pre>
+    </details>
+  );
+}
+
+/** The agent of a step or tool call: the flow's identity, else a plain one from the name. */
+function identity(agents: Record<string, AgentIdentity>, id: string, name = id): AgentIdentity {
+  return agents[id] ?? { id, name, icon: "🤖", color: "#5b3cc4" };
 }
 
 /** A step's result: short ones in full, long ones folded behind their first line. */
@@ -60,14 +104,21 @@ function StepResult({ text }: { text: string }) {
   );
 }
 
-/** The timeline: messages, step starts and ends, handoffs, tool calls with results, approval cards, the answer. */
+/**
+ * The timeline (issue 5 "Run view"): messages, step starts and ends and handoffs with the
+ * agent's identity badge, tool calls with their agent, input and output (evicted outputs
+ * open on demand), approval cards inline, step errors, and the answer.
+ */
 export function Timeline({
   threadId,
   items,
+  agents,
   renderApproval,
 }: {
   threadId: string;
   items: TimelineItem[];
+  /** The flow's agents by id (icon and colour for the badges). */
+  agents: Record<string, AgentIdentity>;
   renderApproval: (a: RunDataTypes["approval"]) => ReactNode;
 }) {
   if (items.length === 0) return <p className="muted card">Nothing has run on this thread yet.</p>;
@@ -89,9 +140,10 @@ export function Timeline({
             );
           case "data-step":
             return (
-              <li key={item.key} className={`event step status-${item.data.status}`} data-testid="step-event" data-status={item.data.status}>
-                <strong>Step {item.data.index + 1}</strong> {item.data.task} <span className="muted small">· {item.data.agentName}</span>{" "}
+              <li key={item.key} className={`event step status-${item.data.status}`} data-testid="step-event" data-status={item.data.status} data-agent={item.data.agentId}>
+                <AgentBadge agent={identity(agents, item.data.agentId, item.data.agentName)} /> <strong>Step {item.data.index + 1}</strong> {item.data.task}{" "}
                 <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
+                {item.data.tries > 1 ? <span className="small muted"> · try {item.data.tries}</span> : null}
                 {item.data.usage ? (
                   <span className="small muted" data-testid="step-tokens">
                     {" "}
@@ -99,20 +151,27 @@ export function Timeline({
                   </span>
                 ) : null}
                 {item.data.result ? <StepResult text={item.data.result} /> : null}
-                {item.data.error ? <div className="error small">{item.data.error}</div> : null}
+                {item.data.error ? (
+                  <div className="error small" data-testid="step-error">
+                    {item.data.error}
+                  </div>
+                ) : null}
               </li>
             );
           case "data-handoff":
             return (
-              <li key={item.key} className="event handoff small muted" data-testid="handoff">
-                Supervisor → <span style={{ color: item.data.color }}>{item.data.icon}</span> {item.data.agentName} ({item.data.reason.replace("_", " ")})
+              <li key={item.key} className="event handoff small muted" data-testid="handoff" data-agent={item.data.to} data-reason={item.data.reason}>
+                Supervisor → <AgentBadge agent={{ id: item.data.to, name: item.data.agentName, icon: item.data.icon, color: item.data.color }} /> ({item.data.reason.replace("_", " ")})
               </li>
             );
-          case "data-tool":
+          case "data-tool": {
+            const agent = item.agentId ? identity(agents, item.agentId) : null;
+            const output = item.data.output;
             return (
-              <li key={item.key} className={`event tool status-${item.data.status}`} data-testid="tool-call" data-tool={item.data.toolName} data-status={item.data.status}>
+              <li key={item.key} className={`event tool status-${item.data.status}`} data-testid="tool-call" data-tool={item.data.toolName} data-status={item.data.status} data-agent={agent?.id ?? ""}>
                 <div>
-                  <code>{item.data.toolName}</code> <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
+                  {agent ? <AgentBadge agent={agent} /> : null} <code>{item.data.toolName}</code>{" "}
+                  <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
                   {item.data.decision ? <span className="small muted"> · policy {item.data.decision}</span> : null}
                   {item.data.rule ? <span className="small muted"> ({item.data.rule})</span> : null}
                   {item.data.risk ? (
@@ -121,20 +180,15 @@ export function Timeline({
                     </span>
                   ) : null}
                 </div>
-                <details>
-                  <summary className="small">arguments · sha256 {item.data.argsHash.slice(0, 12)}…</summary>
-                  <pre className="small">{json(item.data.args)}</pre>
-                </details>
+                <Payload label={`input · sha256 ${item.data.argsHash.slice(0, 12)}…`} text={json(item.data.args)} testId="tool-input" />
                 {item.data.evicted ? (
                   <EvictedOutput threadId={threadId} pointer={item.data.evicted.pointer} sizeChars={item.data.evicted.sizeChars} />
-                ) : item.data.output ? (
-                  <details>
-                    <summary className="small">output ({item.data.output.length} chars)</summary>
-                    <pre className="small">{item.data.output}</pre>
-                  </details>
+                ) : output ? (
+                  <Payload label={item.data.status === "error" || item.data.status === "blocked" ? "error" : "output"} text={output} testId="tool-output" />
                 ) : null}
               </li>
             );
+          }
           case "data-approval":
             return <li key={item.key}>{renderApproval(item.data)}</li>;
           default:

@@ -1,10 +1,14 @@
 import Link from "next/link";
+import { type ForkOrigin, ForkedFrom } from "@/components/run/forked-from";
 import { RunView } from "@/components/run/run-view";
+import { ThreadTabs } from "@/components/run/thread-tabs";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
-import { can } from "@/lib/db/workspaces";
+import { can, roleIn } from "@/lib/db/workspaces";
+import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
 import { replayMessages } from "@/lib/engine/replay";
+import { latestStructuredError, toolAgents } from "@/lib/engine/run-view-data";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
 import { isRunActive } from "@/lib/engine/run-thread";
 import { FlowDocument } from "@/lib/flow/schema";
@@ -21,11 +25,21 @@ function withoutTokens(messages: RunUIMessage[]): RunUIMessage[] {
   }));
 }
 
+/** The fork's origin as its `thread_forked` run event recorded it (lib/engine/fork-thread.ts), or null. */
+function forkOriginOf(events: { type: string; data: string }[]): ForkOrigin | null {
+  const row = events.find((e) => e.type === THREAD_FORKED);
+  if (!row) return null;
+  const parsed = ForkedFromEvent.safeParse((JSON.parse(row.data) as { payload?: unknown }).payload);
+  return parsed.success ? parsed.data : null;
+}
+
 /**
  * Run view of a thread: replays its stored events (so it survives reloads and restarts),
- * shows the live stream of new runs, approval cards and the workspace. Members of the
- * flow's workspace see it; approvers and owners decide its approvals (viewers get no
- * tokens); only the user who started it sends messages. Other workspaces' threads are a 404.
+ * shows the live stream of new runs, approval cards and the workspace, and, in a second tab,
+ * its checkpoints (time travel: the state at each, fork from here; issue 5). A fork shows
+ * where it came from. Members of the flow's workspace see it; approvers and owners decide
+ * its approvals (viewers get no tokens) and may fork it; only the user who started it sends
+ * messages. Other workspaces' threads are a 404.
  */
 export default async function ThreadPage({ params, searchParams }: { params: Promise<{ threadId: string }>; searchParams: Promise<{ agent?: string }> }) {
   const user = await requireUser();
@@ -34,7 +48,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const thread = await orNotFound(getThread(db(), user.id, threadId));
   const version = await db().flowVersion.findUniqueOrThrow({ where: { id: thread.flowVersionId }, select: { document: true } });
   const doc = FlowDocument.parse(JSON.parse(version.document));
-  const agents = doc.nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon }] : []));
+  const agents = doc.nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon, color: n.data.color }] : []));
   const events = await db().runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, type: true, data: true } });
   const approvals = await db().approval.findMany({ where: { threadId }, select: { id: true, status: true, decision: true, expiresAt: true } });
   const now = Date.now();
@@ -45,6 +59,14 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const canMessage = thread.userId === user.id;
   const requester = canMessage ? user.email : ((await emailsOf(db(), [thread.userId])).get(thread.userId) ?? "the user");
   const replayed = replayMessages(events);
+  const [agentsOfTools, stateError] = await Promise.all([toolAgents(db(), thread.id), latestStructuredError(db(), thread.id)]);
+  const runError = stateError
+    ? { code: stateError.code, message: stateError.message, severity: stateError.severity, retryable: stateError.retryable, suggested_action: stateError.suggested_action }
+    : null;
+  const origin = thread.forkedFromThreadId ? forkOriginOf(events) : null;
+  // The origin is linked while it exists in a workspace the user belongs to.
+  const originThread = origin ? await db().thread.findUnique({ where: { id: origin.fromThreadId }, select: { flow: { select: { workspaceId: true } } } }) : null;
+  const originVisible = Boolean(originThread && (await roleIn(db(), user.id, originThread.flow.workspaceId)));
   return (
     <main className="wide">
       <p className="small muted">
@@ -54,19 +76,25 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
         </Link>
       </p>
       <h1 data-testid="thread-title">{thread.title}</h1>
-      <RunView
-        threadId={thread.id}
-        initialMessages={canDecide ? replayed : withoutTokens(replayed)}
-        initialStatus={thread.status}
-        approvals={approvalStates}
-        autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? thread.title : null}
-        agents={agents}
-        interrupted={thread.status === "running" && !isRunActive(thread.id)}
-        initialAgent={agents.some((a) => a.id === agent) ? (agent ?? null) : null}
-        canDecide={canDecide}
-        canMessage={canMessage}
-        requestedBy={requester}
-      />
+      {origin ? <ForkedFrom origin={origin} originVisible={originVisible} /> : null}
+      <ThreadTabs threadId={thread.id} canFork={can(thread.role, "run")}>
+        <RunView
+          threadId={thread.id}
+          initialMessages={canDecide ? replayed : withoutTokens(replayed)}
+          initialStatus={thread.status}
+          approvals={approvalStates}
+          autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? thread.title : null}
+          agents={agents}
+          interrupted={thread.status === "running" && !isRunActive(thread.id)}
+          initialAgent={agents.some((a) => a.id === agent) ? (agent ?? null) : null}
+          canDecide={canDecide}
+          canMessage={canMessage}
+          requestedBy={requester}
+          toolAgents={agentsOfTools}
+          runError={runError}
+          forked={Boolean(thread.forkedFromThreadId)}
+        />
+      </ThreadTabs>
     </main>
   );
 }

@@ -1,0 +1,26 @@
+/** An agent's identity as the run view shows it (SPEC.md 3: current agent identity). */
+export interface AgentIdentity {
+  id: string;
+  name: string;
+  icon: string;
+  /** `#rrggbb`. */
+  color: string;
+}
+
+/**
+ * An agent identity badge: icon and name on the agent's colour, on every step, handoff and
+ * tool call of the timeline (issue 5 "Run view").
+ */
+export function AgentBadge({ agent }: { agent: AgentIdentity }) {
+  return (
+    <span
+      className="badge agent"
+      data-testid="agent-badge"
+      data-agent={agent.id}
+      title={`Agent ${agent.name}`}
+      style={{ border: `1px solid ${agent.color}`, background: `${agent.color}22` }}
+    >
+      <span aria-hidden>{agent.icon}</span> {agent.name}
+    </span>
+  );
+}
