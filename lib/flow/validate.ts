@@ -93,7 +93,7 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
   for (const edge of doc.edges) {
     const source = byId.get(edge.source);
     const target = byId.get(edge.target);
-    if (source && target) drawn.set(edge.source, [...(drawn.get(edge.source) ?? []), edge.target]);
+    if (source && target) push(drawn, edge.source, edge.target);
     if (!source || !target) {
       const missing = source ? edge.target : edge.source;
       problems.push({ code: "edge_invalid", severity: "error", edgeId: edge.id, message: `Edge ${edge.id} points to node "${missing}", which does not exist.` });
@@ -110,7 +110,7 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
       });
       continue;
     }
-    out.set(edge.source, [...(out.get(edge.source) ?? []), edge.target]);
+    push(out, edge.source, edge.target);
   }
 
   const reachable = reach(doc.nodes.filter((n) => n.type === "start").map((n) => n.id), out);
@@ -120,8 +120,10 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
     problems.push({ code: "unreachable", severity: "error", nodeId: node.id, message: `${LABEL[node.type]} "${nameOf(node)}" cannot be reached from Start; connect it or delete it.` });
   }
 
+  const boundTools = new Set<string>();
+  for (const [source, targets] of out) if (byId.get(source)?.type === "agent") for (const t of targets) boundTools.add(t);
   for (const node of doc.nodes) {
-    if (node.type === "tool") problems.push(...toolProblems(node, doc, tools, out));
+    if (node.type === "tool") problems.push(...toolProblems(node, doc, tools, boundTools.has(node.id)));
     if (node.type === "router") problems.push(...routeProblems(node, byId, out));
   }
   // Cycles are looked for in the edges as drawn (a cycle of edges the graph does not read is
@@ -169,11 +171,10 @@ function fieldProblems(doc: { nodes: readonly AnyNode[]; edges: readonly AnyEdge
   });
 }
 
-function toolProblems(node: Extract<AnyNode, { type: "tool" }>, doc: { nodes: readonly AnyNode[]; edges: readonly AnyEdge[] }, tools: ToolCatalogView, out: Map<string, string[]>): FlowProblem[] {
+function toolProblems(node: Extract<AnyNode, { type: "tool" }>, doc: { nodes: readonly AnyNode[] }, tools: ToolCatalogView, bound: boolean): FlowProblem[] {
   const name = node.data.tool;
   if (!tools.known(name)) return [{ code: "unknown_tool", severity: "error", nodeId: node.id, field: "tool", message: `Tool node "${node.id}" uses "${name}", which is not in the tool catalog.` }];
   const problems: FlowProblem[] = [];
-  const bound = [...out.entries()].some(([source, targets]) => targets.includes(node.id) && doc.nodes.some((n) => n.id === source && n.type === "agent"));
   if (!bound) problems.push({ code: "unbound_tool", severity: "warning", nodeId: node.id, message: `No agent uses tool "${name}": connect an Agent to it, or delete it.` });
   const coverage = tools.sideEffect(name) ? policyCoverage(doc, name, true) : null;
   if (coverage && coverage.policyId === null && coverage.conditions.length === 0) {
@@ -197,6 +198,13 @@ function routeProblems(node: Extract<AnyNode, { type: "router" }>, byId: Map<str
   });
 }
 
+/** Appends `value` to the list under `key`. */
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** Ids reachable from `from` along `out` (including `from`). */
 function reach(from: readonly string[], out: Map<string, string[]>): Set<string> {
   const seen = new Set(from);
@@ -218,7 +226,7 @@ function reach(from: readonly string[], out: Map<string, string[]>): Set<string>
 function cycleProblems(nodes: readonly AnyNode[], out: Map<string, string[]>, byId: Map<string, AnyNode>): FlowProblem[] {
   const ends = nodes.filter((n) => n.type === "end").map((n) => n.id);
   const into = new Map<string, string[]>();
-  for (const [source, targets] of out) for (const t of targets) into.set(t, [...(into.get(t) ?? []), source]);
+  for (const [source, targets] of out) for (const t of targets) push(into, t, source);
   const reachesEnd = reach(ends, into);
   const problems: FlowProblem[] = [];
   for (const component of stronglyConnected(nodes.map((n) => n.id), out)) {
