@@ -1,35 +1,29 @@
 "use client";
 
 import "@xyflow/react/dist/style.css";
-import {
-  Background,
-  type Connection,
-  Controls,
-  type EdgeChange,
-  MarkerType,
-  MiniMap,
-  type NodeChange,
-  ReactFlow,
-  useEdgesState,
-  useNodesState,
-} from "@xyflow/react";
-import { useCallback, useEffect, useEffectEvent, useMemo, useState } from "react";
-import {
-  type EditorEdge,
-  type EditorNode,
-  fromReactFlow,
-  nextEdgeId,
-  type PolicyNodeType,
-  toReactFlow,
-} from "@/lib/flow/react-flow";
+import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
+import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type NodeClipboard, pasteNodes } from "@/lib/flow/clipboard";
+import { autoLayout, DEFAULT_NODE_SIZE } from "@/lib/flow/layout";
+import { createNode } from "@/lib/flow/node-defaults";
+import { type EditorEdge, type EditorNode, fromReactFlow, type PolicyNodeType } from "@/lib/flow/react-flow";
 import type { FlowDocument } from "@/lib/flow/schema";
 import { type FlowProblem, validateFlow } from "@/lib/flow/validate";
 import { type CatalogTool, EditorContext } from "./editor-context";
 import styles from "./flow-editor.module.css";
-import { Inspector } from "./inspector";
+import { downloadFlow, ImportDialog } from "./import-export";
+import { Inspector, type PendingEdit } from "./inspector";
 import { nodeTypes } from "./nodes";
+import { isPaletteDrag, Palette, type PaletteDrop, readPaletteDrop } from "./palette";
+import { ProblemsPanel } from "./problems-panel";
+import { RunBar, runBlockedReason } from "./run-bar";
+import { ShortcutsDialog } from "./shortcuts-dialog";
 import { Toolbar } from "./toolbar";
+import { useClipboard } from "./use-clipboard";
+import { useFlowState } from "./use-flow-state";
+import { useLeaveGuard } from "./use-leave-guard";
 import { useSaveFlow } from "./use-save-flow";
+import { useShortcuts } from "./use-shortcuts";
 
 export interface FlowEditorProps {
   flowId: string;
@@ -41,96 +35,153 @@ export interface FlowEditorProps {
 }
 
 const DELETE_KEYS = ["Delete", "Backspace"];
+const MULTI_SELECT_KEYS = ["Shift", "Meta", "Control"];
 const EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed } };
+const FIT = { padding: 0.15, duration: 300 };
 
 /**
- * The flow editor: React Flow canvas, inspector of the selection and a toolbar that saves
- * the document as a new version (Save button or Ctrl/Cmd+S). Warns before leaving with
- * unsaved changes.
+ * The flow editor (SPEC.md 1, issue 5): the run bar, a toolbar (save a new version, undo/
+ * redo, auto-layout, zoom to fit, import/export, problems, shortcuts), the node palette,
+ * the React Flow canvas with live validation, the problems panel and the inspector of the
+ * selection. Warns before leaving with unsaved changes.
  */
-export function FlowEditor({ flowId, version: loadedVersion, document, tools }: FlowEditorProps) {
-  const [initial] = useState(() => toReactFlow(document));
-  const [nodes, setNodes, applyNodeChanges] = useNodesState<EditorNode>(initial.nodes);
-  const [edges, setEdges, applyEdgeChanges] = useEdgesState<EditorEdge>(initial.edges);
+export function FlowEditor(props: FlowEditorProps) {
+  return (
+    <ReactFlowProvider>
+      <Editor {...props} />
+    </ReactFlowProvider>
+  );
+}
+
+function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorProps) {
+  const doc = useFlowState(document);
+  const { nodes, edges, settings, setNodes, setEdges, current, change, insert, replace, undo, redo } = doc;
   const [message, setMessage] = useState("");
   const { version, state: saveState, save, dismissError } = useSaveFlow(flowId, loadedVersion);
+  const flow = useReactFlow<EditorNode, EditorEdge>();
+  const canvasRef = useRef<HTMLDivElement>(null);
+  const [paletteTool, setPaletteTool] = useState(() => tools.find((t) => t.name === "read_file")?.name ?? tools[0]?.name ?? "read_file");
+  const [problemsOpen, setProblemsOpen] = useState(true);
+  const [dialog, setDialog] = useState<"shortcuts" | "import" | null>(null);
+  const [fitPending, setFitPending] = useState(false);
+  // An inspector edit held back because it fails the node's schema (not on the canvas).
+  const [pending, setPending] = useState<PendingEdit | null>(null);
 
-  // Dirty = edits since the last successful save; a save only clears the edits it sent.
-  const [revision, setRevision] = useState(0);
-  const [savedRevision, setSavedRevision] = useState(0);
-  const dirty = revision !== savedRevision;
-  const markDirty = useCallback(() => setRevision((r) => r + 1), []);
+  /** The visible part of the canvas in flow coordinates. */
+  const visibleRect = useCallback(() => {
+    const box = canvasRef.current?.getBoundingClientRect();
+    if (!box) return null;
+    const a = flow.screenToFlowPosition({ x: box.left, y: box.top });
+    const b = flow.screenToFlowPosition({ x: box.right, y: box.bottom });
+    return { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y };
+  }, [flow]);
 
-  const onNodesChange = useCallback(
-    (changes: NodeChange<EditorNode>[]) => {
-      applyNodeChanges(changes);
-      if (changes.some((c) => c.type !== "select" && c.type !== "dimensions")) markDirty();
+  const addFromPalette = useCallback(
+    (drop: PaletteDrop, at?: { x: number; y: number }) => {
+      const present = current().nodes;
+      let position = at;
+      if (!position) {
+        // Keyboard or click: the middle of the view, stepped off any node already there.
+        const view = visibleRect();
+        let p = view ? { x: view.x + view.width / 2 - DEFAULT_NODE_SIZE.width / 2, y: view.y + view.height / 2 - DEFAULT_NODE_SIZE.height / 2 } : { x: 0, y: 0 };
+        const taken = (q: { x: number; y: number }) => present.some((n) => Math.abs(n.position.x - q.x) < 12 && Math.abs(n.position.y - q.y) < 12);
+        while (taken(p)) p = { x: p.x + 30, y: p.y + 30 };
+        position = p;
+      }
+      insert([createNode(drop.key, position, new Set(present.map((n) => n.id)), drop.tool)], []);
     },
-    [applyNodeChanges, markDirty],
+    [insert, visibleRect, current],
   );
-  const onEdgesChange = useCallback(
-    (changes: EdgeChange<EditorEdge>[]) => {
-      applyEdgeChanges(changes);
-      if (changes.some((c) => c.type !== "select")) markDirty();
+
+  const onDragOver = useCallback((e: DragEvent) => {
+    if (!isPaletteDrag(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = "copy";
+  }, []);
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      const drop = readPaletteDrop(e);
+      if (!drop) return;
+      e.preventDefault();
+      const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      // Centre the new node under the pointer.
+      addFromPalette(drop, { x: p.x - DEFAULT_NODE_SIZE.width / 2, y: p.y - DEFAULT_NODE_SIZE.height / 2 });
     },
-    [applyEdgeChanges, markDirty],
+    [flow, addFromPalette],
   );
-  const onConnect = useCallback(
-    ({ source, target }: Connection) => {
-      setEdges((es) => [...es, { id: nextEdgeId(es, source, target), source, target }]);
-      markDirty();
+
+  const paste = useCallback(
+    (clip: NodeClipboard, offset: { x: number; y: number }) => {
+      const present = current();
+      const out = pasteNodes(clip, new Set(present.nodes.map((n) => n.id)), present.edges, offset);
+      // Copied somewhere out of sight (another flow, or the view moved): paste in the middle of the view.
+      const view = visibleRect();
+      const xs = out.nodes.map((n) => n.position.x);
+      const ys = out.nodes.map((n) => n.position.y);
+      const box = { x: Math.min(...xs), y: Math.min(...ys), right: Math.max(...xs) + DEFAULT_NODE_SIZE.width, bottom: Math.max(...ys) + DEFAULT_NODE_SIZE.height };
+      if (view && (box.right < view.x || box.x > view.x + view.width || box.bottom < view.y || box.y > view.y + view.height)) {
+        const dx = view.x + view.width / 2 - (box.x + box.right) / 2;
+        const dy = view.y + view.height / 2 - (box.y + box.bottom) / 2;
+        for (const n of out.nodes) n.position = { x: n.position.x + dx, y: n.position.y + dy };
+      }
+      insert(out.nodes, out.edges);
     },
-    [setEdges, markDirty],
+    [insert, visibleRect, current],
   );
-  const isValidConnection = useCallback(
-    (c: EditorEdge | Connection) =>
-      c.source !== c.target && !edges.some((e) => e.source === c.source && e.target === c.target),
-    [edges],
-  );
-  const onNodeChange = useCallback(
-    (next: EditorNode) => {
-      setNodes((ns) => ns.map((n) => (n.id === next.id ? next : n)));
-      markDirty();
+  const clipboard = useClipboard({ current, paste });
+
+  const fitView = useCallback(() => void flow.fitView(FIT), [flow]);
+  // After a change of many positions (layout, import), fit once React Flow has the new nodes.
+  useEffect(() => {
+    if (!fitPending) return;
+    setFitPending(false);
+    void flow.fitView(FIT);
+  }, [fitPending, flow]);
+
+  const layout = useCallback(() => {
+    if (current().nodes.length === 0) return;
+    change();
+    setNodes((ns) => autoLayout(ns, current().edges, { direction: "LR" }));
+    setFitPending(true);
+  }, [change, setNodes, current]);
+
+  const selectAll = useCallback(() => {
+    setNodes((ns) => ns.map((n) => (n.selected ? n : { ...n, selected: true })));
+    setEdges((es) => es.map((e) => (e.selected ? e : { ...e, selected: true })));
+  }, [setNodes, setEdges]);
+
+  const importDocument = useCallback(
+    (imported: FlowDocument) => {
+      replace(imported);
+      setFitPending(true);
     },
-    [setNodes, markDirty],
-  );
-  const onDisconnect = useCallback(
-    (edgeId: string) => {
-      setEdges((es) => es.filter((e) => e.id !== edgeId));
-      markDirty();
-    },
-    [setEdges, markDirty],
+    [replace],
   );
 
   const handleSave = async () => {
     if (saveState.status === "saving") return;
-    const sent = revision;
-    if (await save(fromReactFlow(document.settings, nodes, edges), message.trim())) {
-      setSavedRevision(sent);
+    const sent = doc.revision;
+    // A held-back edit is saved in place of its node's data, so the save refuses and names the field.
+    const saved = pending ? nodes.map((n) => (n.id === pending.nodeId ? ({ ...n, data: pending.data } as EditorNode) : n)) : nodes;
+    if (await save(fromReactFlow(settings, saved, edges), message.trim())) {
+      doc.markSaved(sent);
       setMessage("");
     }
   };
 
-  const onKeyDown = useEffectEvent((e: KeyboardEvent) => {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "s") {
-      e.preventDefault();
-      void handleSave();
-    }
+  useShortcuts({
+    save: () => void handleSave(),
+    undo,
+    redo,
+    copy: clipboard.copy,
+    paste: clipboard.requestPaste,
+    duplicate: clipboard.duplicate,
+    selectAll,
+    autoLayout: layout,
+    fitView,
+    help: () => setDialog("shortcuts"),
   });
-  useEffect(() => {
-    window.addEventListener("keydown", onKeyDown);
-    return () => window.removeEventListener("keydown", onKeyDown);
-  }, []);
-
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => {
-      e.preventDefault();
-      e.returnValue = ""; // older browsers show the prompt only when this is set
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [dirty]);
+  useLeaveGuard(doc.dirty || pending !== null);
 
   const catalog = useMemo(() => new Map(tools.map((t) => [t.name, t])), [tools]);
   const policies = useMemo(() => nodes.filter((n): n is PolicyNodeType => n.type === "policy"), [nodes]);
@@ -144,44 +195,80 @@ export function FlowEditor({ flowId, version: loadedVersion, document, tools }: 
     return byNode;
   }, [problemList]);
   const context = useMemo(() => ({ tools: catalog, policies, problems }), [catalog, policies, problems]);
+  const errors = problemList.filter((p) => p.severity === "error").length;
+
+  /** A problem picked in the panel: select its edge or node and bring it into view. */
+  const pickProblem = useCallback(
+    (p: FlowProblem) => {
+      const edge = p.edgeId ? current().edges.find((e) => e.id === p.edgeId) : undefined;
+      const nodeIds = edge ? [edge.source, edge.target] : p.nodeId ? [p.nodeId] : [];
+      setNodes((ns) => ns.map((n) => ({ ...n, selected: !edge && n.id === p.nodeId })));
+      setEdges((es) => es.map((e) => ({ ...e, selected: e.id === edge?.id })));
+      if (nodeIds.length > 0) void flow.fitView({ nodes: nodeIds.map((id) => ({ id })), padding: 0.6, maxZoom: 1.25, duration: 300 });
+    },
+    [flow, setNodes, setEdges, current],
+  );
 
   return (
-    <div className={styles.editor}>
-      <Toolbar
-        name={document.settings.name}
-        version={version}
-        dirty={dirty}
-        save={saveState}
-        message={message}
-        onMessageChange={setMessage}
-        onSave={() => void handleSave()}
-        onDismissError={dismissError}
-      />
-      <div className={styles.body}>
-        <div className={styles.canvas} data-testid="flow-canvas">
-          <EditorContext value={context}>
-            <ReactFlow<EditorNode, EditorEdge>
-              nodes={nodes}
-              edges={edges}
-              nodeTypes={nodeTypes}
-              onNodesChange={onNodesChange}
-              onEdgesChange={onEdgesChange}
-              onConnect={onConnect}
-              isValidConnection={isValidConnection}
-              deleteKeyCode={DELETE_KEYS}
-              defaultEdgeOptions={EDGE_OPTIONS}
-              colorMode="system"
-              fitView
-            >
-              <Background />
-              <Controls />
-              <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />
-            </ReactFlow>
-          </EditorContext>
-        </div>
-        <Inspector nodes={nodes} edges={edges} tools={tools} onNodeChange={onNodeChange} onDisconnect={onDisconnect} />
+    <>
+      <RunBar flowId={flowId} nodes={nodes} reason={runBlockedReason(problemList, doc.dirty)} />
+      <div className={styles.editor}>
+        <Toolbar
+          flowId={flowId}
+          name={settings.name}
+          version={version}
+          dirty={doc.dirty}
+          save={saveState}
+          message={message}
+          onMessageChange={setMessage}
+          onSave={() => void handleSave()}
+          onDismissError={dismissError}
+          errors={errors}
+          warnings={problemList.length - errors}
+          actions={{
+            canUndo: doc.canUndo,
+            canRedo: doc.canRedo,
+            onUndo: undo,
+            onRedo: redo,
+            onAutoLayout: layout,
+            onFitView: fitView,
+            onExport: () => downloadFlow(fromReactFlow(settings, nodes, edges)),
+            onImport: () => setDialog("import"),
+            onHelp: () => setDialog("shortcuts"),
+            onShowProblems: () => setProblemsOpen(true),
+          }}
+        />
+        <EditorContext value={context}>
+          <div className={styles.body}>
+            <Palette tools={tools} tool={paletteTool} onToolChange={setPaletteTool} onAdd={addFromPalette} />
+            <div className={styles.main}>
+              {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for palette drags; keyboard users add from the palette with Enter */}
+              <div className={styles.canvas} data-testid="flow-canvas" ref={canvasRef} onDragOver={onDragOver} onDrop={onDrop}>
+                <ReactFlow<EditorNode, EditorEdge>
+                  nodes={nodes}
+                  edges={edges}
+                  nodeTypes={nodeTypes}
+                  {...doc.flowHandlers}
+                  deleteKeyCode={dialog ? null : DELETE_KEYS}
+                  multiSelectionKeyCode={MULTI_SELECT_KEYS}
+                  defaultEdgeOptions={EDGE_OPTIONS}
+                  colorMode="system"
+                  fitView
+                >
+                  <Background />
+                  <Controls />
+                  <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />
+                </ReactFlow>
+              </div>
+              <ProblemsPanel problems={problemList} nodes={nodes} open={problemsOpen} onOpenChange={setProblemsOpen} onPick={pickProblem} />
+            </div>
+            <Inspector nodes={nodes} edges={edges} tools={tools} {...doc.inspectorHandlers} onPendingChange={setPending} />
+          </div>
+        </EditorContext>
+        <ShortcutsDialog open={dialog === "shortcuts"} onClose={() => setDialog(null)} />
+        <ImportDialog open={dialog === "import"} onClose={() => setDialog(null)} onImport={importDocument} />
       </div>
-    </div>
+    </>
   );
 }
 

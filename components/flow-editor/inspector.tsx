@@ -1,33 +1,71 @@
 "use client";
 
-import { type ReactNode, useId } from "react";
-import { type AgentNodeType, type EditorEdge, type EditorNode, type SupervisorNodeType, type ToolNodeType, withData } from "@/lib/flow/react-flow";
-import { AgentData } from "@/lib/flow/schema";
-import type { CatalogTool } from "./editor-context";
-import styles from "./flow-editor.module.css";
-import { PolicyFields } from "./policy-fields";
+import { type ReactNode, useCallback, useLayoutEffect, useRef } from "react";
+import { type EditorEdge, type EditorNode, type PolicyNodeType, withData } from "@/lib/flow/react-flow";
+import { routerTargets, sameTargets } from "@/lib/flow/router-targets";
+import type { FlowProblem } from "@/lib/flow/validate";
+import { type CatalogTool, useEditorContext } from "./editor-context";
+import { AgentForm } from "./inspector-agent";
+import type { ApplyData, PendingEdit, ReportPending } from "./inspector-form";
+import { HumanInputForm } from "./inspector-human-input";
+import { PolicyForm } from "./inspector-policy";
+import { RouterForm } from "./inspector-router";
+import { SupervisorForm } from "./inspector-supervisor";
+import { EndForm, StartForm } from "./inspector-terminal";
+import { ToolForm } from "./inspector-tool";
+import styles from "./inspector.module.css";
 
-const AgentRole = AgentData.shape.role.unwrap();
+export type { PendingEdit } from "./inspector-form";
 
 export interface InspectorProps {
   nodes: readonly EditorNode[];
   edges: readonly EditorEdge[];
   tools: readonly CatalogTool[];
-  /** Replaces the node with the same id (controlled: called on every keystroke). */
+  /** Replaces the node with the same id; called with every valid change as the user types. */
   onNodeChange: (node: EditorNode) => void;
   onDisconnect: (edgeId: string) => void;
+  /**
+   * Told when the selected node's form holds values that fail the node's schema (they are
+   * not on the canvas: not applied until fixed), and with null when it holds none. An
+   * editor can save `pending.data` in place of that node's data, so the save refuses and
+   * names the field instead of silently saving the last valid values.
+   */
+  onPendingChange?: (pending: PendingEdit | null) => void;
 }
 
-/** The side panel: edits the one selected node, or disconnects the one selected edge. */
-export function Inspector({ nodes, edges, tools, onNodeChange, onDisconnect }: InspectorProps) {
+/**
+ * The side panel: the selected node's live problems and its form (one per node kind,
+ * react-hook-form with the kind's zod schema), or the selected edge with Disconnect.
+ * Forms are keyed by node id, so selecting another node starts a fresh form.
+ */
+export function Inspector({ nodes, edges, tools, onNodeChange, onDisconnect, onPendingChange }: InspectorProps) {
   const selectedNodes = nodes.filter((n) => n.selected);
   const selectedEdges = edges.filter((e) => e.selected);
   const node = selectedNodes.length === 1 && selectedEdges.length === 0 ? selectedNodes[0] : undefined;
   const edge = selectedNodes.length === 0 && selectedEdges.length === 1 ? selectedEdges[0] : undefined;
   const count = selectedNodes.length + selectedEdges.length;
 
+  // Forms apply data to the node as it is now (it may have moved since the form rendered).
+  const latest = useRef({ nodes, onNodeChange, onPendingChange });
+  useLayoutEffect(() => {
+    latest.current = { nodes, onNodeChange, onPendingChange };
+  });
+  const onApply = useCallback<ApplyData>((nodeId, data) => {
+    const current = latest.current.nodes.find((n) => n.id === nodeId);
+    if (current) latest.current.onNodeChange(withData(current, data));
+  }, []);
+  const onPending = useCallback<ReportPending>((nodeId, pending) => {
+    latest.current.onPendingChange?.(pending ? { nodeId, ...pending } : null);
+  }, []);
+
   let body: ReactNode;
-  if (node) body = <NodeFields key={node.id} node={node} tools={tools} onChange={onNodeChange} />;
+  if (node)
+    body = (
+      <>
+        <NodeProblems nodeId={node.id} />
+        <NodeForm key={node.id} node={node} nodes={nodes} edges={edges} tools={tools} onApply={onApply} onPending={onPending} />
+      </>
+    );
   else if (edge) body = <EdgeFields edge={edge} nodes={nodes} onDisconnect={onDisconnect} />;
   else if (count > 1) body = <p className={styles.hint}>{count} items selected. Press Delete to remove them.</p>;
   else
@@ -44,178 +82,90 @@ export function Inspector({ nodes, edges, tools, onNodeChange, onDisconnect }: I
   );
 }
 
-function NodeFields({
-  node,
-  tools,
-  onChange,
-}: {
+interface NodeFormSwitchProps {
   node: EditorNode;
+  nodes: readonly EditorNode[];
+  edges: readonly EditorEdge[];
   tools: readonly CatalogTool[];
-  onChange: (node: EditorNode) => void;
-}) {
+  onApply: ApplyData;
+  onPending: ReportPending;
+}
+
+/** The form of the node's kind. */
+function NodeForm({ node, nodes, edges, tools, onApply, onPending }: NodeFormSwitchProps) {
+  const common = { nodeId: node.id, onApply, onPending };
   switch (node.type) {
-    case "agent":
-      return <AgentFields node={node} onChange={onChange} />;
-    case "supervisor":
-      return <SupervisorFields node={node} onChange={onChange} />;
-    case "tool":
-      return <ToolFields node={node} tools={tools} onChange={onChange} />;
-    case "policy":
-      return <PolicyFields node={node} tools={tools} onChange={onChange} />;
     case "start":
+      return <StartForm {...common} data={node.data} />;
     case "end":
-      return (
-        <section>
-          <h2 className={styles.inspectorTitle}>{node.data.label}</h2>
-          <p className={styles.hint}>
-            The {node.type} of the flow has nothing to edit. Connect it with a drag from its handle.
-          </p>
-        </section>
-      );
+      return <EndForm {...common} data={node.data} />;
+    case "supervisor":
+      return <SupervisorForm {...common} data={node.data} />;
+    case "agent":
+      return <AgentForm {...common} data={node.data} />;
+    case "tool":
+      return <ToolFormWithPolicies {...common} data={node.data} tools={tools} nodes={nodes} />;
+    case "policy":
+      return <PolicyForm {...common} data={node.data} tools={tools} />;
+    case "human_input":
+      return <HumanInputForm {...common} data={node.data} />;
+    case "router":
+      return <RouterFormWithTargets {...common} data={node.data} nodes={nodes} edges={edges} />;
   }
 }
 
-/** A copy of `node` with some data fields replaced. */
-function AgentFields({ node, onChange }: { node: AgentNodeType; onChange: (node: AgentNodeType) => void }) {
-  const id = useId();
-  const { data } = node;
-  return (
-    <section className={styles.fields}>
-      <h2 className={styles.inspectorTitle}>
-        {data.icon} Agent <small className={styles.muted}>{node.id}</small>
-      </h2>
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        data-testid="inspector-agent-name"
-        value={data.name}
-        maxLength={80}
-        onChange={(e) => onChange(withData(node, { name: e.target.value }))}
-      />
-      <label htmlFor={`${id}-role`}>Role</label>
-      <select
-        id={`${id}-role`}
-        data-testid="inspector-agent-role"
-        value={data.role}
-        onChange={(e) => onChange(withData(node, { role: AgentRole.parse(e.target.value) }))}
-      >
-        {AgentRole.options.map((role) => (
-          <option key={role} value={role}>
-            {role.replaceAll("_", " ")}
-          </option>
-        ))}
-      </select>
-      <label htmlFor={`${id}-instructions`}>Instructions</label>
-      <textarea
-        id={`${id}-instructions`}
-        data-testid="inspector-agent-instructions"
-        rows={8}
-        value={data.instructions}
-        onChange={(e) => onChange(withData(node, { instructions: e.target.value }))}
-      />
-      <label htmlFor={`${id}-model`}>Model</label>
-      <input
-        id={`${id}-model`}
-        data-testid="inspector-agent-model"
-        value={data.model}
-        maxLength={200}
-        placeholder="flow default (e.g. gpt-4.1-mini, claude-sonnet-4-5)"
-        onChange={(e) => onChange(withData(node, { model: e.target.value }))}
-      />
-      <label htmlFor={`${id}-tries`}>Max tries</label>
-      <select
-        id={`${id}-tries`}
-        data-testid="inspector-agent-max-tries"
-        value={data.maxTries}
-        onChange={(e) => onChange(withData(node, { maxTries: Number(e.target.value) }))}
-      >
-        {Array.from({ length: 10 }, (_, i) => i + 1).map((n) => (
-          <option key={n} value={n}>
-            {n}
-          </option>
-        ))}
-      </select>
-    </section>
-  );
+function isPolicy(node: EditorNode): node is PolicyNodeType {
+  return node.type === "policy";
 }
 
-function SupervisorFields({
-  node,
-  onChange,
-}: {
-  node: SupervisorNodeType;
-  onChange: (node: SupervisorNodeType) => void;
-}) {
-  const id = useId();
-  return (
-    <section className={styles.fields}>
-      <h2 className={styles.inspectorTitle}>
-        Supervisor <small className={styles.muted}>{node.id}</small>
-      </h2>
-      <label htmlFor={`${id}-name`}>Name</label>
-      <input
-        id={`${id}-name`}
-        data-testid="inspector-supervisor-name"
-        value={node.data.name}
-        onChange={(e) => onChange(withData(node, { name: e.target.value }))}
-      />
-      <label htmlFor={`${id}-instructions`}>Instructions</label>
-      <textarea
-        id={`${id}-instructions`}
-        data-testid="inspector-supervisor-instructions"
-        rows={8}
-        value={node.data.instructions}
-        onChange={(e) => onChange(withData(node, { instructions: e.target.value }))}
-      />
-    </section>
-  );
+/** Policy nodes with the same ids and data objects in the same order (they only moved). */
+function samePolicies(a: readonly PolicyNodeType[], b: readonly PolicyNodeType[]): boolean {
+  return a.length === b.length && a.every((p, i) => p.id === b[i]?.id && p.data === b[i]?.data);
 }
 
-function ToolFields({
-  node,
-  tools,
-  onChange,
-}: {
-  node: ToolNodeType;
-  tools: readonly CatalogTool[];
-  onChange: (node: ToolNodeType) => void;
-}) {
-  const id = useId();
-  const current = tools.find((t) => t.name === node.data.tool);
-  return (
-    <section className={styles.fields}>
-      <h2 className={styles.inspectorTitle}>
-        Tool <small className={styles.muted}>{node.id}</small>
-      </h2>
-      <label htmlFor={`${id}-tool`}>Tool</label>
-      <select
-        id={`${id}-tool`}
-        data-testid="inspector-tool-select"
-        value={node.data.tool}
-        onChange={(e) => onChange(withData(node, { tool: e.target.value }))}
-      >
-        {!current && <option value={node.data.tool}>{node.data.tool} (not in catalog)</option>}
-        {tools.map((t) => (
-          <option key={t.name} value={t.name}>
-            {t.name}
-            {t.sideEffect ? " (side effect)" : ""}
-          </option>
-        ))}
-      </select>
-      {current && <p className={styles.hint}>{current.description}</p>}
-    </section>
-  );
+/** The tool form with the flow's policy nodes, the same array while no policy changes. */
+function ToolFormWithPolicies({ nodes, ...props }: Omit<Parameters<typeof ToolForm>[0], "policies"> & { nodes: readonly EditorNode[] }) {
+  const policies = useStable(nodes.filter(isPolicy), samePolicies);
+  return <ToolForm {...props} policies={policies} />;
 }
 
-function EdgeFields({
-  edge,
+/** The router form with the agents connected from the router, the same array while they stay the same. */
+function RouterFormWithTargets({
   nodes,
-  onDisconnect,
-}: {
-  edge: EditorEdge;
-  nodes: readonly EditorNode[];
-  onDisconnect: (edgeId: string) => void;
-}) {
+  edges,
+  ...props
+}: Omit<Parameters<typeof RouterForm>[0], "targets"> & { nodes: readonly EditorNode[]; edges: readonly EditorEdge[] }) {
+  const targets = useStable(routerTargets(props.nodeId, nodes, edges), sameTargets);
+  return <RouterForm {...props} targets={targets} />;
+}
+
+/** `value`, or the previous one while `same` says they are equal (keeps memoized children from re-rendering). */
+function useStable<T>(value: T, same: (a: T, b: T) => boolean): T {
+  const ref = useRef(value);
+  if (ref.current !== value && !same(ref.current, value)) ref.current = value;
+  return ref.current;
+}
+
+/** The live validation problems of the node (lib/flow/validate.ts), errors first. */
+function NodeProblems({ nodeId }: { nodeId: string }) {
+  const { problems } = useEditorContext();
+  const list = problems.get(nodeId);
+  if (!list || list.length === 0) return null;
+  return (
+    <ul className={styles.problems} data-testid="inspector-problems" aria-label="Problems of this node">
+      {list.map((p: FlowProblem, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a problem list is rebuilt whole on every change
+        <li key={i} className={`${styles.problem} ${styles[`problem-${p.severity}`] ?? ""}`} data-severity={p.severity}>
+          <span className="sr-only">{p.severity === "error" ? "Error: " : "Warning: "}</span>
+          {p.message}
+          {p.field && <span className={styles.problemField}> ({p.field})</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function EdgeFields({ edge, nodes, onDisconnect }: { edge: EditorEdge; nodes: readonly EditorNode[]; onDisconnect: (edgeId: string) => void }) {
   const name = (nodeId: string) => {
     const node = nodes.find((n) => n.id === nodeId);
     return node ? nodeName(node) : nodeId;

@@ -2,7 +2,8 @@
 
 import { useState } from "react";
 import type { ArgMatcher } from "@/lib/flow/schema";
-import styles from "./flow-editor.module.css";
+import { FieldError } from "./inspector-form";
+import styles from "./inspector.module.css";
 
 /** Argument matchers of one policy rule in the inspector (SPEC.md 4), all of which must hold. */
 
@@ -43,13 +44,13 @@ export interface MatcherListProps {
   /** 0-based rule index, for test ids (`inspector-rule-N-matcher-M-…`). */
   ruleIndex: number;
   matchers: readonly ArgMatcher[];
-  /** Schema errors of the rule by path relative to the rule (`match.0.pattern`). */
-  errors: ReadonlyMap<string, string>;
+  /** The first schema error at a path relative to the rule (`match.0.pattern`), or below it. */
+  error: (path: string) => string | undefined;
   onChange: (matchers: ArgMatcher[]) => void;
 }
 
 /** The matcher list of a rule: add, remove, and edit kind, field and value of each. */
-export function MatcherList({ ruleIndex, matchers, errors, onChange }: MatcherListProps) {
+export function MatcherList({ ruleIndex, matchers, error: ruleError, onChange }: MatcherListProps) {
   const prefix = `inspector-rule-${ruleIndex}-matcher`;
   const replace = (index: number, next: ArgMatcher) => onChange(matchers.map((m, i) => (i === index ? next : m)));
   return (
@@ -67,7 +68,11 @@ export function MatcherList({ ruleIndex, matchers, errors, onChange }: MatcherLi
       </div>
       {matchers.map((m, index) => {
         const testId = `${prefix}-${index}`;
-        const error = (key: string) => firstError(errors, `match.${index}.${key}`);
+        const path = (key: string) => `rules.${ruleIndex}.match.${index}.${key}`;
+        const error = (key: string) => ruleError(`match.${index}.${key}`);
+        const valueKey = m.kind === "url_host" ? "hosts" : m.kind === "number" ? "value" : "pattern";
+        const fieldError = error("field");
+        const valueError = error(valueKey);
         return (
           // Matchers have no id; their position is their identity.
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
@@ -91,6 +96,8 @@ export function MatcherList({ ruleIndex, matchers, errors, onChange }: MatcherLi
                 value={m.field}
                 maxLength={100}
                 placeholder="field, e.g. path or request.url"
+                aria-invalid={fieldError ? true : undefined}
+                aria-describedby={fieldError ? `${testId}-field-error` : undefined}
                 onChange={(e) => replace(index, { ...m, field: e.target.value })}
               />
               <button
@@ -102,9 +109,14 @@ export function MatcherList({ ruleIndex, matchers, errors, onChange }: MatcherLi
                 ×
               </button>
             </div>
-            <FieldError text={error("field")} />
-            <ValueFields matcher={m} testId={testId} onChange={(next) => replace(index, next)} />
-            <FieldError text={error(m.kind === "url_host" ? "hosts" : m.kind === "number" ? "value" : "pattern")} />
+            <FieldError id={`${testId}-field-error`} path={path("field")} text={fieldError} />
+            <ValueFields
+              matcher={m}
+              testId={testId}
+              aria={{ "aria-invalid": valueError ? true : undefined, "aria-describedby": valueError ? `${testId}-value-error` : undefined }}
+              onChange={(next) => replace(index, next)}
+            />
+            <FieldError id={`${testId}-value-error`} path={path(valueKey)} text={valueError} />
           </div>
         );
       })}
@@ -112,12 +124,19 @@ export function MatcherList({ ruleIndex, matchers, errors, onChange }: MatcherLi
   );
 }
 
-function ValueFields({ matcher: m, testId, onChange }: { matcher: ArgMatcher; testId: string; onChange: (m: ArgMatcher) => void }) {
+/** `aria-invalid` and `aria-describedby` of a matcher's value control. */
+interface ValueAria {
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+}
+
+function ValueFields({ matcher: m, testId, aria, onChange }: { matcher: ArgMatcher; testId: string; aria: ValueAria; onChange: (m: ArgMatcher) => void }) {
   switch (m.kind) {
     case "path_glob":
       return (
         <input
           aria-label="Path glob"
+          {...aria}
           data-testid={`${testId}-value`}
           value={m.pattern}
           maxLength={200}
@@ -130,6 +149,7 @@ function ValueFields({ matcher: m, testId, onChange }: { matcher: ArgMatcher; te
         <ListInput
           label="Hosts, comma-separated"
           testId={`${testId}-value`}
+          aria={aria}
           values={m.hosts}
           placeholder="example.com, *.example.com"
           onChange={(hosts) => onChange({ ...m, hosts })}
@@ -150,7 +170,7 @@ function ValueFields({ matcher: m, testId, onChange }: { matcher: ArgMatcher; te
               </option>
             ))}
           </select>
-          <NumberInput testId={`${testId}-value`} value={m.value} onChange={(value) => onChange({ ...m, value })} />
+          <NumberInput testId={`${testId}-value`} aria={aria} value={m.value} onChange={(value) => onChange({ ...m, value })} />
         </div>
       );
     case "regex": {
@@ -159,6 +179,7 @@ function ValueFields({ matcher: m, testId, onChange }: { matcher: ArgMatcher; te
         <div className={styles.matcherRegex}>
           <input
             aria-label="Regular expression"
+            {...aria}
             data-testid={`${testId}-value`}
             value={m.pattern}
             maxLength={200}
@@ -184,12 +205,13 @@ function ValueFields({ matcher: m, testId, onChange }: { matcher: ArgMatcher; te
  * A comma-separated list. Keeps the typed text (so "a.com, " can be continued) while it
  * still means the same list as `values`; shows `values` again after an outside change.
  */
-function ListInput(props: { label: string; testId: string; values: readonly string[]; placeholder: string; onChange: (values: string[]) => void }) {
+function ListInput(props: { label: string; testId: string; aria: ValueAria; values: readonly string[]; placeholder: string; onChange: (values: string[]) => void }) {
   const [text, setText] = useState(props.values.join(", "));
   const shown = sameList(splitList(text), props.values) ? text : props.values.join(", ");
   return (
     <input
       aria-label={props.label}
+      {...props.aria}
       data-testid={props.testId}
       value={shown}
       placeholder={props.placeholder}
@@ -202,12 +224,13 @@ function ListInput(props: { label: string; testId: string; values: readonly stri
 }
 
 /** A number; text that is no number is kept as typed and stored as NaN, which the schema refuses. */
-function NumberInput({ testId, value, onChange }: { testId: string; value: number; onChange: (value: number) => void }) {
+function NumberInput({ testId, aria, value, onChange }: { testId: string; aria: ValueAria; value: number; onChange: (value: number) => void }) {
   const [text, setText] = useState(String(value));
   const shown = Object.is(parseNumber(text), value) ? text : String(value);
   return (
     <input
       aria-label="Value"
+      {...aria}
       data-testid={testId}
       inputMode="decimal"
       value={shown}
@@ -217,23 +240,6 @@ function NumberInput({ testId, value, onChange }: { testId: string; value: numbe
       }}
     />
   );
-}
-
-/** Inline schema error under a field (nothing when there is none). */
-export function FieldError({ text }: { text: string | undefined }) {
-  return text ? (
-    <span className={styles.fieldError} role="alert">
-      {text}
-    </span>
-  ) : null;
-}
-
-/** The first error at `path` or below it (`match.0.hosts` also reports `match.0.hosts.2`). */
-export function firstError(errors: ReadonlyMap<string, string>, path: string): string | undefined {
-  for (const [key, message] of errors) {
-    if (key === path || key.startsWith(`${path}.`)) return message;
-  }
-  return undefined;
 }
 
 function parseKind(value: string, fallback: Kind): Kind {

@@ -1,60 +1,34 @@
 "use client";
 
-import { Handle, type NodeProps, type NodeTypes, Position } from "@xyflow/react";
-import { type CSSProperties, memo, type ReactNode } from "react";
-import {
-  type AgentNodeType,
-  describeCoverage,
-  type EndNodeType,
-  type HumanInputNodeType,
-  type NodeKind,
-  type PolicyNodeType,
-  policyCoverage,
-  type RouterNodeType,
-  type StartNodeType,
-  type SupervisorNodeType,
-  type ToolNodeType,
+import { type NodeProps, type NodeTypes, useNodesData } from "@xyflow/react";
+import { memo, useMemo } from "react";
+import { toolCoverage } from "@/lib/flow/coverage-memo";
+import type {
+  AgentNodeType,
+  EditorNode,
+  EndNodeType,
+  HumanInputNodeType,
+  NodeKind,
+  PolicyNodeType,
+  RouterNodeType,
+  StartNodeType,
+  SupervisorNodeType,
+  ToolNodeType,
 } from "@/lib/flow/react-flow";
-import type { Decision } from "@/lib/flow/schema";
+import { describeRoute } from "@/lib/flow/router-targets";
 import { ruleConditions } from "@/lib/policy/describe-rule";
 import { useEditorContext } from "./editor-context";
-import styles from "./flow-editor.module.css";
+import { DecisionBadge, firstLine, More, NodeShell } from "./node-parts";
+import styles from "./nodes.module.css";
 
-/** Custom React Flow nodes, one per document node kind (STYLE.md rule 8). */
+/**
+ * Custom React Flow nodes, one per document node kind (STYLE.md rule 8), memoized. A drag
+ * re-renders every node of the canvas, so nodes do no work that depends on other nodes
+ * beyond cached lookups (tool coverage: lib/flow/coverage-memo.ts).
+ */
 
-interface ShellProps {
-  id: string;
-  kind: NodeKind;
-  selected: boolean;
-  /** Which handles the node has: target on the left, source on the right. */
-  handles: "both" | "source" | "target";
-  accent?: string;
-  children: ReactNode;
-}
-
-function NodeShell({ id, kind, selected, handles, accent, children }: ShellProps) {
-  const style = accent ? ({ "--node-accent": accent } as CSSProperties) : undefined;
-  return (
-    <div
-      data-testid={`flow-node-${id}`}
-      data-kind={kind}
-      className={`${styles.node} ${styles[`node-${kind}`] ?? ""} ${selected ? styles.nodeSelected : ""}`}
-      style={style}
-    >
-      {handles !== "source" && <Handle type="target" position={Position.Left} />}
-      {children}
-      {handles !== "target" && <Handle type="source" position={Position.Right} />}
-    </div>
-  );
-}
-
-function DecisionBadge({ decision, testId, title }: { decision: Decision; testId?: string; title?: string }) {
-  return (
-    <span className={`${styles.decision} ${styles[`decision-${decision}`] ?? ""}`} data-testid={testId} title={title}>
-      {decision}
-    </span>
-  );
-}
+/** Rules and routes shown on a node; the inspector shows all of them. */
+const MAX_LISTED = 6;
 
 export const StartNode = memo(function StartNode({ id, data, selected }: NodeProps<StartNodeType>) {
   return (
@@ -75,21 +49,41 @@ export const EndNode = memo(function EndNode({ id, data, selected }: NodeProps<E
 export const SupervisorNode = memo(function SupervisorNode({ id, data, selected }: NodeProps<SupervisorNodeType>) {
   return (
     <NodeShell id={id} kind="supervisor" selected={selected} handles="both">
-      <div className={styles.nodeKind}>Supervisor</div>
-      <div className={styles.nodeTitle}><span aria-hidden="true">🧭</span> {data.name}</div>
-      {data.instructions && <div className={styles.nodeLine}>{firstLine(data.instructions)}</div>}
+      <div className={styles.nodeKind}>Supervisor · planner</div>
+      <div className={styles.nodeTitle}>
+        <span aria-hidden="true">🧭</span> {data.name}
+      </div>
+      {data.instructions && (
+        <div className={styles.nodeLine} title={data.instructions}>
+          {firstLine(data.instructions)}
+        </div>
+      )}
     </NodeShell>
   );
 });
 
 export const AgentNode = memo(function AgentNode({ id, data, selected }: NodeProps<AgentNodeType>) {
+  const reviewer = data.role === "reviewer";
   return (
-    <NodeShell id={id} kind="agent" selected={selected} handles="both" accent={data.color}>
-      <div className={styles.nodeKind}>Agent · {data.role.replaceAll("_", " ")}</div>
+    <NodeShell id={id} kind="agent" selected={selected} handles="both" accent={data.color} className={reviewer ? styles.nodeReviewer : undefined}>
+      <div className={styles.nodeKind}>
+        {reviewer ? (
+          <span className={styles.chip} data-testid={`flow-node-${id}-reviewer`}>
+            Reviewer
+          </span>
+        ) : (
+          <>Agent · {data.role.replaceAll("_", " ")}</>
+        )}
+        {data.model && <span title={`Model: ${data.model}`}>· {data.model}</span>}
+      </div>
       <div className={styles.nodeTitle}>
         <span aria-hidden="true">{data.icon}</span> {data.name}
       </div>
-      {data.instructions && <div className={styles.nodeLine}>{firstLine(data.instructions)}</div>}
+      {data.instructions && (
+        <div className={styles.nodeLine} title={data.instructions}>
+          {firstLine(data.instructions)}
+        </div>
+      )}
     </NodeShell>
   );
 });
@@ -97,9 +91,9 @@ export const AgentNode = memo(function AgentNode({ id, data, selected }: NodePro
 export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps<ToolNodeType>) {
   const { tools, policies } = useEditorContext();
   const entry = tools.get(data.tool);
-  const sideEffect = entry?.sideEffect ?? false;
-  const coverage = policyCoverage({ nodes: policies }, data.tool, sideEffect);
-  const { line, title } = describeCoverage(coverage, sideEffect);
+  // An unknown tool counts as having side effects, as validation and the engine treat it.
+  const sideEffect = entry?.sideEffect ?? true;
+  const { coverage, line, title } = toolCoverage(policies, data.tool, sideEffect);
   // Compact: tool nodes are often stacked close together. The badge is the decision when no
   // conditional rule holds; conditional rules get one clamped line (two at most).
   return (
@@ -108,7 +102,7 @@ export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps
         <span aria-hidden="true">🔧</span> <code>{data.tool}</code>
       </div>
       <div className={styles.badges}>
-        {sideEffect && (
+        {entry?.sideEffect && (
           <span className={styles.sideEffect} data-testid={`flow-node-${id}-side-effect`}>
             side effect
           </span>
@@ -126,15 +120,18 @@ export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps
 });
 
 export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeProps<PolicyNodeType>) {
+  const shown = data.rules.slice(0, MAX_LISTED);
   return (
     <NodeShell id={id} kind="policy" selected={selected} handles="both">
       <div className={styles.nodeKind}>Policy</div>
-      <div className={styles.nodeTitle}><span aria-hidden="true">🛡</span> {data.name}</div>
+      <div className={styles.nodeTitle}>
+        <span aria-hidden="true">🛡</span> {data.name}
+      </div>
       {data.rules.length === 0 ? (
         <div className={styles.nodeLine}>No rules: defaults apply.</div>
       ) : (
         <ol className={styles.ruleList}>
-          {data.rules.map((rule, index) => (
+          {shown.map((rule, index) => (
             // Rules have no id; their position is their identity (first match wins).
             // biome-ignore lint/suspicious/noArrayIndexKey: see above
             <li key={index}>
@@ -144,6 +141,7 @@ export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeP
           ))}
         </ol>
       )}
+      <More count={data.rules.length - shown.length} />
     </NodeShell>
   );
 });
@@ -151,25 +149,45 @@ export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeP
 export const HumanInputNode = memo(function HumanInputNode({ id, data, selected }: NodeProps<HumanInputNodeType>) {
   return (
     <NodeShell id={id} kind="human_input" selected={selected} handles="both">
-      <div className={styles.nodeKind}>Human input</div>
+      <div className={styles.nodeKind}>Human input · waits for you</div>
       <div className={styles.nodeTitle}>
         <span aria-hidden="true">🙋</span> {data.name}
       </div>
-      <div className={styles.nodeLine}>{firstLine(data.prompt)}</div>
+      {data.prompt && (
+        <div className={`${styles.nodeClamp} ${styles.prompt}`} title={data.prompt} data-testid={`flow-node-${id}-prompt`}>
+          “{data.prompt}”
+        </div>
+      )}
     </NodeShell>
   );
 });
 
 export const RouterNode = memo(function RouterNode({ id, data, selected }: NodeProps<RouterNodeType>) {
+  const shown = data.routes.slice(0, MAX_LISTED);
+  const targetIds = useMemo(() => data.routes.slice(0, MAX_LISTED).map((r) => r.target), [data.routes]);
+  // Only the target agents' data: a drag elsewhere does not re-render this node.
+  const targets = useNodesData<EditorNode>(targetIds);
+  const names = new Map(targets.flatMap((t) => (t.type === "agent" ? [[t.id, t.data.name] as const] : [])));
   return (
     <NodeShell id={id} kind="router" selected={selected} handles="both">
       <div className={styles.nodeKind}>Router</div>
       <div className={styles.nodeTitle}>
         <span aria-hidden="true">🔀</span> {data.name}
       </div>
-      <div className={styles.nodeLine}>
-        {data.routes.length} route{data.routes.length === 1 ? "" : "s"}; otherwise the Planner
-      </div>
+      <ul className={styles.routeList} data-testid={`flow-node-${id}-routes`}>
+        {shown.map((route, index) => {
+          const text = describeRoute(route, names.get(route.target));
+          return (
+            // Routes have no id; their position is their identity (first match wins).
+            // biome-ignore lint/suspicious/noArrayIndexKey: see above
+            <li key={index} title={text}>
+              {text}
+            </li>
+          );
+        })}
+        {data.routes.length > shown.length && <li className={styles.more}>+{data.routes.length - shown.length} more</li>}
+        <li className={styles.routeFallback}>otherwise → Planner</li>
+      </ul>
     </NodeShell>
   );
 });
@@ -182,10 +200,6 @@ function RuleConditions({ conditions }: { conditions: string }) {
       if {conditions}
     </div>
   );
-}
-
-function firstLine(text: string): string {
-  return text.split("\n", 1)[0] ?? "";
 }
 
 /** Node components by document node kind; module level so React Flow never remounts them. */

@@ -1,0 +1,94 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { memo, useId } from "react";
+import { useForm, useWatch } from "react-hook-form";
+import { AgentData } from "@/lib/flow/schema";
+import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
+import styles from "./inspector.module.css";
+
+const ROLES = AgentData.shape.role.unwrap().options;
+const resolver = zodResolver(AgentData, FIELD_MESSAGES);
+
+const ROLE_HINT: Record<(typeof ROLES)[number], string> = {
+  context_builder: "Gathers what the task needs before planning.",
+  planner: "Turns the task into steps.",
+  plan_critic: "Checks the plan before it runs.",
+  step_executor: "Carries out steps with its tools.",
+  reviewer: "Checks the work of the other agents.",
+};
+
+/** The inspector of an Agent (SPEC.md 1): name, role, instructions, model, max tries, icon and colour. */
+export const AgentForm = memo(function AgentForm({ nodeId, data, onApply, onPending }: NodeFormProps<"agent">) {
+  const id = useId();
+  const form = useForm({ resolver, defaultValues: data, mode: "onChange" });
+  const unapplied = useNodeFormSync(form, AgentData, { nodeId, data, onApply: (d) => onApply(nodeId, d), onPending });
+  const {
+    register,
+    formState: { errors },
+  } = form;
+  const role = useWatch({ control: form.control, name: "role" }) ?? "step_executor";
+
+  return (
+    <NodeFormFrame
+      nodeId={nodeId}
+      unapplied={unapplied}
+      title={
+        <>
+          <span aria-hidden="true">{data.icon}</span> {data.role === "reviewer" ? "Reviewer" : "Agent"}
+        </>
+      }
+    >
+      <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
+        <input {...register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-agent-name" autoComplete="off" />
+      </Field>
+      <Field id={`${id}-role`} label="Role" path="role" error={errors.role?.message} hint={ROLE_HINT[role]}>
+        <select {...register("role")} {...fieldAria(`${id}-role`, errors.role?.message, true)} data-testid="inspector-agent-role">
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r.replaceAll("_", " ")}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field id={`${id}-instructions`} label="Instructions" path="instructions" error={errors.instructions?.message}>
+        <textarea
+          {...register("instructions")}
+          {...fieldAria(`${id}-instructions`, errors.instructions?.message)}
+          data-testid="inspector-agent-instructions"
+          rows={8}
+        />
+      </Field>
+      <Field id={`${id}-model`} label="Model" path="model" error={errors.model?.message} hint="Empty: the flow's default model.">
+        <input
+          {...register("model")}
+          {...fieldAria(`${id}-model`, errors.model?.message, true)}
+          data-testid="inspector-agent-model"
+          placeholder="flow default"
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </Field>
+      <Field id={`${id}-tries`} label="Max tries" path="maxTries" error={errors.maxTries?.message} hint="1 to 10; then the Supervisor re-plans or asks you.">
+        <input
+          {...register("maxTries", { valueAsNumber: true })}
+          {...fieldAria(`${id}-tries`, errors.maxTries?.message, true)}
+          data-testid="inspector-agent-max-tries"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={10}
+          step={1}
+        />
+      </Field>
+      <div className={styles.row}>
+        <Field id={`${id}-icon`} label="Icon" path="icon" error={errors.icon?.message}>
+          <input {...register("icon")} {...fieldAria(`${id}-icon`, errors.icon?.message)} data-testid="inspector-agent-icon" autoComplete="off" />
+        </Field>
+        <Field id={`${id}-color`} label="Colour" path="color" error={errors.color?.message}>
+          <input {...register("color")} {...fieldAria(`${id}-color`, errors.color?.message)} data-testid="inspector-agent-color" type="color" />
+        </Field>
+      </div>
+    </NodeFormFrame>
+  );
+});

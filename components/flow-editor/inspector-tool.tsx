@@ -1,0 +1,78 @@
+"use client";
+
+import { zodResolver } from "@hookform/resolvers/zod";
+import { memo, useId } from "react";
+import { useForm } from "react-hook-form";
+import { toolCoverage } from "@/lib/flow/coverage-memo";
+import { nodeDataSchema } from "@/lib/flow/node-data";
+import type { PolicyNodeType } from "@/lib/flow/react-flow";
+import type { CatalogTool } from "./editor-context";
+import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
+import styles from "./inspector.module.css";
+
+const ToolData = nodeDataSchema("tool");
+const resolver = zodResolver(ToolData, FIELD_MESSAGES);
+
+export interface ToolFormProps extends NodeFormProps<"tool"> {
+  /** The workspace's tool catalog, by name. */
+  tools: readonly CatalogTool[];
+  /** The flow's policy nodes in document order, for the coverage line (SPEC.md 4). */
+  policies: readonly PolicyNodeType[];
+}
+
+/**
+ * The inspector of a Tool node (SPEC.md 1, 7): which catalog tool it binds, what the tool
+ * does, whether it has side effects, and which policy rule decides it.
+ */
+export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPending, tools, policies }: ToolFormProps) {
+  const id = useId();
+  const form = useForm({ resolver, defaultValues: data, mode: "onChange" });
+  const unapplied = useNodeFormSync(form, ToolData, { nodeId, data, onApply: (d) => onApply(nodeId, d), onPending });
+  const error = form.formState.errors.tool?.message;
+  const entry = tools.find((t) => t.name === data.tool);
+  const sideEffect = entry?.sideEffect ?? true;
+  const { coverage, title } = toolCoverage(policies, data.tool, sideEffect);
+
+  return (
+    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><span aria-hidden="true">🔧</span> Tool</>}>
+      <Field id={`${id}-tool`} label="Catalog tool" path="tool" error={error}>
+        <select {...form.register("tool")} {...fieldAria(`${id}-tool`, error)} data-testid="inspector-tool-select">
+          {!entry && <option value={data.tool}>{data.tool} (not in catalog)</option>}
+          {tools.map((t) => (
+            <option key={t.name} value={t.name}>
+              {t.name}
+              {t.sideEffect ? " (side effect)" : ""}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div className={styles.toolInfo}>
+        {entry ? (
+          <p data-testid="inspector-tool-description">{entry.description}</p>
+        ) : (
+          <p className={styles.badgeUnknown}>"{data.tool}" is not in the tool catalog: pick one of the list.</p>
+        )}
+        {entry && (
+          <div className={styles.badges}>
+            {entry.sideEffect ? (
+              <span className={`${styles.badge} ${styles.badgeSideEffect}`} data-testid="inspector-tool-side-effect">
+                side effect: changes things
+              </span>
+            ) : (
+              <span className={`${styles.badge} ${styles.badgeReadOnly}`}>no side effects</span>
+            )}
+          </div>
+        )}
+        <div className={styles.badges}>
+          <span className={styles.muted}>Policy decision</span>
+          <span className={`${styles.badge} ${styles[`decision-${coverage.decision}`] ?? ""}`} data-testid="inspector-tool-decision">
+            {coverage.decision}
+          </span>
+        </div>
+        <p className={styles.coverage} data-testid="inspector-tool-coverage">
+          {title}
+        </p>
+      </div>
+    </NodeFormFrame>
+  );
+});

@@ -1,0 +1,44 @@
+"use client";
+
+import { StartRunForm } from "@/components/run/start-run-form";
+import type { EditorNode } from "@/lib/flow/react-flow";
+import { type FlowProblem, notRunnableReason } from "@/lib/flow/validate";
+import styles from "./flow-editor.module.css";
+
+/** Why the Run button is disabled while the canvas has edits the run would not see. */
+export const SAVE_FIRST = "Save first: the run uses the saved version.";
+
+/**
+ * Why the flow cannot run now, or undefined: validation errors first (SPEC.md 1: invalid
+ * flows cannot be run), then unsaved changes (a run pins the latest saved version).
+ */
+export function runBlockedReason(problems: readonly FlowProblem[], dirty: boolean): string | undefined {
+  const invalid = notRunnableReason(problems);
+  if (invalid) return `Fix the flow first: ${invalid}`;
+  return dirty ? SAVE_FIRST : undefined;
+}
+
+export interface RunBarProps {
+  flowId: string;
+  nodes: readonly EditorNode[];
+  reason: string | undefined;
+}
+
+/**
+ * "Run this flow" above the editor: the run form (directed mode offers the flow's agents),
+ * disabled with its reason shown while the canvas is invalid or unsaved.
+ */
+export function RunBar({ flowId, nodes, reason }: RunBarProps) {
+  const agents = nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon }] : []));
+  return (
+    <div className="editor-run card">
+      <strong>Run this flow</strong> <span className="muted small">(runs the latest saved version)</span>
+      <StartRunForm flowId={flowId} agents={agents} disabledReason={reason} />
+      {reason && (
+        <output className={styles.runBlocked} data-testid="run-blocked-reason" title={reason}>
+          {reason}
+        </output>
+      )}
+    </div>
+  );
+}

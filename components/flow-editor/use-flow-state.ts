@@ -1,0 +1,169 @@
+"use client";
+
+import { type Connection, type EdgeChange, type NodeChange, useEdgesState, useNodesState } from "@xyflow/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { type EditorEdge, type EditorNode, nextEdgeId, toReactFlow } from "@/lib/flow/react-flow";
+import type { FlowDocument } from "@/lib/flow/schema";
+import { useHistory } from "./use-history";
+
+/** One undo step: the whole editable state, and the revision it had (so undoing back to a save is clean). */
+export interface EditorSnapshot {
+  nodes: EditorNode[];
+  edges: EditorEdge[];
+  settings: FlowDocument["settings"];
+  revision: number;
+}
+
+/**
+ * The editor's document state: React Flow nodes and edges, the flow settings, undo/redo
+ * and dirty tracking. Every change goes through `change(key?)` first, which records an undo
+ * step (coalesced: a drag, a burst of typing in one node, one JavaScript task) and takes a
+ * fresh revision; the editor is dirty while the revision differs from the last saved one,
+ * so undoing back to the saved state is clean again. Returns React Flow's handlers
+ * (`onNodesChange`, `onConnect`...), the inspector's (`onNodeChange`, `onDisconnect`),
+ * and `insert` / `replace` for palette, paste and import.
+ */
+export function useFlowState(document: FlowDocument) {
+  const [initial] = useState(() => toReactFlow(document));
+  const [nodes, setNodes, applyNodeChanges] = useNodesState<EditorNode>(initial.nodes);
+  const [edges, setEdges, applyEdgeChanges] = useEdgesState<EditorEdge>(initial.edges);
+  const [settings, setSettings] = useState(document.settings);
+
+  const revisions = useRef(0);
+  const [revision, setRevision] = useState(0);
+  const [savedRevision, setSavedRevision] = useState(0);
+
+  const { record, breakCoalescing, undo: undoStep, redo: redoStep, canUndo, canRedo } = useHistory<EditorSnapshot>();
+  /** The state as last rendered: what an undo step records and what handlers read. */
+  const latest = useRef<EditorSnapshot>({ nodes, edges, settings, revision });
+  useEffect(() => {
+    latest.current = { nodes, edges, settings, revision };
+  });
+
+  /** Call before changing the document: records an undo step and marks the editor dirty. */
+  const change = useCallback(
+    (key: string | null = null, windowMs?: number) => {
+      record(latest.current, key, windowMs);
+      revisions.current += 1;
+      setRevision(revisions.current);
+    },
+    [record],
+  );
+
+  const restore = useCallback(
+    (s: EditorSnapshot | null) => {
+      if (!s) return;
+      setNodes(s.nodes.map((n) => ({ ...n, selected: false })));
+      setEdges(s.edges.map((e) => ({ ...e, selected: false })));
+      setSettings(s.settings);
+      setRevision(s.revision);
+    },
+    [setNodes, setEdges],
+  );
+  /** The state as last rendered (stable function, for event handlers). */
+  const current = useCallback(() => latest.current, []);
+  const undo = useCallback(() => restore(undoStep(latest.current)), [restore, undoStep]);
+  const redo = useCallback(() => restore(redoStep(latest.current)), [restore, redoStep]);
+
+  // A drag is one undo step: its moves share a key until the drag stops.
+  const dragging = useRef(false);
+  const onDragStart = useCallback(() => {
+    dragging.current = true;
+  }, []);
+  const onDragStop = useCallback(() => {
+    dragging.current = false;
+    breakCoalescing();
+  }, [breakCoalescing]);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<EditorNode>[]) => {
+      const edits = changes.filter((c) => c.type !== "select" && c.type !== "dimensions");
+      if (edits.length > 0) {
+        const moves = edits.every((c) => c.type === "position");
+        // A drag is one step until it stops; arrow-key nudges coalesce like typing.
+        if (moves) change(dragging.current ? "drag" : "nudge", dragging.current ? Number.POSITIVE_INFINITY : undefined);
+        else change();
+      }
+      applyNodeChanges(changes);
+    },
+    [applyNodeChanges, change],
+  );
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange<EditorEdge>[]) => {
+      if (changes.some((c) => c.type !== "select")) change();
+      applyEdgeChanges(changes);
+    },
+    [applyEdgeChanges, change],
+  );
+  const onConnect = useCallback(
+    ({ source, target }: Connection) => {
+      change();
+      setEdges((es) => [...es, { id: nextEdgeId(es, source, target), source, target }]);
+    },
+    [setEdges, change],
+  );
+  const isValidConnection = useCallback(
+    (c: EditorEdge | Connection) =>
+      c.source !== c.target && !edges.some((e) => e.source === c.source && e.target === c.target),
+    [edges],
+  );
+  /** The inspector's edits: typing in one node is one undo step per pause. */
+  const onNodeChange = useCallback(
+    (next: EditorNode) => {
+      change(`edit:${next.id}`);
+      setNodes((ns) => ns.map((n) => (n.id === next.id ? next : n)));
+    },
+    [setNodes, change],
+  );
+  const onDisconnect = useCallback(
+    (edgeId: string) => {
+      change();
+      setEdges((es) => es.filter((e) => e.id !== edgeId));
+    },
+    [setEdges, change],
+  );
+
+  /** Adds nodes and edges as one undo step; they become the selection. */
+  const insert = useCallback(
+    (added: EditorNode[], addedEdges: EditorEdge[]) => {
+      change();
+      setNodes((ns) => [...ns.map((n) => (n.selected ? { ...n, selected: false } : n)), ...added.map((n) => ({ ...n, selected: true }))]);
+      setEdges((es) => [...es.map((e) => (e.selected ? { ...e, selected: false } : e)), ...addedEdges]);
+    },
+    [change, setNodes, setEdges],
+  );
+
+  /** Replaces the whole document (an import) as one undo step; the flow keeps its own name. */
+  const replace = useCallback(
+    (doc: FlowDocument) => {
+      change();
+      const next = toReactFlow(doc);
+      setNodes(next.nodes);
+      setEdges(next.edges);
+      setSettings((s) => ({ ...doc.settings, name: s.name }));
+    },
+    [change, setNodes, setEdges],
+  );
+
+  return {
+    nodes,
+    edges,
+    settings,
+    setNodes,
+    setEdges,
+    current,
+    change,
+    insert,
+    replace,
+    /** The revision on screen; pass it to `markSaved` once a save of this state succeeds. */
+    revision,
+    markSaved: setSavedRevision,
+    dirty: revision !== savedRevision,
+    undo,
+    redo,
+    canUndo,
+    canRedo,
+    flowHandlers: { onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart: onDragStart, onNodeDragStop: onDragStop, onSelectionDragStart: onDragStart, onSelectionDragStop: onDragStop },
+    inspectorHandlers: { onNodeChange, onDisconnect },
+  };
+}
