@@ -16,6 +16,7 @@ import { Inspector, type PendingEdit } from "./inspector";
 import { nodeTypes } from "./nodes";
 import { isPaletteDrag, Palette, type PaletteDrop, readPaletteDrop } from "./palette";
 import { ProblemsPanel } from "./problems-panel";
+import { useStructure } from "./use-structure";
 import { RunBar, runBlockedReason } from "./run-bar";
 import { ShortcutsDialog } from "./shortcuts-dialog";
 import { Toolbar } from "./toolbar";
@@ -184,10 +185,12 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
   useLeaveGuard(doc.dirty || pending !== null);
 
   const catalog = useMemo(() => new Map(tools.map((t) => [t.name, t])), [tools]);
-  const policies = useMemo(() => nodes.filter((n): n is PolicyNodeType => n.type === "policy"), [nodes]);
+  // Validation, coverage and the problems panel read the structure only: stable while dragging.
+  const structure = useStructure(nodes, edges);
+  const policies = useMemo(() => structure.nodes.filter((n): n is PolicyNodeType => n.type === "policy"), [structure.nodes]);
   const problemList = useMemo(
-    () => validateFlow({ nodes, edges }, { known: (name) => catalog.has(name), sideEffect: (name) => catalog.get(name)?.sideEffect ?? true }),
-    [nodes, edges, catalog],
+    () => validateFlow(structure, { known: (name) => catalog.has(name), sideEffect: (name) => catalog.get(name)?.sideEffect ?? true }),
+    [structure, catalog],
   );
   const problems = useMemo(() => {
     const byNode = new Map<string, FlowProblem[]>();
@@ -260,7 +263,7 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
                   <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />
                 </ReactFlow>
               </div>
-              <ProblemsPanel problems={problemList} nodes={nodes} open={problemsOpen} onOpenChange={setProblemsOpen} onPick={pickProblem} />
+              <ProblemsPanel problems={problemList} nodes={structure.nodes} open={problemsOpen} onOpenChange={setProblemsOpen} onPick={pickProblem} />
             </div>
             <Inspector nodes={nodes} edges={edges} tools={tools} {...doc.inspectorHandlers} onPendingChange={setPending} />
           </div>
