@@ -1,22 +1,14 @@
 import { formatUsd, PRICES_AS_OF } from "@/lib/models/pricing";
+import type { DashboardTotals as Totals } from "@/lib/db/dashboard-types";
 import styles from "./dashboard.module.css";
 import { formatCount } from "./format";
 
-/** Sums of the filtered runs (lib/db/dashboard.ts `DashboardTotals` fits). USD. */
-export interface TotalsView {
-  threads: number;
-  runs: number;
-  tokens: { input: number; output: number };
-  costUsd: number | null;
-  pricedUsd: number;
-  unpricedRuns: number;
-}
 
 /**
  * The "Totals" line of the filtered set (issue 5): runs, tokens and estimated cost, over
  * every page. When some runs have no known price it says so and gives only the priced part.
  */
-export function DashboardTotals({ totals }: { totals: TotalsView }) {
+export function DashboardTotals({ totals }: { totals: Totals }) {
   const { threads, runs, tokens, costUsd, pricedUsd, unpricedRuns } = totals;
   const invocations = runs !== threads ? ` (${formatCount(runs)} starts and resumes)` : "";
   const cost =

@@ -2,25 +2,9 @@ import Link from "next/link";
 import { formatUsd, PRICES_AS_OF } from "@/lib/models/pricing";
 import styles from "./dashboard.module.css";
 import { STATUS_LABEL } from "./dashboard-url";
+import type { DashboardRow } from "@/lib/db/dashboard-types";
 import { formatCount, formatDuration, formatRelative, formatUtc } from "./format";
 
-/** One run as the table shows it (lib/db/dashboard.ts `DashboardRow` fits). Ms and USD. */
-export interface ThreadRowView {
-  id: string;
-  title: string;
-  status: string;
-  flow: { id: string; name: string };
-  version: number;
-  startedAt: Date;
-  durationMs: number | null;
-  running: boolean;
-  steps: { done: number; total: number } | null;
-  tokens: { input: number; output: number };
-  costUsd: number | null;
-  priceNote: string | null;
-  models: string[];
-  startedBy: string;
-}
 
 /**
  * The runs table (issue 5): status, task (opens the run), flow and version, start (UTC and
@@ -28,7 +12,7 @@ export interface ThreadRowView {
  * without runs yet shows "—" for what it has not spent.
  * @param now the time the page was rendered (ms since epoch), for "5 min ago".
  */
-export function ThreadTable({ rows, now }: { rows: ThreadRowView[]; now: number }) {
+export function ThreadTable({ rows, now }: { rows: DashboardRow[]; now: number }) {
   return (
     <div className={styles.tableWrap}>
       <table className={`card threads ${styles.table}`} data-testid="threads">
@@ -115,7 +99,7 @@ export function RunsPager({ newest, older }: { newest: string | null; older: str
   );
 }
 
-function costTitle(t: ThreadRowView): string {
+function costTitle(t: DashboardRow): string {
   const models = t.models.length ? `Model: ${t.models.join(", ")}. ` : "";
   if (t.costUsd === null) return `${models}Unknown price: ${t.priceNote ?? "no price on file"}.`;
   return `${models}Estimated at list prices of ${PRICES_AS_OF}; caching or batch discounts are not counted.`;

@@ -1,5 +1,6 @@
 "use client";
 
+import { NODE_KIND_LABEL } from "@/lib/flow/node-defaults";
 import { useId } from "react";
 import type { EditorNode } from "@/lib/flow/react-flow";
 import type { FlowProblem } from "@/lib/flow/validate";
@@ -15,22 +16,11 @@ export interface ProblemsPanelProps {
   onPick: (problem: FlowProblem) => void;
 }
 
-const KIND_LABEL: Record<EditorNode["type"], string> = {
-  start: "Start",
-  end: "End",
-  supervisor: "Supervisor",
-  agent: "Agent",
-  tool: "Tool",
-  policy: "Policy",
-  human_input: "Human input",
-  router: "Router",
-};
-
 function nodeLabel(node: EditorNode | undefined): string | null {
   if (!node) return null;
   const data = node.data as { name?: unknown; tool?: unknown; label?: unknown };
   const name = [data.name, data.tool, data.label].find((v): v is string => typeof v === "string" && v.length > 0) ?? node.id;
-  return `${KIND_LABEL[node.type]} “${name}”`;
+  return `${NODE_KIND_LABEL[node.type]} “${name}”`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { NODE_KIND_LABEL } from "@/lib/flow/node-defaults";
 /** Formatting shared by the history and compare pages (plain functions, server or client). */
 
 const UTC = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", hour12: false });
@@ -13,14 +14,5 @@ export function formatValue(value: unknown, max = 300): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** Node kinds for people. */
-export const KIND_LABEL: Record<string, string> = {
-  start: "Start",
-  end: "End",
-  supervisor: "Supervisor",
-  agent: "Agent",
-  tool: "Tool",
-  policy: "Policy",
-  human_input: "Human input",
-  router: "Router",
-};
+/** Node kinds for people (one list: lib/flow/node-defaults.ts). */
+export const KIND_LABEL: Record<string, string> = NODE_KIND_LABEL;

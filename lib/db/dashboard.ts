@@ -3,7 +3,10 @@ import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client";
 import { estimateCost } from "../models/pricing";
 import type { Db } from "./client";
+import type { DashboardRow, DashboardTotals } from "./dashboard-types";
 import { memberOf } from "./workspaces";
+
+export type { DashboardRow, DashboardTotals } from "./dashboard-types";
 
 /**
  * The dashboard's threads (SPEC.md 8: "threads, runs and their status, costs"; issue 5):
@@ -46,32 +49,6 @@ export interface RunModel {
   offline: boolean;
 }
 
-/** One dashboard row: a thread and the sums over its runs. Durations in ms, costs in USD. */
-export interface DashboardRow {
-  id: string;
-  title: string;
-  status: string;
-  flow: { id: string; name: string };
-  /** The flow version the thread runs (FlowVersion.version). */
-  version: number;
-  /** When the thread was created (its first run starts then). */
-  startedAt: Date;
-  /** Sum of the runs' endedAt - startedAt; a run still running counts until now; null without runs. */
-  durationMs: number | null;
-  /** True while one of its runs has no end yet. */
-  running: boolean;
-  /** Completed / all steps of the latest plan; null when the thread has no plan (conversation). */
-  steps: { done: number; total: number } | null;
-  tokens: { input: number; output: number };
-  /** Estimated cost at list price (lib/models/pricing.ts); null when a run's price is unknown. */
-  costUsd: number | null;
-  /** Why the cost is unknown, for a tooltip; null when known. */
-  priceNote: string | null;
-  /** Model ids its runs used, in order of first use. */
-  models: string[];
-  /** Email of the user who started the thread. */
-  startedBy: string;
-}
 
 /** A page of rows, newest first. */
 export interface DashboardPage {
@@ -213,19 +190,6 @@ export async function dashboardCounts(db: Db, userId: string, filters: { flowId?
   return counts;
 }
 
-/** Sums over every thread that matches the filters (all pages). Costs in USD. */
-export interface DashboardTotals {
-  threads: number;
-  /** Run rows (a start and each resume are runs). */
-  runs: number;
-  tokens: { input: number; output: number };
-  /** Estimated cost of all of them; null when some run's price is unknown. */
-  costUsd: number | null;
-  /** Estimated cost of the runs whose price is known. */
-  pricedUsd: number;
-  /** Runs that used tokens at an unknown price. */
-  unpricedRuns: number;
-}
 
 /**
  * Totals of the filtered set (issue 5 "Totals" line): threads, runs, tokens, cost. Reads

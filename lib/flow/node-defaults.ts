@@ -7,6 +7,18 @@ import type { EditorNode, NodeKind } from "./react-flow";
  * kind and the engine one executor.
  */
 
+/** Each node kind's name for people (problems, diffs, the palette). */
+export const NODE_KIND_LABEL: Record<NodeKind, string> = {
+  start: "Start",
+  end: "End",
+  supervisor: "Supervisor",
+  agent: "Agent",
+  tool: "Tool",
+  policy: "Policy",
+  human_input: "Human input",
+  router: "Router",
+};
+
 /** A palette item's stable key (also its data-testid suffix). */
 export type PaletteKey = "start" | "end" | "agent" | "supervisor" | "reviewer" | "tool" | "policy" | "human_input" | "router";
 

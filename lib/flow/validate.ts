@@ -1,4 +1,5 @@
 import { describeIssue } from "./describe-issue";
+import { NODE_KIND_LABEL } from "./node-defaults";
 import type { EditorEdge, EditorNode } from "./react-flow";
 import { policyCoverage } from "./react-flow";
 import { FlowDocument, type FlowNode } from "./schema";
@@ -61,17 +62,6 @@ const ALLOWED_TARGETS: Record<FlowNode["type"], readonly FlowNode["type"][]> = {
   end: [],
 };
 
-const LABEL: Record<FlowNode["type"], string> = {
-  start: "Start",
-  end: "End",
-  supervisor: "Supervisor",
-  agent: "Agent",
-  tool: "Tool",
-  policy: "Policy",
-  human_input: "Human input",
-  router: "Router",
-};
-
 /**
  * All problems of a flow, errors first, each at most once per (code, node, edge, field):
  * invalid node fields (the zod schema, SPEC.md 1), missing Start / End / Agent, edges that
@@ -100,13 +90,13 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
       continue;
     }
     if (!ALLOWED_TARGETS[source.type].includes(target.type)) {
-      const allowed = ALLOWED_TARGETS[source.type].map((k) => LABEL[k]).join(", ") || "nothing";
+      const allowed = ALLOWED_TARGETS[source.type].map((k) => NODE_KIND_LABEL[k]).join(", ") || "nothing";
       problems.push({
         code: "edge_invalid",
         severity: "error",
         edgeId: edge.id,
         nodeId: source.id,
-        message: `${LABEL[source.type]} "${nameOf(source)}" cannot connect to ${LABEL[target.type]} "${nameOf(target)}"; a ${LABEL[source.type]} connects to: ${allowed}.`,
+        message: `${NODE_KIND_LABEL[source.type]} "${nameOf(source)}" cannot connect to ${NODE_KIND_LABEL[target.type]} "${nameOf(target)}"; a ${NODE_KIND_LABEL[source.type]} connects to: ${allowed}.`,
       });
       continue;
     }
@@ -117,7 +107,7 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
   for (const node of doc.nodes) {
     // Tools are reached through their agent: an unreachable agent is reported, an unbound tool is a warning.
     if (node.type === "start" || node.type === "policy" || node.type === "tool" || reachable.has(node.id)) continue;
-    problems.push({ code: "unreachable", severity: "error", nodeId: node.id, message: `${LABEL[node.type]} "${nameOf(node)}" cannot be reached from Start; connect it or delete it.` });
+    problems.push({ code: "unreachable", severity: "error", nodeId: node.id, message: `${NODE_KIND_LABEL[node.type]} "${nameOf(node)}" cannot be reached from Start; connect it or delete it.` });
   }
 
   const boundTools = new Set<string>();
