@@ -64,4 +64,11 @@ export interface EngineDeps {
   audit(threadId: string, record: AuditRecord): Promise<void>;
   /** Clock, ms since the epoch (injectable for tests). */
   now(): number;
+  /**
+   * When this invocation of the graph began, ms since the epoch (set by the run service for
+   * every message, decision or continue). The time limit counts from the later of this and
+   * the state's `run_started_at`, so continuing a run after a long stop starts a new clock
+   * (SPEC.md 2: 5 minutes per run). Optional: without it, `run_started_at` alone counts.
+   */
+  invokedAt?: number;
 }

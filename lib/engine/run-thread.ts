@@ -98,7 +98,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   const requesterRole = thread.userId === userId ? role : await roleIn(db, thread.userId, thread.flow.workspaceId);
   // The user's own provider (Settings) if any, else the server's environment, else offline.
   const resolveModel = opts.deps?.resolveModel ?? (await userModelResolver(db, thread.userId));
-  const deps = createEngineDeps({ db, doc, permission: requesterRole ? permissionOf(requesterRole) : "user", ...opts.deps, resolveModel });
+  const deps = { ...createEngineDeps({ db, doc, permission: requesterRole ? permissionOf(requesterRole) : "user", ...opts.deps, resolveModel }), invokedAt: now() };
   const graph = buildGraph(deps, new PrismaCheckpointSaver(db));
   const config = { configurable: { thread_id: threadId } };
   const snapshot = await graph.getState(config);

@@ -185,6 +185,14 @@ describe("supervisorNode", () => {
     expect(updateOf(late).error).toMatchObject({ code: "limit_exceeded", message: expect.stringContaining(`${timeoutMs} ms`) });
   });
 
+  it("a later invocation (continue after a long stop) starts the clock again", async () => {
+    const deps = fakeDeps();
+    const { timeoutMs } = deps.flow.limits;
+    const stale = baseState({ run_started_at: deps.clock.now - timeoutMs - 60_000, plan: plan([step(0)]) });
+    expect(gotoOf(await supervisorNode(deps)(stale))).toBe("finalizer");
+    expect(gotoOf(await supervisorNode({ ...deps, invokedAt: deps.clock.now - 1_000 })(stale))).toBe("executor");
+  });
+
   it("without an executing plan it hands over to the Finalizer (failed plan -> FAILED)", async () => {
     const failed = await supervisorNode(fakeDeps())(baseState({ plan: plan([step(0)], { status: "failed", failure_reason: "x" }) }));
     expect(gotoOf(failed)).toBe("finalizer");

@@ -29,8 +29,9 @@ export function supervisorNode(deps: EngineDeps) {
     const { limits } = deps.flow;
     const plan = state.plan;
     const inFlight = (p: Plan | null) => (p?.steps ?? []).filter((s) => s.status === "in_progress" && state.branches[s.id]?.phase !== "done");
-    const elapsed = deps.now() - state.run_started_at;
-    if (iterations > limits.maxIterations || (state.run_started_at > 0 && elapsed > limits.timeoutMs)) {
+    const started = Math.max(state.run_started_at, deps.invokedAt ?? 0);
+    const elapsed = deps.now() - started;
+    if (iterations > limits.maxIterations || (started > 0 && elapsed > limits.timeoutMs)) {
       const which = iterations > limits.maxIterations ? `${limits.maxIterations} iterations` : `${limits.timeoutMs} ms`;
       const error = structuredError("limit_exceeded", `The run stopped: it reached the flow's limit of ${which}.`, { metadata: { iterations, elapsedMs: elapsed } });
       return finish(config, deps, { iterations, error, ...(plan ? { plan: { ...plan, status: "failed", failure_reason: error.message } } : {}) }, "failed");
