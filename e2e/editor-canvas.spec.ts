@@ -285,9 +285,17 @@ test("auto-layout arranges the flow left to right without overlaps; zoom to fit 
   for (let i = 0; i < 6; i++) await page.locator(".react-flow__controls-zoomin").click();
   const canvas = await editor.canvas().boundingBox();
   if (!canvas) throw new Error("no canvas");
+  // The canvas mounts only the nodes in view (onlyRenderVisibleElements): a node that is
+  // not mounted is out of view, and every mounted one must lie inside the canvas.
   const inView = async () => {
-    const boxes = await Promise.all(ids.map((id) => editor.box(id)));
-    return boxes.every((b) => b.x >= canvas.x - 1 && b.y >= canvas.y - 1 && b.x + b.width <= canvas.x + canvas.width + 1 && b.y + b.height <= canvas.y + canvas.height + 1);
+    const rects = await page.locator(".react-flow__node").evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { id: el.getAttribute("data-id") ?? "", x: r.x, y: r.y, width: r.width, height: r.height };
+      }),
+    );
+    if (ids.some((id) => !rects.some((r) => r.id === id))) return false;
+    return rects.every((b) => b.x >= canvas.x - 1 && b.y >= canvas.y - 1 && b.x + b.width <= canvas.x + canvas.width + 1 && b.y + b.height <= canvas.y + canvas.height + 1);
   };
   expect(await inView()).toBe(false);
   await editor.toolbarButton("fit-view").click();
