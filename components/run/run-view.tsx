@@ -54,30 +54,14 @@ function errorText(err: Error): string {
 }
 
 /**
- * Who proposed each tool call, as the server knows it from the audit trail and the approval
- * challenges: by tool call id, and by `tool:argsHash` (the RiskGate's `tool_proposed` record).
- */
-export interface ToolAgents {
-  byCallId: Record<string, string>;
-  byHash: Record<string, string>;
-}
-
-/**
  * Flattens the messages into one timeline: user messages, and every assistant part, where
  * a data part with the same type and id as an earlier one (in any message) updates that
  * item in place, so a step, tool call or approval card changes status where it first
- * appeared. A tool call gets the agent the server recorded for it; while a run streams (not
- * recorded yet for this page), the agent of the Supervisor's last handoffs before the call
- * first appeared, when they all went to one agent (handoffs to several agents at once, i.e.
- * parallel steps, leave it unknown until the page refreshes when the run stops).
+ * appeared. A tool call carries the agent that proposed it.
  */
-function timeline(messages: RunUIMessage[], toolAgents: ToolAgents): TimelineItem[] {
+function timeline(messages: RunUIMessage[]): TimelineItem[] {
   const items: TimelineItem[] = [];
   const index = new Map<string, number>();
-  // Agents of the latest run of consecutive handoffs (one Supervisor pass).
-  let handedTo: string[] = [];
-  let handingOff = false;
-  const toolAgent = new Map<string, string | null>();
   for (const m of messages) {
     for (const [i, part] of m.parts.entries()) {
       if (m.role === "user") {
@@ -85,25 +69,12 @@ function timeline(messages: RunUIMessage[], toolAgents: ToolAgents): TimelineIte
         continue;
       }
       if (part.type === "text") {
-        handingOff = false;
         items.push({ key: `${m.id}-${i}`, kind: "text", text: part.text });
         continue;
       }
       if (!part.type.startsWith("data-") || !("id" in part) || !part.id || !("data" in part)) continue;
       const key = `${part.type}:${part.id}`;
-      if (part.type === "data-handoff") {
-        if (!handingOff) handedTo = [];
-        handingOff = true;
-        handedTo.push(part.data.to);
-      }
-      let agentId: string | null = null;
-      if (part.type === "data-tool") {
-        handingOff = false;
-        const t = part.data;
-        if (!toolAgent.has(t.toolCallId)) toolAgent.set(t.toolCallId, new Set(handedTo).size === 1 ? (handedTo[0] ?? null) : null);
-        agentId = toolAgents.byCallId[t.toolCallId] ?? toolAgents.byHash[`${t.toolName}:${t.argsHash}`] ?? toolAgent.get(t.toolCallId) ?? null;
-      }
-      const item = { key, kind: part.type, data: part.data, agentId } as TimelineItem;
+      const item = { key, kind: part.type, data: part.data } as TimelineItem;
       const at = index.get(key);
       if (at === undefined) {
         index.set(key, items.length);
@@ -135,7 +106,6 @@ export function RunView({
   canDecide,
   canMessage,
   requestedBy,
-  toolAgents = { byCallId: {}, byHash: {} },
   runError = null,
   forked = false,
 }: {
@@ -157,8 +127,6 @@ export function RunView({
   canMessage: boolean;
   /** Email of the user who started the thread. */
   requestedBy: string;
-  /** Who proposed each tool call (see {@link ToolAgents}). */
-  toolAgents?: ToolAgents;
   /** The structured error in the thread's latest state (SPEC.md 3), shown with the last run's error. */
   runError?: StructuredError | null;
   /** The thread is a fork (issue 5): "interrupted" reads as "ready to continue from the copied checkpoint". */
@@ -210,7 +178,7 @@ export function RunView({
     wasBusy.current = busyNow;
   }, [status, router]);
 
-  const items = timeline(messages, toolAgents);
+  const items = timeline(messages);
   const agentsById = useMemo(() => Object.fromEntries(agents.map((a) => [a.id, a])), [agents]);
   const runs = items.filter((i): i is Extract<TimelineItem, { kind: "data-run" }> => i.kind === "data-run");
   const lastRun = runs.at(-1)?.data;

@@ -3,12 +3,11 @@ import { type ReactNode, useState } from "react";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 import { AgentBadge, type AgentIdentity } from "./agent-badge";
 
-/** One row of the run view's timeline; tool calls carry the id of the agent that proposed them, when known. */
-export type TimelineItem = (
+/** One row of the run view's timeline (tool calls carry the id of the agent that proposed them). */
+export type TimelineItem =
   | { key: string; kind: "user"; text: string }
   | { key: string; kind: "text"; text: string }
-  | { [K in keyof RunDataTypes]: { key: string; kind: `data-${K}`; data: RunDataTypes[K] } }[keyof RunDataTypes]
-) & { agentId?: string | null };
+  | { [K in keyof RunDataTypes]: { key: string; kind: `data-${K}`; data: RunDataTypes[K] } }[keyof RunDataTypes];
 
 /** Inputs and outputs up to this many characters show inline; longer ones fold. */
 const INLINE_CHARS = 400;
@@ -165,7 +164,7 @@ export function Timeline({
               </li>
             );
           case "data-tool": {
-            const agent = item.agentId ? identity(agents, item.agentId) : null;
+            const agent = item.data.agentId ? identity(agents, item.data.agentId) : null;
             const output = item.data.output;
             return (
               <li key={item.key} className={`event tool status-${item.data.status}`} data-testid="tool-call" data-tool={item.data.toolName} data-status={item.data.status} data-agent={agent?.id ?? ""}>

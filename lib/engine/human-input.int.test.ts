@@ -56,6 +56,8 @@ describe("human input and router nodes", () => {
       ["router", "writer", "capability_match"],
       ["supervisor", "writer", "plan_step"],
     ]);
-    expect(chunks.some((c) => c.type === "data-tool" && JSON.stringify(c.data).includes("list_files"))).toBe(true);
+    const tools = chunks.flatMap((c) => (c.type === "data-tool" ? [[c.data.toolName, c.data.agentId, c.data.status]] : []));
+    expect(tools.at(-1)).toEqual(["list_files", "writer", "done"]);
+    expect(tools.every(([, agent]) => agent === "writer")).toBe(true);
   });
 });

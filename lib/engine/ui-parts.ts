@@ -39,6 +39,8 @@ export const dataSchemas = {
   /** A tool call from proposal to result (tool_call_proposed, risk_decision, tool_result). */
   tool: z.object({
     toolCallId: z.string(),
+    /** The agent that proposed the call (its branch's identity); absent in events stored before it was added. */
+    agentId: z.string().nullable().optional(),
     toolName: z.string(),
     args: z.unknown(),
     argsHash: z.string(),

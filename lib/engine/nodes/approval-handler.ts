@@ -49,16 +49,16 @@ export function approvalHandlerNode(deps: EngineDeps) {
       case "reject": {
         const reason = req.reason ?? "no reason given";
         await deps.approvals.reject({ approvalId, threadId: task.thread_id, userId: req.decided_by, reason });
-        emitTool(config, p, "rejected", `Rejected by the user: ${reason}`);
+        emitTool(config, branch.agent.id, p, "rejected", `Rejected by the user: ${reason}`);
         return closed(record("approval_rejected", reason), outcome("rejected", reason), `The user rejected ${p.name}: ${reason}`);
       }
       case "ignore": {
-        emitTool(config, p, "rejected", "Dismissed by the approver; the run is cancelled.");
+        emitTool(config, branch.agent.id, p, "rejected", "Dismissed by the approver; the run is cancelled.");
         const why = `The approver dismissed ${p.name}; the run was cancelled.`;
         return closed(record("approval_ignored", req.reason ?? "dismissed"), outcome("ignored", why), why, { cancelled: { by: req.decided_by, reason: why } });
       }
       case "expired": {
-        emitTool(config, p, "error", "The approval expired before anyone decided; the tool did not run.");
+        emitTool(config, branch.agent.id, p, "error", "The approval expired before anyone decided; the tool did not run.");
         const why = `Nobody decided on ${p.name} before the approval expired.`;
         return closed({ ...record("approval_expired", approvalId), actor: "system" }, outcome("expired", why), why);
       }
@@ -66,7 +66,7 @@ export function approvalHandlerNode(deps: EngineDeps) {
         const feedback = req.reason ?? "";
         const r = record("approval_responded", feedback);
         await deps.audit(task.thread_id, r);
-        emitTool(config, p, "rejected", `Not run; the approver responded: ${feedback}`);
+        emitTool(config, branch.agent.id, p, "rejected", `Not run; the approver responded: ${feedback}`);
         // The feedback is the call's result (AI SDK "execution-denied" with the approver's words):
         // the agent reads it and goes on with the step.
         const toolMessage: ModelMessage = {
@@ -140,7 +140,7 @@ async function approveOrEdit(
     const r = record("approval_refused", result.reason);
     await deps.audit(task.thread_id, r);
     if (req?.via === "chat" && result.reason !== "approval_expired") return refuse(config, task, result.message, req.via);
-    emitTool(config, p, "error", `The tool did not run: ${result.message}`);
+    emitTool(config, branch.agent.id, p, "error", `The tool did not run: ${result.message}`);
     const next: StepBranch = {
       ...branch,
       ...cleared,
@@ -166,7 +166,7 @@ async function approveOrEdit(
     emit(config, {
       type: "data-tool",
       id: p.tool_call_id,
-      data: { toolCallId: p.tool_call_id, toolName: p.name, args, argsHash: edited.hash, status: "allowed", decision: "AUTH_REQUIRED", rule: null, output: null },
+      data: { toolCallId: p.tool_call_id, agentId: branch.agent.id, toolName: p.name, args, argsHash: edited.hash, status: "allowed", decision: "AUTH_REQUIRED", rule: null, output: null },
     });
   }
   for (const r of records) await deps.audit(task.thread_id, r);
@@ -182,11 +182,11 @@ async function approveOrEdit(
   return new Command({ update: { audit_trail: records, ...mirror(next) }, goto: sendBranch("tools", task, next) });
 }
 
-function emitTool(config: LangGraphRunnableConfig | undefined, p: ProposedTool, status: "rejected" | "error", output: string): void {
+function emitTool(config: LangGraphRunnableConfig | undefined, agentId: string, p: ProposedTool, status: "rejected" | "error", output: string): void {
   emit(config, {
     type: "data-tool",
     id: p.tool_call_id,
-    data: { toolCallId: p.tool_call_id, toolName: p.name, args: p.args, argsHash: p.args_hash, status, decision: "AUTH_REQUIRED", rule: null, output },
+    data: { toolCallId: p.tool_call_id, agentId, toolName: p.name, args: p.args, argsHash: p.args_hash, status, decision: "AUTH_REQUIRED", rule: null, output },
   });
 }
 

@@ -25,7 +25,7 @@ export function riskGateNode(deps: EngineDeps) {
     const p = branch.proposed_tool;
     if (!p) return new Command({ goto: sendBranch("interpreter", task, branch) });
     const at = iso(deps.now());
-    const view = { toolCallId: p.tool_call_id, toolName: p.name, args: p.args, argsHash: p.args_hash, output: null };
+    const view = { toolCallId: p.tool_call_id, agentId: branch.agent.id, toolName: p.name, args: p.args, argsHash: p.args_hash, output: null };
     const refuse = async (output: string, code: string, status: "blocked" | "error", decision: "BLOCKED" | null, rule: string | null): Promise<Command> => {
       const record = { action: code, at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: output };
       await deps.audit(task.thread_id, record);

@@ -16,7 +16,7 @@ export function toolsNode(deps: EngineDeps) {
     const { branch } = task;
     const p = branch.proposed_tool;
     if (!p) return new Command({ goto: sendBranch("interpreter", task, branch) });
-    const view = { toolCallId: p.tool_call_id, toolName: p.name, args: p.args, argsHash: p.args_hash, decision: null, rule: null };
+    const view = { toolCallId: p.tool_call_id, agentId: branch.agent.id, toolName: p.name, args: p.args, argsHash: p.args_hash, decision: null, rule: null };
     emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "running", output: null } });
     const res = await deps.tools.run(p.name, p.args, task.thread_id);
     const record = {

@@ -8,7 +8,7 @@ import { emailsOf } from "@/lib/db/users";
 import { can, roleIn } from "@/lib/db/workspaces";
 import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
 import { replayMessages } from "@/lib/engine/replay";
-import { latestStructuredError, toolAgents } from "@/lib/engine/run-view-data";
+import { latestStructuredError } from "@/lib/engine/run-view-data";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
 import { isRunActive } from "@/lib/engine/run-thread";
 import { FlowDocument } from "@/lib/flow/schema";
@@ -59,7 +59,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const canMessage = thread.userId === user.id;
   const requester = canMessage ? user.email : ((await emailsOf(db(), [thread.userId])).get(thread.userId) ?? "the user");
   const replayed = replayMessages(events);
-  const [agentsOfTools, stateError] = await Promise.all([toolAgents(db(), thread.id), latestStructuredError(db(), thread.id)]);
+  const stateError = await latestStructuredError(db(), thread.id);
   const runError = stateError
     ? { code: stateError.code, message: stateError.message, severity: stateError.severity, retryable: stateError.retryable, suggested_action: stateError.suggested_action }
     : null;
@@ -90,7 +90,6 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           canDecide={canDecide}
           canMessage={canMessage}
           requestedBy={requester}
-          toolAgents={agentsOfTools}
           runError={runError}
           forked={Boolean(thread.forkedFromThreadId)}
         />
