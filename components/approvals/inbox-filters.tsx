@@ -1,4 +1,5 @@
 "use client";
+import { FlowOptions } from "@/components/ui/flow-options";
 import { usePathname, useRouter } from "next/navigation";
 import type { InboxFilters as Filters, InboxFlow } from "@/lib/approvals/inbox-item";
 
@@ -28,20 +29,13 @@ export function InboxFilters({ filters, flows }: { filters: Filters; flows: Inbo
     const qs = next.toString();
     router.push(qs ? `${pathname}?${qs}` : pathname);
   };
-  // Copies of a template share a name: tell them apart by the end of their id.
-  const dup = new Set(flows.filter((f, i) => flows.findIndex((g) => g.name === f.name) !== i).map((f) => f.name));
   return (
     <form className="inbox-filters row gap wrap" aria-label="Filter approvals" onSubmit={(e) => e.preventDefault()}>
       <label>
         <span className="small">Flow</span>
         <select value={filters.flowId ?? ""} onChange={(e) => set("flowId", e.target.value)} data-testid="inbox-filter-flow">
           <option value="">All flows</option>
-          {flows.map((f) => (
-            <option key={f.id} value={f.id}>
-              {f.name}
-              {dup.has(f.name) ? ` · …${f.id.slice(-6)}` : ""}
-            </option>
-          ))}
+          <FlowOptions flows={flows} />
           {filters.flowId && !flows.some((f) => f.id === filters.flowId) ? <option value={filters.flowId}>(a flow with no approvals)</option> : null}
         </select>
       </label>

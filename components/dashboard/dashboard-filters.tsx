@@ -1,4 +1,5 @@
 "use client";
+import { FlowOptions } from "@/components/ui/flow-options";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
@@ -23,8 +24,6 @@ export function DashboardFilters({ query, counts, flows }: { query: DashboardQue
   const go = (next: DashboardQuery) => startTransition(() => router.push(dashboardHref(next)));
   const base = { flow: query.flow, q: query.q };
   const statuses = [...CHIP_STATUSES, ...EXTRA_STATUSES.filter((s) => (counts[s] ?? 0) > 0 || query.status === s)];
-  // Copies of a template share a name: tell them apart by the end of their id.
-  const dup = new Set(flows.filter((f, i) => flows.findIndex((g) => g.name === f.name) !== i).map((f) => f.name));
 
   return (
     <div className={styles.filters} aria-busy={pending} data-testid="dashboard-filters">
@@ -46,12 +45,7 @@ export function DashboardFilters({ query, counts, flows }: { query: DashboardQue
           <span className="small muted">Flow</span>
           <select value={query.flow ?? ""} onChange={(e) => go({ status: query.status, q: query.q, flow: e.target.value })} data-testid="dashboard-flow-filter">
             <option value="">All flows</option>
-            {flows.map((f) => (
-              <option key={f.id} value={f.id}>
-                {f.name}
-                {dup.has(f.name) ? ` · …${f.id.slice(-6)}` : ""}
-              </option>
-            ))}
+            <FlowOptions flows={flows} />
           </select>
         </label>
         <form

@@ -4,6 +4,16 @@ import type { AgentIdentity, BranchTask, GraphUpdate, StepBranch } from "./state
 /** Nodes a step's branch moves through (SPEC.md 2). */
 export type BranchNode = "executor" | "risk_gate" | "await_approval" | "approval_handler" | "tools" | "interpreter";
 
+/** A branch's fields with no tool call in flight: nothing proposed, awaited or decided. */
+export const NO_CALL = {
+  proposed_tool: null,
+  last_tool_result: null,
+  awaiting_approval: false,
+  approval_id: null,
+  approval_request: null,
+  approval_outcome: null,
+} as const satisfies Partial<StepBranch>;
+
 /** A fresh branch for a step delegated to `agent`. */
 export function newBranch(stepId: string, agent: AgentIdentity): StepBranch {
   return {
@@ -11,12 +21,7 @@ export function newBranch(stepId: string, agent: AgentIdentity): StepBranch {
     agent,
     phase: "running",
     executor_messages: [],
-    proposed_tool: null,
-    last_tool_result: null,
-    awaiting_approval: false,
-    approval_id: null,
-    approval_request: null,
-    approval_outcome: null,
+    ...NO_CALL,
     output: null,
     tool_history: [],
   };

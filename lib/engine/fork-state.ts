@@ -1,6 +1,7 @@
 import { TASKS } from "@langchain/langgraph-checkpoint";
 import type { ModelMessage } from "ai";
 import { isPlainObject, mapDeep, redactSecrets } from "./safe-state";
+import { NO_CALL } from "./branch";
 import type { StepBranch } from "./state";
 
 /**
@@ -76,12 +77,7 @@ function rewind(b: StepBranch, phase: "running" | "returned"): StepBranch {
     ...b,
     phase,
     executor_messages: proposedLast ? b.executor_messages.slice(0, -1) : b.executor_messages,
-    proposed_tool: null,
-    last_tool_result: null,
-    awaiting_approval: false,
-    approval_id: null,
-    approval_request: null,
-    approval_outcome: null,
+    ...NO_CALL,
   };
 }
 

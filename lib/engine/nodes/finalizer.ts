@@ -20,28 +20,21 @@ export function finalizerNode(deps: EngineDeps) {
     if (state.awaiting_user_input && state.question) {
       // Nothing runs before the interrupt, so re-running this node on resume is safe.
       const answer = interrupt<QuestionInterrupt, string>({ kind: "question", question: state.question, ...(state.human_step_id ? { stepId: state.human_step_id } : {}) });
-      if (state.human_step_id) {
-        // A Human input step's answer: back to the Supervisor, which records it as the step's result.
-        const update: GraphUpdate = {
-          messages: [
-            { role: "assistant", content: state.question },
-            { role: "user", content: answer },
-          ],
-          awaiting_user_input: false,
-          question: null,
-          human_step_id: null,
-          human_answer: { step_id: state.human_step_id, text: answer },
-          lifecycle: "STEP_EXECUTION",
-        };
-        return new Command({ update, goto: "supervisor" });
-      }
-      const update: GraphUpdate = {
+      const asked: GraphUpdate = {
         messages: [
           { role: "assistant", content: state.question },
           { role: "user", content: answer },
         ],
         awaiting_user_input: false,
         question: null,
+      };
+      if (state.human_step_id) {
+        // A Human input step's answer: back to the Supervisor, which records it as the step's result.
+        const update: GraphUpdate = { ...asked, human_step_id: null, human_answer: { step_id: state.human_step_id, text: answer }, lifecycle: "STEP_EXECUTION" };
+        return new Command({ update, goto: "supervisor" });
+      }
+      const update: GraphUpdate = {
+        ...asked,
         replans: 0,
         replan_reason: `${state.question}\nThe user answered: ${answer}`,
         lifecycle: "REPLAN",
