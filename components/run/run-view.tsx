@@ -5,7 +5,6 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { argsValue, diffArgs } from "@/components/approvals/args-diff";
 import { decisionInput } from "@/components/approvals/post-decision";
-import type { StructuredError } from "@/lib/errors";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
 import type { AgentIdentity } from "./agent-badge";
 import { type ApprovalDecision, ApprovalCard } from "./approval-card";
@@ -106,7 +105,6 @@ export function RunView({
   canDecide,
   canMessage,
   requestedBy,
-  runError = null,
   forked = false,
 }: {
   threadId: string;
@@ -127,8 +125,6 @@ export function RunView({
   canMessage: boolean;
   /** Email of the user who started the thread. */
   requestedBy: string;
-  /** The structured error in the thread's latest state (SPEC.md 3), shown with the last run's error. */
-  runError?: StructuredError | null;
   /** The thread is a fork (issue 5): "interrupted" reads as "ready to continue from the copied checkpoint". */
   forked?: boolean;
 }) {
@@ -186,7 +182,6 @@ export function RunView({
   const [initialRuns] = useState(() => runs.length);
   const stopped = interrupted && runs.length === initialRuns;
   const runStatus = busy ? "running" : stopped ? (forked && initialRuns === 0 ? "ready" : "interrupted") : (lastRun?.status ?? initialStatus);
-  const structured = lastRun?.error && runError?.code === lastRun.error.code ? runError : null;
   const plan = items.filter((i): i is Extract<TimelineItem, { kind: "data-plan" }> => i.kind === "data-plan").at(-1)?.data;
   const model = runs.find((r) => r.data.model)?.data.model ?? null;
   const lifecycle = items.filter((i): i is Extract<TimelineItem, { kind: "data-lifecycle" }> => i.kind === "data-lifecycle").at(-1)?.data.to;
@@ -238,11 +233,11 @@ export function RunView({
             <div>
               <code data-testid="error-code">{lastRun.error.code}</code> {lastRun.error.message}
             </div>
-            {structured ? (
+            {lastRun.error.severity ? (
               <div className="muted" data-testid="error-structured">
-                severity <strong data-testid="error-severity">{structured.severity}</strong> ·{" "}
-                <span data-testid="error-retryable">{structured.retryable ? "retryable" : "not retryable"}</span> · suggested action{" "}
-                <strong data-testid="error-action">{structured.suggested_action}</strong>
+                severity <strong data-testid="error-severity">{lastRun.error.severity}</strong> ·{" "}
+                <span data-testid="error-retryable">{lastRun.error.retryable ? "retryable" : "not retryable"}</span> · suggested action{" "}
+                <strong data-testid="error-action">{lastRun.error.suggested_action}</strong>
               </div>
             ) : null}
           </div>

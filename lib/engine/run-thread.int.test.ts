@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { afterEach, describe, expect, it } from "vitest";
 import { replayMessages } from "./replay";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
@@ -64,6 +65,18 @@ describe("run a thread", () => {
     expect(executions).toBe(1);
 
     await expect(f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "approve", token: a.token })).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("a run stopped by a limit carries its structured error (code, severity, retryable, suggested action) in the run part", async () => {
+    const doc = structuredClone(workspaceAssistant);
+    doc.settings.limits.maxIterations = 1;
+    f = await engineFixture(doc);
+    const threadId = await f.newThread();
+    const chunks = await collect(await f.prepare(threadId, { kind: "message", text: "Read notes.md and release-notes.md" }));
+    const run = lastData(chunks, "data-run")?.data;
+    expect(run?.status).toBe("failed");
+    expect(run?.error).toMatchObject({ code: "limit_exceeded", severity: "CRITICAL", retryable: false, suggested_action: "HALT" });
+    expect(run?.error?.message).toContain("1 iterations");
   });
 
   it("reject: the supervisor is told and the run finishes without running the tool", async () => {

@@ -5,7 +5,7 @@ import { approveChallenge, closeChallenge, editChallenge } from "../approvals/se
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
 import { permissionOf, requireCapability, roleIn, threadAccess } from "../db/workspaces";
-import { AppError, isAppError } from "../errors";
+import { AppError, isAppError, type StructuredError, structuredError } from "../errors";
 import { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
 import { canonicalArgs } from "../policy/canonical";
@@ -164,10 +164,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
 
   async function* stream(): AsyncGenerator<RunChunk> {
     active.add(threadId);
-    const runChunk = (status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed" | "cancelled", error: { code: string; message: string } | null): RunChunk => ({
+    const runChunk = (status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed" | "cancelled", error: StructuredError | null): RunChunk => ({
       type: "data-run",
       id: run.id,
-      data: { runId: run.id, status, model: modelView, error, usage },
+      data: { runId: run.id, status, model: modelView, error: error && { code: error.code, message: error.message, severity: error.severity, retryable: error.retryable, suggested_action: error.suggested_action }, usage },
     });
     let usage: { inputTokens: number; outputTokens: number } | null = null;
     let final: RunChunk;
@@ -207,10 +207,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
       const waiting = after.tasks.some((t) => t.interrupts.length > 0);
       const status = question ? "awaiting_input" : waiting ? "awaiting_approval" : v.plan?.status === "cancelled" ? "cancelled" : v.lifecycle === "FAILED" ? "failed" : "completed";
-      final = runChunk(status, v.error && !waiting && status !== "cancelled" ? { code: v.error.code, message: v.error.message } : null);
+      final = runChunk(status, v.error && !waiting && status !== "cancelled" ? v.error : null);
     } catch (err) {
       console.error(`run ${run.id} on thread ${threadId} failed`, err);
-      final = runChunk("failed", { code: "run_error", message: err instanceof Error ? err.message : String(err) });
+      final = runChunk("failed", structuredError("run_error", err instanceof Error ? err.message : String(err)));
     } finally {
       active.delete(threadId);
     }

@@ -77,7 +77,16 @@ export const dataSchemas = {
     runId: z.string(),
     status: z.enum(["running", "awaiting_approval", "awaiting_input", "completed", "failed", "cancelled"]),
     model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable(),
-    error: z.object({ code: z.string(), message: z.string() }).nullable(),
+    /** The run's structured error (SPEC.md 3); severity and the rest are absent in events stored before they were added. */
+    error: z
+      .object({
+        code: z.string(),
+        message: z.string(),
+        severity: z.enum(["INFO", "WARNING", "CRITICAL"]).optional(),
+        retryable: z.boolean().optional(),
+        suggested_action: z.enum(["RETRY", "HALT"]).optional(),
+      })
+      .nullable(),
     /** Tokens this run used (all model calls). */
     usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).nullable().optional(),
   }),

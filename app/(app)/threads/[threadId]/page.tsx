@@ -8,7 +8,6 @@ import { emailsOf } from "@/lib/db/users";
 import { can, roleIn } from "@/lib/db/workspaces";
 import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
 import { replayMessages } from "@/lib/engine/replay";
-import { latestStructuredError } from "@/lib/engine/run-view-data";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
 import { isRunActive } from "@/lib/engine/run-thread";
 import { FlowDocument } from "@/lib/flow/schema";
@@ -59,10 +58,6 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const canMessage = thread.userId === user.id;
   const requester = canMessage ? user.email : ((await emailsOf(db(), [thread.userId])).get(thread.userId) ?? "the user");
   const replayed = replayMessages(events);
-  const stateError = await latestStructuredError(db(), thread.id);
-  const runError = stateError
-    ? { code: stateError.code, message: stateError.message, severity: stateError.severity, retryable: stateError.retryable, suggested_action: stateError.suggested_action }
-    : null;
   const origin = thread.forkedFromThreadId ? forkOriginOf(events) : null;
   // The origin is linked while it exists in a workspace the user belongs to.
   const originThread = origin ? await db().thread.findUnique({ where: { id: origin.fromThreadId }, select: { flow: { select: { workspaceId: true } } } }) : null;
@@ -90,7 +85,6 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           canDecide={canDecide}
           canMessage={canMessage}
           requestedBy={requester}
-          runError={runError}
           forked={Boolean(thread.forkedFromThreadId)}
         />
       </ThreadTabs>
