@@ -1,4 +1,4 @@
-import type { FlowDocument } from "../lib/flow/schema";
+import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument } from "../lib/flow/schema";
 import { fileSafetyRules } from "./file-policy";
 
 /**
@@ -15,6 +15,7 @@ export const researchBrief: FlowDocument = {
     mode: "autonomous",
     model: "",
     limits: { maxIterations: 50, timeoutMs: 300_000 },
+    ...DEFAULT_NETWORK_AND_MEMORY,
   },
   nodes: [
     { id: "start", type: "start", position: { x: 0, y: 200 }, data: { label: "Start" } },

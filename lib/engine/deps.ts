@@ -2,6 +2,7 @@ import type { LanguageModel } from "ai";
 import type { z } from "zod";
 import type { ChallengeContext } from "../approvals/service";
 import type { FlowSpec } from "../flow/compile";
+import type { RetrievedMemory } from "../memory/types";
 import type { ToolRunResult } from "../tools/types";
 import type { AuditRecord } from "./state";
 
@@ -11,6 +12,13 @@ export interface ResolvedModel {
   provider: string;
   modelId: string;
   offline: boolean;
+}
+
+/** The call a tool run belongs to: its step (null outside a plan), agent and call id. */
+export interface ToolCallContext {
+  stepId: string | null;
+  agentId: string;
+  toolCallId: string;
 }
 
 /** Result of validating and consuming an approval (SPEC.md 2: the seven factors). */
@@ -32,8 +40,21 @@ export interface EngineDeps {
   tools: {
     /** Declared tool: description, zod input schema, side-effect flag; undefined if unknown. */
     describe(name: string): { description: string; input: z.ZodType; sideEffect: boolean } | undefined;
-    /** Runs a tool in the thread's sandbox through the gateway; never throws for tool failures. */
-    run(name: string, args: unknown, threadId: string): Promise<ToolRunResult>;
+    /**
+     * Runs a tool in the thread's sandbox through the gateway; never throws for tool
+     * failures. `call` names the step, agent and call it belongs to (memory provenance).
+     */
+    run(name: string, args: unknown, threadId: string, call?: ToolCallContext): Promise<ToolRunResult>;
+  };
+  /**
+   * The memory service bound to this run's workspace (SPEC.md 6); absent when the flow
+   * turns memory off (and in unit tests).
+   */
+  memory?: {
+    /** The last 20 short-term entries of the thread and the top 3 facts for the query and role. */
+    retrieve(input: { threadId: string; query: string; agentRole: string; agentId: string; stepId: string | null }): Promise<RetrievedMemory>;
+    /** Appends a short-term entry; idempotent per (thread, key). */
+    append(threadId: string, entry: { key: string; agentId: string; action: string; result: string; stepId: string | null }): Promise<void>;
   };
   approvals: {
     /** Stores a signed challenge (SPEC.md 4) and returns its id, token and expiry (ISO). */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { nextNodeId } from "./node-defaults";
 import { type EditorEdge, type EditorNode, fromReactFlow, nextEdgeId } from "./react-flow";
-import { FlowEdge, FlowNode } from "./schema";
+import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument, FlowEdge, FlowNode } from "./schema";
 
 /**
  * Copy and paste of nodes (issue 5: "copy/paste"): what is copied, how it is written as
@@ -12,7 +12,7 @@ import { FlowEdge, FlowNode } from "./schema";
 export const CLIPBOARD_KIND = "phylactery/flow-nodes";
 
 // fromReactFlow builds a whole document; only its nodes and edges are kept.
-const UNUSED_SETTINGS = { name: "clipboard", description: "", mode: "autonomous", model: "", limits: { maxIterations: 50, timeoutMs: 300_000 } } as const;
+const UNUSED_SETTINGS: FlowDocument["settings"] = { name: "clipboard", description: "", mode: "autonomous", model: "", limits: { maxIterations: 50, timeoutMs: 300_000 }, ...DEFAULT_NETWORK_AND_MEMORY };
 
 /** Copied nodes (document form) and the edges between them. */
 export interface NodeClipboard {

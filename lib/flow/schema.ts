@@ -173,7 +173,41 @@ export const FlowEdge = z.object({
   target: nodeId,
 });
 
-/** Flow-level settings (SPEC.md 1, 2: limits). */
+/** An allowlisted host with an optional port: `api.example.com`, `*.example.com`, `127.0.0.1:8080`. */
+const networkHost = z
+  .string()
+  .min(1)
+  .max(260)
+  .regex(/^(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::\d{1,5})?$/, "host like api.example.com, *.example.com or 127.0.0.1:8080");
+
+/** HTTP methods the http_request tool may use. */
+export const HttpMethod = z.enum(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * Network access of the flow's tools (SPEC.md 7: off unless the allowlist names the host).
+ * An empty `allowHosts` means no network at all. A host without a port allows ports 80 and
+ * 443 only; `*.example.com` allows the subdomains, not example.com itself.
+ */
+export const FlowNetwork = z.object({
+  allowHosts: z.array(networkHost).max(100).default([]),
+  methods: z.array(HttpMethod).min(1).max(6).default(["GET", "HEAD"]),
+  /** Largest response body http_request reads, bytes (1 MB default, 10 MB at most). */
+  maxResponseBytes: z.number().int().min(1).max(10_485_760).default(1_048_576),
+  /** Wall-clock limit of one request, ms (SPEC.md 7: 30 s default). */
+  timeoutMs: z.number().int().min(100).max(120_000).default(30_000),
+});
+
+/** The flow's memory (SPEC.md 6). */
+export const FlowMemory = z.object({
+  /** Inject the last 20 short-term entries and the top 3 facts into each agent's context. */
+  enabled: z.boolean().default(true),
+  /** Accept the facts promote(thread) proposes without asking (else a user accepts them). */
+  autoPromote: z.boolean().default(false),
+  /** How long short-term entries live, hours (seed 004: 24 h). */
+  shortTermTtlHours: z.number().int().min(1).max(24 * 30).default(24),
+});
+
+/** Flow-level settings (SPEC.md 1, 2: limits; 6: memory; 7: network). */
 export const FlowSettings = z.object({
   name: z.string().min(1).max(120),
   description: z.string().max(2000).default(""),
@@ -186,6 +220,8 @@ export const FlowSettings = z.object({
       timeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
     })
     .prefault({}),
+  network: FlowNetwork.prefault({}),
+  memory: FlowMemory.prefault({}),
 });
 
 /**
@@ -221,3 +257,9 @@ export type PermissionLevel = z.infer<typeof PermissionLevel>;
 export type RulePermission = z.infer<typeof RulePermission>;
 export type ArgMatcher = z.infer<typeof ArgMatcher>;
 export type RouteCondition = z.infer<typeof RouteCondition>;
+
+/** The network and memory settings of a new flow: no network, memory on, accept promoted facts by hand. */
+export const DEFAULT_NETWORK_AND_MEMORY: Pick<FlowDocument["settings"], "network" | "memory"> = {
+  network: FlowNetwork.parse({}),
+  memory: FlowMemory.parse({}),
+};

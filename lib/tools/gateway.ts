@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { isAppError } from "../errors";
-import { getTool } from "./registry";
-import type { BlobReader, ToolDefinition, ToolRunResult } from "./types";
+import { builtinRegistry, type ToolRegistry } from "./registry";
+import type { BlobReader, MemoryAccess, NetworkAccess, ToolContext, ToolDefinition, ToolRunResult } from "./types";
 
 /**
  * The tool gateway (SPEC.md 7): the one way the engine runs a tool. It validates input and
@@ -23,6 +23,12 @@ export interface RunToolOptions {
   maxOutputChars?: number;
   /** The thread's evicted outputs, for tools that read them back (`rehydrate`). */
   blobs?: BlobReader;
+  /** The flow's network allowlist (`http_request`); absent means no network. */
+  network?: NetworkAccess;
+  /** The workspace memory bound to this call (`remember`, `recall`). */
+  memory?: MemoryAccess;
+  /** Where `runTool` looks tools up (default: the built-ins). */
+  registry?: ToolRegistry;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -83,7 +89,15 @@ export async function runToolDefinition(def: ToolDefinition, rawInput: unknown, 
 
   let result: unknown;
   try {
-    const running = Promise.resolve().then(() => def.run(parsed.data, { workspaceDir: opts.workspaceDir, signal: controller.signal, ...(opts.blobs ? { blobs: opts.blobs } : {}) }));
+    // Only these capabilities reach a tool: never the engine, agents or policies (SPEC.md 7).
+    const ctx: ToolContext = {
+      workspaceDir: opts.workspaceDir,
+      signal: controller.signal,
+      ...(opts.blobs ? { blobs: opts.blobs } : {}),
+      ...(opts.network ? { network: opts.network } : {}),
+      ...(opts.memory ? { memory: opts.memory } : {}),
+    };
+    const running = Promise.resolve().then(() => def.run(parsed.data, ctx));
     running.catch(() => {}); // a tool that fails after its timeout must not be an unhandled rejection
     result = await Promise.race([running, timeout]);
   } catch (err) {
@@ -101,13 +115,13 @@ export async function runToolDefinition(def: ToolDefinition, rawInput: unknown, 
 }
 
 /**
- * Runs the built-in tool `name` with untrusted `rawInput` (typically an LLM's tool call)
+ * Runs the tool `name` of `opts.registry` (default: the built-ins) with untrusted `rawInput` (typically an LLM's tool call)
  * inside `opts.workspaceDir` (SPEC.md 7).
  * @returns an error result with errorCode "unknown_tool" when no such tool exists;
  *   otherwise as {@link runToolDefinition}. Never throws for a tool failure.
  */
 export async function runTool(name: string, rawInput: unknown, opts: RunToolOptions): Promise<ToolRunResult> {
-  const def = getTool(name);
+  const def = (opts.registry ?? builtinRegistry).get(name);
   if (!def) {
     const output = `Unknown tool "${name}".`;
     return { status: "error", output, sizeChars: output.length, errorCode: "unknown_tool", durationMs: 0 };

@@ -1,6 +1,7 @@
+import { z } from "zod";
 import { deleteFile, listFiles, readFile, writeFile } from "./files";
 import { rehydrate } from "./rehydrate";
-import type { ToolDefinition } from "./types";
+import type { ToolCatalogEntry, ToolDefinition } from "./types";
 
 /** The built-in tools by name (SPEC.md 7): the four sandboxed file tools and `rehydrate`. */
 export const builtinTools: Record<string, ToolDefinition> = {
@@ -11,22 +12,76 @@ export const builtinTools: Record<string, ToolDefinition> = {
   [rehydrate.name]: rehydrate,
 };
 
-/** The tool declared under `name`, or undefined when there is none. */
-export function getTool(name: string): ToolDefinition | undefined {
-  return Object.hasOwn(builtinTools, name) ? builtinTools[name] : undefined;
+/**
+ * A set of declared tools (SPEC.md 7): the built-ins plus, for a workspace, the tools of its
+ * MCP servers. The engine, the editor and the validator read tools only through one.
+ */
+export interface ToolRegistry {
+  /** The tool declared under `name`, or undefined. */
+  get(name: string): ToolDefinition | undefined;
+  /** True when the tool changes the world; unknown tools count as side-effecting (fail closed). */
+  isSideEffect(name: string): boolean;
+  /** Every tool's declaration for the palette, sorted by name. */
+  catalog(): ToolCatalogEntry[];
+}
+
+/** JSON Schema of a zod input schema, for display; `{}` when zod cannot express it. */
+function jsonSchemaOf(schema: z.ZodType): unknown {
+  try {
+    return z.toJSONSchema(schema, { io: "input", unrepresentable: "any" });
+  } catch {
+    return {};
+  }
 }
 
 /**
- * True when the tool changes the world (SPEC.md 4: such a tool no policy rule covers needs
- * approval). Unknown tools count as side-effecting, so they fail closed.
+ * A registry of the built-ins and `extra` tools (later names win, so a workspace cannot
+ * shadow a built-in: built-ins are added last).
+ * @param sources where each extra tool comes from ("mcp:<server>"), by tool name.
  */
-export function isSideEffectTool(name: string): boolean {
-  return getTool(name)?.sideEffect ?? true;
+export function createToolRegistry(extra: readonly ToolDefinition[] = [], sources: Readonly<Record<string, string>> = {}): ToolRegistry {
+  const byName = new Map<string, ToolDefinition>();
+  for (const def of extra) byName.set(def.name, def);
+  for (const def of Object.values(builtinTools)) byName.set(def.name, def);
+  let catalog: ToolCatalogEntry[] | null = null;
+  return {
+    get: (name) => byName.get(name),
+    isSideEffect: (name) => byName.get(name)?.sideEffect ?? true,
+    catalog() {
+      catalog ??= [...byName.values()]
+        .map((d) => ({
+          name: d.name,
+          version: d.version,
+          description: d.description,
+          sideEffect: d.sideEffect,
+          permission: d.permission,
+          timeoutMs: d.timeoutMs,
+          inputSchema: jsonSchemaOf(d.input),
+          source: Object.hasOwn(builtinTools, d.name) ? "builtin" : (sources[d.name] ?? "extra"),
+        }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+      return catalog;
+    },
+  };
 }
 
-/** Name, description and side-effect flag of every built-in tool, sorted by name. */
-export function toolCatalog(): { name: string; description: string; sideEffect: boolean }[] {
-  return Object.values(builtinTools)
-    .map(({ name, description, sideEffect }) => ({ name, description, sideEffect }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+/** The registry of the built-in tools alone. */
+export const builtinRegistry: ToolRegistry = createToolRegistry();
+
+/** The built-in tool declared under `name`, or undefined when there is none. */
+export function getTool(name: string): ToolDefinition | undefined {
+  return builtinRegistry.get(name);
+}
+
+/**
+ * True when the built-in tool changes the world (SPEC.md 4: such a tool no policy rule
+ * covers needs approval). Unknown tools count as side-effecting, so they fail closed.
+ */
+export function isSideEffectTool(name: string): boolean {
+  return builtinRegistry.isSideEffect(name);
+}
+
+/** Declarations of every built-in tool, sorted by name. */
+export function toolCatalog(): ToolCatalogEntry[] {
+  return builtinRegistry.catalog();
 }

@@ -14,6 +14,46 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Read access to this thread's evicted outputs (for `rehydrate`); absent outside runs. */
   blobs?: BlobReader;
+  /** The flow's network allowlist (SPEC.md 7); absent means no network at all. */
+  network?: NetworkAccess;
+  /** The workspace's long-term memory as tools may use it (`remember`, `recall`); absent outside runs. */
+  memory?: MemoryAccess;
+}
+
+/**
+ * Network access a tool gets (SPEC.md 7: off unless the flow's allowlist names the host).
+ * `allowHosts` entries are `host`, `*.domain` or `host:port`; a host without a port allows
+ * ports 80 and 443 only.
+ */
+export interface NetworkAccess {
+  allowHosts: readonly string[];
+  methods: readonly ("GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE")[];
+  /** Largest response body read, bytes. */
+  maxResponseBytes: number;
+  /** Wall-clock limit of one request, ms. */
+  timeoutMs: number;
+}
+
+/** A long-term fact as tools see it (SPEC.md 6). */
+export interface RecalledFact {
+  id: string;
+  content: string;
+  tags: string[];
+  /** Relevance, higher is better (lexical and/or semantic, merged). */
+  score: number;
+  /** Where the fact came from: thread and step, when known. */
+  source: { threadId: string | null; stepId: string | null };
+}
+
+/**
+ * The workspace's memory, bound by the engine to the calling thread, step and agent, so a
+ * tool cannot name another workspace (SPEC.md 6 isolation).
+ */
+export interface MemoryAccess {
+  /** upsert_fact: stores (or merges) a fact with this call's thread and step as its source. */
+  remember(input: { content: string; tags: string[] }): Promise<{ id: string; created: boolean }>;
+  /** search: the workspace's accepted facts most relevant to `query`, best first. */
+  recall(input: { query: string; limit: number; tags?: string[] }): Promise<RecalledFact[]>;
 }
 
 /** Reads one of the thread's evicted tool outputs by pointer (`blob:<id>`). */
@@ -48,4 +88,19 @@ export interface ToolRunResult {
   /** Machine code of the failure when status is "error" (e.g. "sandbox_violation"). */
   errorCode?: string;
   durationMs: number;
+}
+
+/** What the editor's palette and inspector show of a tool: its declaration, schema as JSON Schema. */
+export interface ToolCatalogEntry {
+  name: string;
+  version: string;
+  description: string;
+  sideEffect: boolean;
+  permission: PermissionLevel;
+  /** Wall-clock limit, ms. */
+  timeoutMs: number;
+  /** The input schema as JSON Schema (draft 2020-12), for display. */
+  inputSchema: unknown;
+  /** "builtin", or "mcp:<server name>" for a workspace's MCP server. */
+  source: string;
 }
