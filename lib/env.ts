@@ -29,6 +29,20 @@ const EnvSchema = z.object({
   OPENAI_COMPATIBLE_BASE_URL: z.string().url().optional(),
   OPENAI_COMPATIBLE_MODEL: z.string().optional(),
   OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
+  /**
+   * Embedding model for semantic memory search (SPEC.md 6), spoken to with the OpenAI
+   * embeddings protocol at EMBEDDING_BASE_URL. Without both, memory search is lexical only.
+   */
+  EMBEDDING_BASE_URL: z.string().url().optional(),
+  EMBEDDING_MODEL: z.string().min(1).optional(),
+  EMBEDDING_API_KEY: z.string().optional(),
+  /** How often expired short-term memory is purged, ms (SPEC.md 6 TTL sweeper). */
+  MEMORY_SWEEP_MS: z.coerce.number().int().min(200).default(60_000),
+  /** Log level of the structured logs (pino levels). */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** OTLP/HTTP endpoint (e.g. http://127.0.0.1:4318); when set, traces are exported there. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  OTEL_SERVICE_NAME: z.string().default("phylactery"),
 });
 
 /** Parsed environment. */

@@ -9,7 +9,7 @@ import type { FlowDocument } from "../flow/schema";
 import { resolveModel } from "../models/resolve";
 import { serverSecret } from "../secrets";
 import { runTool } from "../tools/gateway";
-import { getTool, isSideEffectTool } from "../tools/registry";
+import { builtinRegistry, type ToolRegistry } from "../tools/registry";
 import { ensureWorkspace } from "../tools/workspace";
 import type { EngineDeps, ResolvedModel } from "./deps";
 
@@ -22,6 +22,8 @@ export interface EngineDepsOptions {
   workspacesDir?: string;
   approvalSecret?: string;
   approvalTtlMs?: number;
+  /** The tools the flow may use (default: the built-ins); see workspaceToolRegistry. */
+  registry?: ToolRegistry;
   /** The run's permission level (default "user"); see EngineDeps.permission. */
   permission?: "user" | "admin" | "system";
   now?: () => number;
@@ -43,6 +45,8 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
   const secret = opts.approvalSecret ?? approvalSecret();
   const workspaces = opts.workspacesDir ?? env().WORKSPACES_DIR;
   const approvalOpts = { db: opts.db, secret, now };
+  const registry = opts.registry ?? builtinRegistry;
+  const network = opts.doc.settings.network;
   const blobs: EngineDeps["blobs"] = {
     async put(threadId, toolName, toolCallId, content) {
       const id = randomBytes(12).toString("base64url");
@@ -56,18 +60,25 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
     },
   };
   return {
-    flow: compileFlowSpec(opts.doc, { known: (n) => Boolean(getTool(n)), sideEffect: isSideEffectTool }),
+    flow: compileFlowSpec(opts.doc, { known: (n) => Boolean(registry.get(n)), sideEffect: registry.isSideEffect }),
     permission: opts.permission ?? "user",
     resolveModel: opts.resolveModel ?? ((id) => resolveModel(id)),
     tools: {
       describe(name) {
-        const t = getTool(name);
+        const t = registry.get(name);
         return t ? { description: t.description, input: t.input, sideEffect: t.sideEffect } : undefined;
       },
       async run(name, args, threadId) {
         const workspaceDir = await ensureWorkspace(workspaces, threadId);
         // Large outputs are kept whole (up to 10M chars) and evicted to blob storage.
-        return runTool(name, args, { workspaceDir, maxOutputChars: 10_000_000, blobs: { read: (pointer) => blobs.read(threadId, pointer) } });
+        return runTool(name, args, {
+          workspaceDir,
+          registry,
+          maxOutputChars: 10_000_000,
+          blobs: { read: (pointer) => blobs.read(threadId, pointer) },
+          // Network only to the hosts the flow's allowlist names (SPEC.md 7).
+          ...(network.allowHosts.length > 0 ? { network } : {}),
+        });
       },
     },
     blobs,

@@ -9,6 +9,7 @@ import { AppError, isAppError, type StructuredError, structuredError } from "../
 import { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
 import { canonicalArgs } from "../policy/canonical";
+import { workspaceToolRegistry } from "../tools/workspace-registry";
 import type { EngineDeps, ResolvedModel } from "./deps";
 import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engine-deps";
 import { buildGraph } from "./graph";
@@ -98,7 +99,9 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   const requesterRole = thread.userId === userId ? role : await roleIn(db, thread.userId, thread.flow.workspaceId);
   // The user's own provider (Settings) if any, else the server's environment, else offline.
   const resolveModel = opts.deps?.resolveModel ?? (await userModelResolver(db, thread.userId));
-  const deps = { ...createEngineDeps({ db, doc, permission: requesterRole ? permissionOf(requesterRole) : "user", ...opts.deps, resolveModel }), invokedAt: now() };
+  // The built-ins and the workspace's MCP tools (issue 6).
+  const registry = opts.deps?.registry ?? (await workspaceToolRegistry(db, thread.flow.workspaceId));
+  const deps = { ...createEngineDeps({ db, doc, permission: requesterRole ? permissionOf(requesterRole) : "user", ...opts.deps, resolveModel, registry }), invokedAt: now() };
   const graph = buildGraph(deps, new PrismaCheckpointSaver(db));
   const config = { configurable: { thread_id: threadId } };
   const snapshot = await graph.getState(config);

@@ -90,6 +90,27 @@ export const dataSchemas = {
     /** Tokens this run used (all model calls). */
     usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).nullable().optional(),
   }),
+  /**
+   * What memory was injected into an agent's context before a step (SPEC.md 6: the last 20
+   * short-term entries and the top 3 long-term facts), shown in the run view.
+   */
+  memory: z.object({
+    stepId: z.string().nullable(),
+    agentId: z.string(),
+    /** The text the facts were retrieved for (the step's task), chars as given. */
+    query: z.string(),
+    shortTerm: z.array(z.object({ id: z.string(), agentId: z.string(), action: z.string(), result: z.string(), createdAt: z.string() })),
+    facts: z.array(
+      z.object({
+        id: z.string(),
+        content: z.string(),
+        tags: z.array(z.string()),
+        score: z.number(),
+        via: z.array(z.enum(["lexical", "semantic"])),
+        source: z.object({ threadId: z.string().nullable(), stepId: z.string().nullable() }),
+      }),
+    ),
+  }),
 } as const;
 
 /** Data types of the run's UI messages. */

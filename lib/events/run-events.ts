@@ -30,6 +30,7 @@ export const RunEventName = z.enum([
   "tool_result",
   "lifecycle_transition",
   "final_answer",
+  "memory_injected",
 ]);
 export type RunEventName = z.infer<typeof RunEventName>;
 
@@ -61,6 +62,7 @@ export const runEventSchemas: Record<RunEventName, z.ZodType> = {
   tool_result: dataSchemas.tool,
   lifecycle_transition: dataSchemas.lifecycle,
   final_answer: text,
+  memory_injected: dataSchemas.memory,
 };
 
 /** What the namer remembers across one run: plans seen and the last agent handed off to. */
@@ -113,6 +115,9 @@ export function eventsOf(chunk: RunChunk, seen: NamerState): { name: RunEventNam
       break;
     case "data-lifecycle":
       add("lifecycle_transition", chunk.data);
+      break;
+    case "data-memory":
+      add("memory_injected", chunk.data);
       break;
   }
   return out;
