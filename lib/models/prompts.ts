@@ -167,6 +167,8 @@ export function executorPrompt(input: {
   task: string;
   expectedOutput: string;
   context: { task: string; result: string }[];
+  /** What memory gives the agent (SPEC.md 6): recent short-term entries and the top facts. */
+  memory?: { recent: { agent: string; action: string; result: string }[]; facts: { content: string }[] };
 }): string {
   const lines = [
     `Step ${input.stepIndex + 1} of ${input.stepCount}.`,
@@ -182,6 +184,13 @@ export function executorPrompt(input: {
     for (const c of input.context) {
       lines.push(`<step-result task="${attr(c.task)}">`, c.result.trim(), "</step-result>");
     }
+  }
+  const memory = input.memory;
+  if (memory && (memory.recent.length > 0 || memory.facts.length > 0)) {
+    lines.push("<memory>", "What you remember; use it when it helps, and trust the step results above over it.");
+    for (const r of memory.recent) lines.push(`<recent agent="${attr(r.agent)}" action="${attr(r.action)}">${r.result.trim()}</recent>`);
+    for (const f of memory.facts) lines.push(`<fact>${f.content.trim()}</fact>`);
+    lines.push("</memory>");
   }
   lines.push("Do this step now.");
   return lines.join("\n");

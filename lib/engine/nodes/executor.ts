@@ -7,7 +7,8 @@ import { agentInfo } from "../agents";
 import { mirror, sendBranch, stepOf } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
-import { type BranchTask, type GraphUpdate, type StepBranch, usageOf } from "../state";
+import type { AgentSpec } from "../../flow/compile";
+import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usageOf } from "../state";
 
 /**
  * Executor (SPEC.md 2): the step's agent, an LLM with native tool calling over the tools
@@ -33,7 +34,8 @@ export function executorNode(deps: EngineDeps) {
         const dep = byId.get(id);
         return dep?.result ? [{ task: dep.task, result: dep.result }] : [];
       });
-      const content = executorPrompt({ stepIndex: step.index, stepCount: plan.steps.length, task: step.task, expectedOutput: step.expected_output, context });
+      const memory = await recallFor(deps, task, step, agent, config);
+      const content = executorPrompt({ stepIndex: step.index, stepCount: plan.steps.length, task: step.task, expectedOutput: step.expected_output, context, ...(memory ? { memory } : {}) });
       messages = [{ role: "user", content }];
     }
     const tools: ToolSet = {};
@@ -77,5 +79,42 @@ export function executorNode(deps: EngineDeps) {
       const message = err instanceof Error ? err.message : String(err);
       return done({ ...branch, phase: "done", executor_messages: [], output: { step_id: step.id, text: `model error: ${message}`, ok: false } });
     }
+  };
+}
+
+/** Recent entries shown to an agent are cut to this many chars each (the store keeps 2,000). */
+const RECENT_RESULT_CHARS = 500;
+
+/**
+ * Retrieves what the step's agent remembers (SPEC.md 6: the thread's last 20 short-term
+ * entries and the workspace's top 3 facts for the step's task and the agent's role), emits
+ * it as a `data-memory` part so the run view shows what was injected, and returns it in the
+ * prompt's shape. A memory failure never fails the step: the agent then works without it.
+ */
+async function recallFor(deps: EngineDeps, task: BranchTask, step: PlanStep, agent: AgentSpec, config?: LangGraphRunnableConfig) {
+  if (!deps.memory) return undefined;
+  const { id: stepId, task: query } = step;
+  let got: Awaited<ReturnType<NonNullable<EngineDeps["memory"]>["retrieve"]>>;
+  try {
+    got = await deps.memory.retrieve({ threadId: task.thread_id, query, agentRole: agent.role, agentId: agent.id, stepId });
+  } catch {
+    return undefined;
+  }
+  if (got.shortTerm.length === 0 && got.facts.length === 0) return undefined;
+  emit(config, {
+    type: "data-memory",
+    id: `memory-${stepId}-${step.tries}`,
+    data: {
+      stepId,
+      agentId: agent.id,
+      query,
+      shortTerm: got.shortTerm.map((e) => ({ id: e.id, agentId: e.agentId, action: e.action, result: e.result.slice(0, RECENT_RESULT_CHARS), createdAt: e.createdAt })),
+      facts: got.facts.map((f) => ({ id: f.id, content: f.content, tags: f.tags, score: f.score, via: f.via, source: f.source })),
+    },
+  });
+  const name = (id: string) => deps.flow.agents.find((a) => a.id === id)?.name ?? id;
+  return {
+    recent: got.shortTerm.map((e) => ({ agent: name(e.agentId), action: e.action, result: e.result.slice(0, RECENT_RESULT_CHARS) })),
+    facts: got.facts.map((f) => ({ content: f.content })),
   };
 }

@@ -79,6 +79,14 @@ export function supervisorNode(deps: EngineDeps) {
         // The step is settled here: keep its outcome, drop its working conversation so the
         // state (and every checkpoint after this one) stays small.
         branchUpdates[step.id] = { ...b, executor_messages: [], tool_history: [], last_tool_result: null };
+        // Short-term memory (SPEC.md 6): each settled attempt of a step, once (keyed by try).
+        await deps.memory?.append(state.thread_id, {
+          key: `step:${step.id}:${step.tries}`,
+          agentId: b.agent.id,
+          action: `step ${step.index + 1}: ${step.task}`,
+          result: b.output.ok ? b.output.text : `failed: ${b.output.text}`,
+          stepId: step.id,
+        });
         if (b.output.ok) {
           Object.assign(step, { status: "completed", result: b.output.text, error: null, ended_at: now });
           emitStep(config, deps.flow, step, "plan_step_completed");

@@ -18,7 +18,7 @@ export function toolsNode(deps: EngineDeps) {
     if (!p) return new Command({ goto: sendBranch("interpreter", task, branch) });
     const view = { toolCallId: p.tool_call_id, agentId: branch.agent.id, toolName: p.name, args: p.args, argsHash: p.args_hash, decision: null, rule: null };
     emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "running", output: null } });
-    const res = await deps.tools.run(p.name, p.args, task.thread_id);
+    const res = await deps.tools.run(p.name, p.args, task.thread_id, { stepId: branch.step_id, agentId: branch.agent.id, toolCallId: p.tool_call_id });
     const record = {
       action: "tool_executed",
       at: iso(deps.now()),
@@ -31,6 +31,15 @@ export function toolsNode(deps: EngineDeps) {
     const result = await toolResultState(deps, task.thread_id, { name: p.name, id: p.tool_call_id }, res);
     const evicted = result.pointer ? { pointer: result.pointer, sizeChars: result.size_chars, rehydrationAllowed: result.rehydration_allowed } : null;
     emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: res.status === "success" ? "done" : "error", output: result.output, evicted } });
+    // Short-term memory (SPEC.md 6): what this agent did and what came of it. Keyed by the
+    // call, so a node LangGraph runs again does not append twice.
+    await deps.memory?.append(task.thread_id, {
+      key: `tool:${p.tool_call_id}`,
+      agentId: branch.agent.id,
+      action: p.name,
+      result: res.status === "success" ? result.output : `failed${res.errorCode ? ` (${res.errorCode})` : ""}: ${result.output}`,
+      stepId: branch.step_id,
+    });
     const next: StepBranch = { ...branch, last_tool_result: result };
     return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: sendBranch("interpreter", task, next) });
   };
