@@ -9,6 +9,10 @@ export interface CatalogTool {
   name: string;
   description: string;
   sideEffect: boolean;
+  /** "builtin" or "mcp:<server>" (lib/tools/types.ts ToolCatalogEntry). */
+  source?: string;
+  /** The input schema as JSON Schema, for display. */
+  inputSchema?: unknown;
 }
 
 /** What custom nodes need beyond their own data: the tool catalog and the flow's policies. */

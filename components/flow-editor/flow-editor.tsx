@@ -11,6 +11,7 @@ import type { FlowDocument } from "@/lib/flow/schema";
 import { type FlowProblem, validateFlow } from "@/lib/flow/validate";
 import { type CatalogTool, EditorContext } from "./editor-context";
 import styles from "./flow-editor.module.css";
+import { FlowSettingsDialog } from "./flow-settings-dialog";
 import { downloadFlow, ImportDialog } from "./import-export";
 import { Inspector, type PendingEdit } from "./inspector";
 import { nodeTypes } from "./nodes";
@@ -24,7 +25,7 @@ import { useClipboard } from "./use-clipboard";
 import { useFlowState } from "./use-flow-state";
 import { useLeaveGuard } from "./use-leave-guard";
 import { useSaveFlow } from "./use-save-flow";
-import { useShortcuts } from "./use-shortcuts";
+import { isEditableTarget, useShortcuts } from "./use-shortcuts";
 
 export interface FlowEditorProps {
   flowId: string;
@@ -42,7 +43,7 @@ const FIT = { padding: 0.15, duration: 300 };
 
 /**
  * The flow editor (SPEC.md 1, issue 5): the run bar, a toolbar (save a new version, undo/
- * redo, auto-layout, zoom to fit, import/export, problems, shortcuts), the node palette,
+ * redo, auto-layout, zoom to fit, Flow settings, import/export, problems, shortcuts), the node palette,
  * the React Flow canvas with live validation, the problems panel and the inspector of the
  * selection. Warns before leaving with unsaved changes.
  */
@@ -56,14 +57,14 @@ export function FlowEditor(props: FlowEditorProps) {
 
 function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorProps) {
   const doc = useFlowState(document);
-  const { nodes, edges, settings, setNodes, setEdges, current, change, insert, replace, undo, redo } = doc;
+  const { nodes, edges, settings, setNodes, setEdges, current, change, insert, replace, updateSettings, undo, redo } = doc;
   const [message, setMessage] = useState("");
   const { version, state: saveState, save, dismissError } = useSaveFlow(flowId, loadedVersion);
   const flow = useReactFlow<EditorNode, EditorEdge>();
   const canvasRef = useRef<HTMLDivElement>(null);
   const [paletteTool, setPaletteTool] = useState(() => tools.find((t) => t.name === "read_file")?.name ?? tools[0]?.name ?? "read_file");
   const [problemsOpen, setProblemsOpen] = useState(true);
-  const [dialog, setDialog] = useState<"shortcuts" | "import" | null>(null);
+  const [dialog, setDialog] = useState<"shortcuts" | "import" | "settings" | null>(null);
   const [fitPending, setFitPending] = useState(false);
   // An inspector edit held back because it fails the node's schema (not on the canvas).
   const [pending, setPending] = useState<PendingEdit | null>(null);
@@ -182,6 +183,16 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
     fitView,
     help: () => setDialog("shortcuts"),
   });
+  // Alt+, opens Flow settings (by key position, so it works whatever Alt+, types on the layout).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.code !== "Comma" || !e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || isEditableTarget(e.target)) return;
+      e.preventDefault();
+      setDialog((d) => d ?? "settings");
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
   useLeaveGuard(doc.dirty || pending !== null);
 
   const catalog = useMemo(() => new Map(tools.map((t) => [t.name, t])), [tools]);
@@ -238,6 +249,7 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
             onExport: () => downloadFlow(fromReactFlow(settings, nodes, edges)),
             onImport: () => setDialog("import"),
             onHelp: () => setDialog("shortcuts"),
+            onSettings: () => setDialog("settings"),
             onShowProblems: () => setProblemsOpen(true),
           }}
         />
@@ -274,6 +286,7 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
         </EditorContext>
         <ShortcutsDialog open={dialog === "shortcuts"} onClose={() => setDialog(null)} />
         <ImportDialog open={dialog === "import"} onClose={() => setDialog(null)} onImport={importDocument} />
+        <FlowSettingsDialog open={dialog === "settings"} settings={settings} onClose={() => setDialog(null)} onApply={updateSettings} />
       </div>
     </>
   );

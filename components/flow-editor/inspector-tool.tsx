@@ -7,6 +7,7 @@ import { toolCoverage } from "@/lib/flow/coverage-memo";
 import { nodeDataSchema } from "@/lib/flow/node-data";
 import type { PolicyNodeType } from "@/lib/flow/react-flow";
 import type { CatalogTool } from "./editor-context";
+import { groupBySource, sourceLabel, toolSource } from "./palette";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
 import styles from "./inspector.module.css";
 
@@ -20,9 +21,15 @@ export interface ToolFormProps extends NodeFormProps<"tool"> {
   policies: readonly PolicyNodeType[];
 }
 
+/** The input schema of a catalog tool (ToolCatalogEntry.inputSchema), read defensively: CatalogTool does not declare it. */
+function inputSchemaOf(tool: CatalogTool): unknown {
+  return (tool as { inputSchema?: unknown }).inputSchema;
+}
+
 /**
- * The inspector of a Tool node (SPEC.md 1, 7): which catalog tool it binds, what the tool
- * does, whether it has side effects, and which policy rule decides it.
+ * The inspector of a Tool node (SPEC.md 1, 7): which catalog tool it binds (grouped by
+ * source: built-in or an MCP server, issue 6), what the tool does, where it comes from,
+ * whether it has side effects, its input schema, and which policy rule decides it.
  */
 export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPending, tools, policies }: ToolFormProps) {
   const id = useId();
@@ -38,11 +45,15 @@ export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPendin
       <Field id={`${id}-tool`} label="Catalog tool" path="tool" error={error}>
         <select {...form.register("tool")} {...fieldAria(`${id}-tool`, error)} data-testid="inspector-tool-select">
           {!entry && <option value={data.tool}>{data.tool} (not in catalog)</option>}
-          {tools.map((t) => (
-            <option key={t.name} value={t.name}>
-              {t.name}
-              {t.sideEffect ? " (side effect)" : ""}
-            </option>
+          {groupBySource(tools).map((g) => (
+            <optgroup key={g.source} label={g.label}>
+              {g.tools.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.name}
+                  {t.sideEffect ? " (side effect)" : ""}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       </Field>
@@ -54,6 +65,9 @@ export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPendin
         )}
         {entry && (
           <div className={styles.badges}>
+            <span className={styles.badge} data-testid="inspector-tool-source">
+              {sourceLabel(toolSource(entry))}
+            </span>
             {entry.sideEffect ? (
               <span className={`${styles.badge} ${styles.badgeSideEffect}`} data-testid="inspector-tool-side-effect">
                 side effect: changes things
@@ -62,6 +76,12 @@ export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPendin
               <span className={`${styles.badge} ${styles.badgeReadOnly}`}>no side effects</span>
             )}
           </div>
+        )}
+        {entry && inputSchemaOf(entry) !== undefined && (
+          <details data-testid="inspector-tool-schema">
+            <summary className={styles.muted}>Input schema</summary>
+            <pre style={{ maxHeight: 240, overflow: "auto", fontSize: "0.8em" }}>{JSON.stringify(inputSchemaOf(entry), null, 2)}</pre>
+          </details>
         )}
         <div className={styles.badges}>
           <span className={styles.muted}>Policy decision</span>

@@ -32,6 +32,38 @@ export function isPaletteDrag(e: DragEvent): boolean {
   return e.dataTransfer.types.includes(PALETTE_MIME);
 }
 
+/**
+ * Where a catalog tool comes from: "builtin", or "mcp:<server name>" for a workspace's MCP
+ * server (ToolCatalogEntry.source, issue 6). The editor's CatalogTool does not declare it, so
+ * it is read defensively; a tool without one counts as built-in.
+ */
+export function toolSource(tool: CatalogTool): string {
+  const source = (tool as { source?: unknown }).source;
+  return typeof source === "string" ? source : "builtin";
+}
+
+/** The heading of a source: "Built-in", "MCP server <name>", or the source itself. */
+export function sourceLabel(source: string): string {
+  if (source === "builtin") return "Built-in";
+  if (source.startsWith("mcp:")) return `MCP server ${source.slice(4)}`;
+  return source;
+}
+
+/** Tools grouped by source: built-ins first, then MCP servers by name, then anything else. */
+export function groupBySource(tools: readonly CatalogTool[]): { source: string; label: string; tools: CatalogTool[] }[] {
+  const groups = new Map<string, CatalogTool[]>();
+  for (const t of tools) {
+    const source = toolSource(t);
+    const list = groups.get(source);
+    if (list) list.push(t);
+    else groups.set(source, [t]);
+  }
+  const rank = (s: string) => (s === "builtin" ? 0 : s.startsWith("mcp:") ? 1 : 2);
+  return [...groups.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([source, list]) => ({ source, label: sourceLabel(source), tools: list }));
+}
+
 export interface PaletteProps {
   tools: readonly CatalogTool[];
   /** The catalog tool new Tool nodes bind. */
@@ -44,10 +76,12 @@ export interface PaletteProps {
 /**
  * The node palette (SPEC.md 1, issue 5): every node kind, dragged onto the canvas (HTML5
  * drag and drop) or added at the centre of the view with a click or Enter. The Tool item
- * has a select of the catalog tool it binds.
+ * has a select of the catalog tool it binds, grouped by source (built-in, each MCP server:
+ * issue 6), and a list of the workspace's tools by source to pick from.
  */
 export function Palette({ tools, tool, onToolChange, onAdd }: PaletteProps) {
   const id = useId();
+  const groups = groupBySource(tools);
   return (
     <nav className={styles.palette} aria-label="Node palette" data-testid="palette">
       <h2 className={styles.paletteTitle}>Add a node</h2>
@@ -88,14 +122,53 @@ export function Palette({ tools, tool, onToolChange, onAdd }: PaletteProps) {
                 <label className={styles.paletteTool}>
                   <span>binds</span>
                   <select value={tool} onChange={(e) => onToolChange(e.target.value)} data-testid="palette-tool-select">
-                    {tools.map((t) => (
-                      <option key={t.name} value={t.name}>
-                        {t.name}
-                        {t.sideEffect ? " (side effects)" : ""}
-                      </option>
+                    {groups.map((g) => (
+                      <optgroup key={g.source} label={g.label}>
+                        {g.tools.map((t) => (
+                          <option key={t.name} value={t.name}>
+                            {t.name}
+                            {t.sideEffect ? " (side effects)" : ""}
+                          </option>
+                        ))}
+                      </optgroup>
                     ))}
                   </select>
                 </label>
+              )}
+              {item.key === "tool" && (
+                <details className={styles.paletteHint} data-testid="palette-catalog">
+                  <summary>
+                    Tools by source ({tools.length})
+                  </summary>
+                  {groups.map((g) => (
+                    <div key={g.source} data-testid={`palette-catalog-group-${g.source}`}>
+                      <strong>{g.label}</strong>
+                      <ul style={{ listStyle: "none", margin: "2px 0 6px", padding: 0 }}>
+                        {g.tools.map((t) => (
+                          <li key={t.name}>
+                            <button
+                              type="button"
+                              className="link"
+                              aria-pressed={t.name === tool}
+                              title={t.description}
+                              onClick={() => onToolChange(t.name)}
+                              data-testid={`palette-catalog-${t.name}`}
+                              style={{ fontWeight: t.name === tool ? 600 : 400, overflowWrap: "anywhere", textAlign: "left" }}
+                            >
+                              {t.name}
+                            </button>
+                            {t.sideEffect ? (
+                              <span title="side effects">
+                                <span aria-hidden="true"> ⚠</span>
+                                <span className="sr-only"> (side effects)</span>
+                              </span>
+                            ) : null}
+                          </li>
+                        ))}
+                      </ul>
+                    </div>
+                  ))}
+                </details>
               )}
             </li>
           );

@@ -16,6 +16,8 @@ export interface ToolbarActions {
   onExport: () => void;
   onImport: () => void;
   onHelp: () => void;
+  /** Opens the Flow settings dialog (name, limits, network allowlist, memory). */
+  onSettings: () => void;
   /** Opens the problems panel. */
   onShowProblems: () => void;
 }
@@ -39,7 +41,7 @@ export interface ToolbarProps {
 /**
  * The editor's top bar: flow name, version, dirty state, a link to the version history,
  * commit message and Save; below, the canvas commands (undo/redo, auto-layout, zoom to
- * fit, import/export, the problems count and the shortcuts help).
+ * fit, Flow settings, import/export, the problems count and the shortcuts help).
  */
 export function Toolbar({ flowId, name, version, dirty, save, message, onMessageChange, onSave, onDismissError, errors, warnings, actions }: ToolbarProps) {
   const id = useId();
@@ -103,6 +105,11 @@ export function Toolbar({ flowId, name, version, dirty, save, message, onMessage
           </button>
           <button type="button" onClick={actions.onFitView} data-testid="fit-view" title="Zoom to fit (F)">
             Zoom to fit
+          </button>
+        </div>
+        <div className={styles.commandGroup}>
+          <button type="button" onClick={actions.onSettings} data-testid="flow-settings" title="Name, limits, network allowlist and memory (Alt+,)">
+            Flow settings
           </button>
         </div>
         <div className={styles.commandGroup}>

@@ -21,7 +21,8 @@ export interface EditorSnapshot {
  * fresh revision; the editor is dirty while the revision differs from the last saved one,
  * so undoing back to the saved state is clean again. Returns React Flow's handlers
  * (`onNodesChange`, `onConnect`...), the inspector's (`onNodeChange`, `onDisconnect`),
- * and `insert` / `replace` for palette, paste and import.
+ * `insert` / `replace` for palette, paste and import, and `updateSettings` for the Flow
+ * settings dialog.
  */
 export function useFlowState(document: FlowDocument) {
   const [initial] = useState(() => toReactFlow(document));
@@ -133,6 +134,15 @@ export function useFlowState(document: FlowDocument) {
     [change, setNodes, setEdges],
   );
 
+  /** Replaces the flow settings (the Flow settings dialog's Apply) as one undo step; marks the editor dirty. */
+  const updateSettings = useCallback(
+    (next: FlowDocument["settings"]) => {
+      change();
+      setSettings(next);
+    },
+    [change],
+  );
+
   /** Replaces the whole document (an import) as one undo step; the flow keeps its own name. */
   const replace = useCallback(
     (doc: FlowDocument) => {
@@ -155,6 +165,7 @@ export function useFlowState(document: FlowDocument) {
     change,
     insert,
     replace,
+    updateSettings,
     /** The revision on screen; pass it to `markSaved` once a save of this state succeeds. */
     revision,
     markSaved: setSavedRevision,

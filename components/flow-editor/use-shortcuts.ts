@@ -46,6 +46,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ["F", "Shift+F"], action: "Zoom to fit" },
   { keys: ["Tab", "Enter"], action: "Focus a node, then select it" },
   { keys: ["Arrow keys"], action: "Move the selected nodes (while a node has focus)" },
+  { keys: ["Alt+,"], action: "Flow settings (network allowlist, memory, limits)" },
   { keys: ["?"], action: "Show this help" },
 ];
 

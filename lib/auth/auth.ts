@@ -5,6 +5,7 @@ import NextAuth, { type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { db } from "../db/client";
+import { logger } from "../log";
 import { secretsEnv } from "./secrets-env";
 
 /** What the sign-in form posts (SPEC.md 8: every body validated with zod). */
@@ -37,7 +38,7 @@ const config = (): NextAuthConfig => ({
   // A wrong password is an expected outcome shown on the form, not a server error.
   logger: {
     error(err) {
-      if ((err as { type?: string }).type !== "CredentialsSignin") console.error("[auth]", err);
+      if ((err as { type?: string }).type !== "CredentialsSignin") logger.error({ err, module: "auth" }, "auth error");
     },
   },
   providers: [

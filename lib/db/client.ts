@@ -6,11 +6,26 @@ import { env } from "../env";
 export type Db = PrismaClient;
 
 /**
+ * The better-sqlite3 adapter factory with `PRAGMA secure_delete = ON` on every connection it
+ * opens: SQLite then overwrites deleted content with zeros instead of leaving it in freed
+ * pages, so an erasure (SPEC.md 6 right to erasure, lib/memory/erase.ts) leaves no copy in
+ * the database file. The pragma is per connection, hence set in `connect()`.
+ */
+class SecureDeleteSQLite3 extends PrismaBetterSQLite3 {
+  override async connect() {
+    const adapter = await super.connect();
+    await adapter.executeScript("PRAGMA secure_delete = ON;");
+    return adapter;
+  }
+}
+
+/**
  * Creates a Prisma client on a SQLite file through the better-sqlite3 driver adapter
- * (JS engine, STACK.md). `url` is a `file:` URL; defaults to `DATABASE_URL`.
+ * (JS engine, STACK.md), with secure_delete on. `url` is a `file:` URL; defaults to
+ * `DATABASE_URL`.
  */
 export function createDb(url: string = env().DATABASE_URL): Db {
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+  return new PrismaClient({ adapter: new SecureDeleteSQLite3({ url }) });
 }
 
 const globalForDb = globalThis as unknown as { __phylacteryDb?: Db };

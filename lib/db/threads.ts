@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "../errors";
 import { assertRunnable } from "../flow/runnable";
 import { FlowDocument } from "../flow/schema";
-import { getTool, isSideEffectTool } from "../tools/registry";
+import { workspaceToolRegistry } from "../tools/workspace-registry";
 import type { Db } from "./client";
 import { flowAccess, requireCapability, threadAccess } from "./workspaces";
 
@@ -10,13 +10,14 @@ import { flowAccess, requireCapability, threadAccess } from "./workspaces";
  * Creates a thread on a version of a flow of the user's workspace: `version` when given
  * (a pinned run), else the latest. Runs pin the version they run (SPEC.md 1, issue 5). The
  * title is the task, cut to 120 chars. Owners and approvers may start runs; viewers may not.
+ * The version is checked against the workspace's tool catalog (built-ins and MCP tools).
  * @param version a version number (1-based) of this flow, or undefined for the latest.
  * @throws AppError not_found ("flow_not_found": another workspace's flow;
  *   "version_not_found": the flow has no such version), forbidden (viewer), unprocessable
  *   ("flow_not_runnable": the version fails the editor's validation, SPEC.md 1).
  */
 export async function createThread(db: Db, userId: string, flowId: string, task: string, version?: number) {
-  const { role } = await flowAccess(db, userId, flowId);
+  const { flow, role } = await flowAccess(db, userId, flowId);
   requireCapability(role, "run");
   const pinned =
     version === undefined
@@ -26,7 +27,9 @@ export async function createThread(db: Db, userId: string, flowId: string, task:
     if (version !== undefined) throw new AppError("not_found", "version_not_found", `version: this flow has no version ${version}.`);
     throw new AppError("not_found", "flow_not_found", `No flow ${flowId}.`);
   }
-  assertRunnable(FlowDocument.parse(JSON.parse(pinned.document)), { known: (name) => Boolean(getTool(name)), sideEffect: isSideEffectTool }, pinned.version);
+  // The workspace's catalog: built-ins and its MCP servers' tools (issue 6), as runs see it.
+  const registry = await workspaceToolRegistry(db, flow.workspaceId);
+  assertRunnable(FlowDocument.parse(JSON.parse(pinned.document)), { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version);
   const title = task.trim().replace(/\s+/g, " ").slice(0, 120);
   return db.thread.create({ data: { userId, flowId, flowVersionId: pinned.id, title, status: "idle" } });
 }

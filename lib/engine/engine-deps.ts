@@ -12,6 +12,7 @@ import { runTool } from "../tools/gateway";
 import { builtinRegistry, type ToolRegistry } from "../tools/registry";
 import { ensureWorkspace } from "../tools/workspace";
 import type { EngineDeps, ResolvedModel } from "./deps";
+import { bindMemory, type MemoryBinding } from "./memory-binding";
 
 /** Options of {@link createEngineDeps}; everything defaults to the server's configuration. */
 export interface EngineDepsOptions {
@@ -24,6 +25,8 @@ export interface EngineDepsOptions {
   approvalTtlMs?: number;
   /** The tools the flow may use (default: the built-ins); see workspaceToolRegistry. */
   registry?: ToolRegistry;
+  /** Memory binding (default: the memory service per the flow's settings; null: none). */
+  memory?: MemoryBinding | null;
   /** The run's permission level (default "user"); see EngineDeps.permission. */
   permission?: "user" | "admin" | "system";
   now?: () => number;
@@ -47,6 +50,7 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
   const approvalOpts = { db: opts.db, secret, now };
   const registry = opts.registry ?? builtinRegistry;
   const network = opts.doc.settings.network;
+  const memory = opts.memory === undefined ? bindMemory({ db: opts.db, settings: opts.doc.settings.memory, now }) : opts.memory;
   const blobs: EngineDeps["blobs"] = {
     async put(threadId, toolName, toolCallId, content) {
       const id = randomBytes(12).toString("base64url");
@@ -68,7 +72,7 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
         const t = registry.get(name);
         return t ? { description: t.description, input: t.input, sideEffect: t.sideEffect } : undefined;
       },
-      async run(name, args, threadId) {
+      async run(name, args, threadId, call) {
         const workspaceDir = await ensureWorkspace(workspaces, threadId);
         // Large outputs are kept whole (up to 10M chars) and evicted to blob storage.
         return runTool(name, args, {
@@ -78,10 +82,13 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
           blobs: { read: (pointer) => blobs.read(threadId, pointer) },
           // Network only to the hosts the flow's allowlist names (SPEC.md 7).
           ...(network.allowHosts.length > 0 ? { network } : {}),
+          // remember / recall reach only the thread's workspace (SPEC.md 6 isolation).
+          ...(memory ? { memory: memory.forTool(threadId, call) } : {}),
         });
       },
     },
     blobs,
+    ...(memory ? { memory: memory.engine } : {}),
     approvals: {
       create: (input) => createChallenge({ ...approvalOpts, ttlMs: opts.approvalTtlMs ?? env().APPROVAL_TTL_MS }, input),
       async consume(input) {

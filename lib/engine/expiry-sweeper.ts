@@ -3,6 +3,7 @@ import { expireChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { env } from "../env";
 import { isAppError } from "../errors";
+import { logger } from "../log";
 import { type PrepareRunOptions, prepareRun } from "./run-thread";
 
 /**
@@ -49,11 +50,13 @@ export async function tellExpiredRuns(db: Db, opts: SweepOptions = {}): Promise<
       if (isAppError(err) && err.reason === "run_in_progress") continue; // the next sweep tries again
       // Nothing waits on it any more (or it was decided first): nothing to tell.
       if (isAppError(err)) await db.approval.updateMany({ where: { id: a.id, runNotifiedAt: null }, data: { runNotifiedAt: new Date(now()) } });
-      else console.error(`expiry sweeper: approval ${a.id}`, err);
+      else log.error({ err, approvalId: a.id }, "expiry sweeper: telling the run failed");
     }
   }
   return told;
 }
+
+const log = logger.child({ module: "expiry-sweeper" });
 
 const g = globalThis as { __phylacterySweeper?: ReturnType<typeof setInterval> };
 
@@ -68,7 +71,7 @@ export function startExpirySweeper(db: Db): void {
     if (busy) return;
     busy = true;
     tellExpiredRuns(db)
-      .catch((err) => console.error("expiry sweeper failed", err))
+      .catch((err: unknown) => log.error({ err }, "expiry sweeper failed"))
       .finally(() => {
         busy = false;
       });

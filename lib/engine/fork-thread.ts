@@ -10,6 +10,7 @@ import type { Db } from "../db/client";
 import { requireCapability, threadAccess } from "../db/workspaces";
 import { env } from "../env";
 import { AppError } from "../errors";
+import { logger } from "../log";
 import { workspaceDirFor } from "../tools/workspace";
 import { stepView } from "./emit";
 import { blobPointers, forkChannelValues } from "./fork-state";
@@ -151,7 +152,7 @@ export async function forkThread(db: Db, userId: string, threadId: string, check
       await db.thread.delete({ where: { id: fork.id } });
       await fs.rm(workspaceDirFor(workspacesDir, fork.id), { recursive: true, force: true });
     };
-    await cleanup().catch((e: unknown) => console.error(`fork ${fork.id} of thread ${threadId}: cleanup failed`, e));
+    await cleanup().catch((e: unknown) => logger.error({ err: e, threadId, forkId: fork.id }, "fork: cleanup failed"));
     throw err;
   }
 }

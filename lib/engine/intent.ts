@@ -4,7 +4,7 @@
  * contains an action verb; greetings and short questions are conversation.
  */
 const ACTION =
-  /\b(summari[sz]e|condense|write|read|list|create|delete|remove|copy|move|rename|draft|review|analy[sz]e|translate|find|search|make|generate|update|edit|plan|research|compare|extract|collect|compute|calculate|save|append|fix)\b/i;
+  /\b(summari[sz]e|condense|write|read|list|create|delete|remove|copy|move|rename|draft|review|analy[sz]e|translate|find|search|make|generate|update|edit|plan|research|compare|extract|collect|compute|calculate|save|append|fix|run|execute|evaluate|fetch|download|get|remember|recall|use)\b/i;
 const FILE = /[\w.-]+\.(md|txt|json|csv|log|ya?ml|html?)\b/i;
 
 /** Classifies a user message. */

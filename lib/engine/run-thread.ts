@@ -17,8 +17,13 @@ import { classifyIntent } from "./intent";
 import type { ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
 import type { QuestionInterrupt } from "./nodes/finalizer";
 import type { GraphStateValue } from "./state";
-import { eventsOf, type NamerState } from "../events/run-events";
+import { publish, subscribe, type TraceIds } from "../events/bus";
+import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
+import { logger, withLogContext } from "../log";
+import { startRunTrace } from "../telemetry";
 import type { RunChunk } from "./ui-parts";
+
+const log = logger.child({ module: "run" });
 
 /** The decisions an approver can send (issue 4; LangGraph HumanResponse). */
 export type DecisionInput = {
@@ -58,13 +63,21 @@ export interface PrepareRunOptions {
 /** A run that passed every check and may stream. */
 export interface PreparedRun {
   runId: string;
+  /** The run's W3C trace id (32 hex chars): in its events, log lines, spans and run part. */
+  traceId: string;
   /** The model the flow's default resolves to (shown in the UI). */
   model: ResolvedModel;
-  /** Runs the graph, yielding each chunk after it is stored as a RunEvent. */
+  /**
+   * Runs the graph, yielding each chunk after it is stored as a RunEvent. Consume it to
+   * the end: the run's span and bus subscription end with it.
+   */
   stream(): AsyncGenerator<RunChunk>;
 }
 
-const active = new Set<string>();
+// Kept on globalThis so that every route module copy in the server process shares it.
+const gActive = globalThis as { __phylacteryActiveRuns?: Set<string> };
+gActive.__phylacteryActiveRuns ??= new Set<string>();
+const active = gActive.__phylacteryActiveRuns;
 
 /**
  * True while a run of the thread streams in this server process. A thread marked running
@@ -82,6 +95,12 @@ export function isRunActive(threadId: string): boolean {
  * streaming on it (409). A decision must name a pending approval of the thread and pass
  * its checks (see lib/approvals/service.ts); its one conditional update decides races
  * (the loser gets 409) before the run resumes with `Command({ resume })`.
+ *
+ * Events (SPEC.md 7, issue 6): every chunk, and every further event it stands for, is
+ * published on the bus (lib/events/bus.ts) with the run's trace id, thread and run; the
+ * run's own subscription stores each as a RunEvent (lib/events/run-events.ts names) and
+ * hands the chunk to the stream. The graph runs inside the run's log context and span, so
+ * log lines and tool spans of the run carry its ids.
  * @throws AppError with the status the route returns.
  */
 export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> {
@@ -149,43 +168,91 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   await db.thread.update({ where: { id: threadId }, data: { status: "running" } });
   const last = await db.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } });
   let seq = last?.seq ?? 0;
-  const store = async (type: string, data: unknown) => {
-    seq += 1;
-    await db.runEvent.create({ data: { threadId, runId: run.id, seq, type, data: JSON.stringify(data) } });
-  };
+  const runTrace = startRunTrace({ "thread.id": threadId, "run.id": run.id, "run.kind": input.kind, "flow.id": thread.flowId, "flow.version": thread.flowVersion.version });
+  const ids: TraceIds = { traceId: runTrace.traceId, threadId, runId: run.id };
+  // The run's subscription: every run event of this run is stored, in publish order, and
+  // its stream part (if any) waits in `outbox` for the stream to yield it.
+  const outbox: RunChunk[] = [];
+  const unsubscribe = subscribe(
+    "*",
+    async (event) => {
+      const stored = storedEventOf(event);
+      if (!stored) return;
+      seq += 1;
+      await db.runEvent.create({ data: { threadId, runId: run.id, seq, type: stored.name, data: JSON.stringify(stored.data) } });
+      if (stored.chunk) outbox.push(stored.chunk);
+    },
+    { runId: run.id },
+  );
   const namer: NamerState = { plans: new Set(values.plan ? [values.plan.id] : []), agent: null };
-  /** Stores a chunk under its event name (and any further event it stands for). */
-  const storeChunk = async (chunk: RunChunk) => {
-    const [primary, ...more] = eventsOf(chunk, namer);
-    await store(primary?.name ?? chunk.type, chunk);
-    for (const e of more) await store(e.name, { type: "event", name: e.name, payload: e.payload });
+  /** Publishes a chunk (and any further event it stands for); the subscription stores them. */
+  const publishChunk = async (chunk: RunChunk) => {
+    for (const event of busEventsOf(chunk, namer, ids, now())) await publish(event);
   };
-  await store("user_message", { text: label, kind: input.kind });
-  if (intent) await store("intent_classified", { type: "event", name: "intent_classified", payload: { intent } });
+  /** Publishes a chunk, then hands on what the subscription passed to the stream. */
+  async function* emitted(chunk: RunChunk): AsyncGenerator<RunChunk> {
+    await publishChunk(chunk);
+    yield* outbox.splice(0);
+  }
+  try {
+    await publish(busEventOf("user_message", { text: label, kind: input.kind }, ids, now()));
+    if (intent) await publish(busEventOf("intent_classified", { type: "event", name: "intent_classified", payload: { intent } }, ids, now()));
+  } catch (err) {
+    unsubscribe();
+    runTrace.end("failed", err instanceof Error ? err.message : String(err));
+    throw err;
+  }
   const model = deps.resolveModel(doc.settings.model);
   const modelView = { provider: model.provider, modelId: model.modelId, offline: model.offline };
 
+  /**
+   * The run itself. Each step of it (every `next()`) runs inside the run's log context and
+   * span, whoever iterates: a generator's body runs in the context of its caller.
+   */
   async function* stream(): AsyncGenerator<RunChunk> {
+    const it = steps();
+    const inRun = <T>(fn: () => T): T => withLogContext(ids, () => runTrace.within(fn));
+    let last: { status: string; error: string | null } = { status: "failed", error: "the stream ended early" };
+    try {
+      while (true) {
+        const r = await inRun(() => it.next());
+        if (r.done) break;
+        if (r.value.type === "data-run") last = { status: r.value.data.status, error: r.value.data.status === "failed" ? (r.value.data.error?.message ?? "failed") : null };
+        yield r.value;
+      }
+    } finally {
+      await inRun(() => it.return(undefined));
+      unsubscribe();
+      runTrace.end(last.status, last.error);
+    }
+  }
+
+  // The run's steps, as before the bus: each chunk is published, stored by the
+  // subscription, then yielded from what it handed on; the final run part comes last.
+  async function* steps(): AsyncGenerator<RunChunk> {
     active.add(threadId);
     const runChunk = (status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed" | "cancelled", error: StructuredError | null): RunChunk => ({
       type: "data-run",
       id: run.id,
-      data: { runId: run.id, status, model: modelView, error: error && { code: error.code, message: error.message, severity: error.severity, retryable: error.retryable, suggested_action: error.suggested_action }, usage },
+      data: {
+        runId: run.id,
+        traceId: ids.traceId,
+        status,
+        model: modelView,
+        error: error && { code: error.code, message: error.message, severity: error.severity, retryable: error.retryable, suggested_action: error.suggested_action },
+        usage,
+      },
     });
     let usage: { inputTokens: number; outputTokens: number } | null = null;
     let final: RunChunk;
     try {
-      const first = runChunk("running", null);
-      await storeChunk(first);
-      yield first;
+      yield* emitted(runChunk("running", null));
       const chunks = await graph.stream(graphInput as never, { ...config, streamMode: ["custom", "updates"], recursionLimit: 1000 });
       let lifecycle = values.lifecycle ?? "INIT";
       let transitions = 0;
       for await (const [mode, payload] of chunks as AsyncIterable<[string, unknown]>) {
         if (mode === "custom") {
-          const chunk = payload as RunChunk;
-          await storeChunk(chunk);
-          yield chunk;
+          yield* emitted(payload as RunChunk);
           continue;
         }
         // Node updates: record each lifecycle transition (SPEC.md 3, seed 003).
@@ -195,30 +262,28 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
           transitions += 1;
           const chunk: RunChunk = { type: "data-lifecycle", id: `${run.id}-${transitions}`, data: { from: lifecycle, to, node, at: new Date(now()).toISOString() } };
           lifecycle = to as typeof lifecycle;
-          await storeChunk(chunk);
-          yield chunk;
+          yield* emitted(chunk);
         }
       }
       const after = await graph.getState(config);
       const v = after.values as GraphStateValue;
       const question = pendingQuestion(after);
       if (question) {
-        const chunk: RunChunk = { type: "text", id: `question-${question.id}`, text: question.question };
-        await storeChunk(chunk);
-        yield chunk;
+        yield* emitted({ type: "text", id: `question-${question.id}`, text: question.question });
       }
       usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
       const waiting = after.tasks.some((t) => t.interrupts.length > 0);
       const status = question ? "awaiting_input" : waiting ? "awaiting_approval" : v.plan?.status === "cancelled" ? "cancelled" : v.lifecycle === "FAILED" ? "failed" : "completed";
       final = runChunk(status, v.error && !waiting && status !== "cancelled" ? v.error : null);
     } catch (err) {
-      console.error(`run ${run.id} on thread ${threadId} failed`, err);
+      log.error({ err }, "run failed");
       final = runChunk("failed", structuredError("run_error", err instanceof Error ? err.message : String(err)));
     } finally {
       active.delete(threadId);
     }
     const status = final.type === "data-run" ? final.data.status : "failed";
-    await storeChunk(final);
+    await publishChunk(final);
+    const handed = outbox.splice(0);
     await db.run.update({
       where: { id: run.id },
       data: {
@@ -230,10 +295,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       },
     });
     await db.thread.update({ where: { id: threadId }, data: { status } });
-    yield final;
+    yield* handed;
   }
 
-  return { runId: run.id, model, stream };
+  return { runId: run.id, traceId: ids.traceId, model, stream };
 }
 
 /** The question the run waits on (a Finalizer interrupt), with its interrupt id. */

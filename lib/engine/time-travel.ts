@@ -78,7 +78,9 @@ const refuse = (): never => {
  */
 export function historyGraph(db: Db, document: string): { graph: PhylacteryGraph; flow: FlowSpec } {
   const doc = FlowDocument.parse(JSON.parse(document));
-  const flow = compileFlowSpec(doc, { known: (n) => Boolean(getTool(n)), sideEffect: isSideEffectTool });
+  // Nothing runs here, so every tool the version names counts as known (MCP tools included;
+  // their servers need not be reachable to read history). Unknown ones stay side-effecting.
+  const flow = compileFlowSpec(doc, { known: () => true, sideEffect: isSideEffectTool });
   const deps: EngineDeps = {
     flow,
     permission: "user",

@@ -75,6 +75,8 @@ export const dataSchemas = {
   /** Run status and which model answered (run_started / run_completed / run_failed). */
   run: z.object({
     runId: z.string(),
+    /** The run's W3C trace id (32 hex chars; SPEC.md 7), as in its logs and spans; absent in events stored before it was added. */
+    traceId: z.string().optional(),
     status: z.enum(["running", "awaiting_approval", "awaiting_input", "completed", "failed", "cancelled"]),
     model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable(),
     /** The run's structured error (SPEC.md 3); severity and the rest are absent in events stored before they were added. */

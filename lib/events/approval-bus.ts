@@ -1,10 +1,11 @@
-import { EventEmitter } from "node:events";
 import { z } from "zod";
+import { logger } from "../log";
+import { currentTraceIds, publish, subscribe } from "./bus";
 
 /**
- * In-process pub/sub of approval changes (SPEC.md 7 event bus; issue 4 live inbox). The
- * approvals service publishes every change; the inbox's server-sent events route
- * subscribes and tells each browser to refresh its list and badge.
+ * Approval changes on the event bus (SPEC.md 7; issue 4 live inbox): the `approval.*`
+ * topics of lib/events/bus.ts. The approvals service publishes every change; the inbox's
+ * server-sent events route subscribes and tells each browser to refresh its list and badge.
  */
 export const ApprovalEvent = z.object({
   /** approval.created | approval.decided | approval.expired | approval.consumed */
@@ -18,24 +19,30 @@ export const ApprovalEvent = z.object({
 });
 export type ApprovalEvent = z.infer<typeof ApprovalEvent>;
 
-// One emitter per server process, kept on globalThis so Next's module copies share it.
-const g = globalThis as { __phylacteryApprovalBus?: EventEmitter };
-if (!g.__phylacteryApprovalBus) g.__phylacteryApprovalBus = new EventEmitter().setMaxListeners(0);
-const bus = g.__phylacteryApprovalBus;
+const log = logger.child({ module: "approval-bus" });
 
 /**
- * Publishes an approval change to every subscriber of this process.
+ * Publishes an approval change on the bus (topic = `type`), with the trace id and run of
+ * the run being served if any (a fresh trace id otherwise). Subscribers run in order; one
+ * that fails is logged, never thrown back at the approvals service.
  * @throws ZodError when the event does not match its schema (a bug).
  */
 export function publishApproval(event: ApprovalEvent): void {
-  bus.emit("approval", ApprovalEvent.parse(event));
+  const e = ApprovalEvent.parse(event);
+  const { traceId, runId } = currentTraceIds();
+  publish({ topic: e.type, traceId, threadId: e.threadId, runId, at: e.at, data: { approvalId: e.approvalId, status: e.status } }).catch((err: unknown) =>
+    log.error({ err, approvalId: e.approvalId }, "approval subscriber failed"),
+  );
 }
 
 /**
- * Subscribes to approval changes.
+ * Subscribes to approval changes (`approval.*` on the bus), as {@link ApprovalEvent}s.
  * @returns the function that unsubscribes.
  */
 export function onApproval(listener: (event: ApprovalEvent) => void): () => void {
-  bus.on("approval", listener);
-  return () => bus.off("approval", listener);
+  return subscribe("approval.*", (e) => {
+    if (!e.topic.startsWith("approval.")) return;
+    const data = e.data as { approvalId: string; status: string };
+    listener({ type: e.topic as ApprovalEvent["type"], approvalId: data.approvalId, threadId: e.threadId ?? "", status: data.status, at: e.at });
+  });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { dataSchemas, type RunChunk } from "../engine/ui-parts";
+import { dataSchemas, type RunChunk, type RunDataTypes } from "../engine/ui-parts";
+import type { BusEvent, BusTopic, TraceIds } from "./bus";
 
 /**
  * The run's named events (SPEC.md 7, issue 3): each stream chunk is stored as a RunEvent
@@ -119,6 +120,98 @@ export function eventsOf(chunk: RunChunk, seen: NamerState): { name: RunEventNam
     case "data-memory":
       add("memory_injected", chunk.data);
       break;
+    default: {
+      const unknown: never = chunk;
+      throw new Error(`eventsOf: no event for chunk ${JSON.stringify(unknown)}`);
+    }
   }
   return out;
+}
+
+/**
+ * The bus topic of each stored event (SPEC.md 7, seed 004: task.*, agent.*, tool.*,
+ * memory.*). `tool_result` is `tool.success` or `tool.failed` by the call's status.
+ */
+const TOPICS: Record<RunEventName, BusTopic> = {
+  user_message: "task.created",
+  intent_classified: "task.classified",
+  run_started: "task.started",
+  run_suspended: "task.blocked",
+  run_completed: "task.completed",
+  run_failed: "task.failed",
+  plan_generated: "task.planned",
+  plan_updated: "task.planned",
+  plan_completed: "task.planned",
+  plan_failed: "task.planned",
+  lifecycle_transition: "task.lifecycle",
+  final_answer: "task.answered",
+  agent_handoff: "agent.handoff",
+  agent_changed: "agent.handoff",
+  plan_step_started: "agent.started",
+  plan_step_completed: "agent.completed",
+  plan_step_failed: "agent.error",
+  tool_call_proposed: "agent.tool_called",
+  risk_decision: "tool.risk_decided",
+  approval_required: "tool.approval_required",
+  tool_running: "tool.invoked",
+  tool_rejected: "tool.rejected",
+  tool_result: "tool.success",
+  memory_injected: "memory.retrieved",
+};
+
+/**
+ * The topic an event goes out on (see {@link TOPICS}).
+ * @param stored what the RunEvent stores (for tool_result, the data-tool part).
+ */
+export function topicOf(name: RunEventName, stored: unknown): BusTopic {
+  if (name === "tool_result") return (stored as { data?: { status?: string } }).data?.status === "error" ? "tool.failed" : "tool.success";
+  return TOPICS[name];
+}
+
+/**
+ * The bus event of one stored run event: `{ name, chunk: stored }` on its topic; a
+ * memory_injected event also carries what memory.retrieved names (agent, step, how many
+ * short-term entries, the fact ids).
+ * @param stored what the RunEvent stores: the stream part, or the record of an event no
+ *   part stands for (`{ type: "event", name, payload }`; `{ text, kind }` for user_message).
+ * @param at ms since the epoch.
+ */
+export function busEventOf(name: RunEventName, stored: unknown, ids: TraceIds, at: number): BusEvent {
+  const topic = topicOf(name, stored);
+  if (name === "memory_injected") {
+    const m = (stored as { data: RunDataTypes["memory"] }).data;
+    return { ...ids, at, topic: "memory.retrieved", data: { agentId: m.agentId, stepId: m.stepId, shortTerm: m.shortTerm.length, factIds: m.facts.map((f) => f.id), name, chunk: stored as never } };
+  }
+  return { ...ids, at, topic, data: { name, chunk: stored } } as BusEvent;
+}
+
+/**
+ * The bus events a stream chunk stands for, in order (see {@link eventsOf}): the first
+ * carries the chunk itself, any further one (agent_changed) its stored record.
+ * @throws ZodError when a payload does not match its event's schema (an engine bug).
+ */
+export function busEventsOf(chunk: RunChunk, seen: NamerState, ids: TraceIds, at: number): BusEvent[] {
+  return eventsOf(chunk, seen).map((e, i) => busEventOf(e.name, i === 0 ? chunk : { type: "event", name: e.name, payload: e.payload }, ids, at));
+}
+
+/** A run event read back from the bus: its name, what to store, and the part to stream (if any). */
+export interface StoredRunEvent {
+  name: RunEventName;
+  /** The RunEvent's `data`. */
+  data: unknown;
+  /** The chunk the run's stream yields, or null for a stored-only event. */
+  chunk: RunChunk | null;
+}
+
+/**
+ * The run event a bus event stands for, or null when it is not one (e.g. memory.appended,
+ * approval.*, or a memory.retrieved published without its stream part).
+ */
+export function storedEventOf(event: BusEvent): StoredRunEvent | null {
+  const data = event.data as { name?: unknown; chunk?: unknown };
+  const name = RunEventName.safeParse(data.name);
+  if (!name.success || data.chunk === undefined) return null;
+  const type = (data.chunk as { type?: unknown } | null)?.type;
+  const streamed = typeof type === "string" && type !== "event";
+  return { name: name.data, data: data.chunk, chunk: streamed ? (data.chunk as RunChunk) : null };
 }

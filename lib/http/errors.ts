@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import { AppError, isAppError } from "../errors";
+import { logger } from "../log";
 
 /** JSON body of every error response: `{ error: { code, reason, message, issues? } }`. */
 export interface ErrorBody {
@@ -21,7 +22,7 @@ export function errorResponse(err: unknown): Response {
   if (isAppError(err)) {
     return Response.json({ error: { code: err.code, reason: err.reason, message: err.message } } satisfies ErrorBody, { status: err.status });
   }
-  console.error("unhandled error", err);
+  logger.error({ err }, "unhandled error");
   return Response.json({ error: { code: "internal", reason: "internal", message: "Something went wrong on the server; see its log." } } satisfies ErrorBody, {
     status: 500,
   });

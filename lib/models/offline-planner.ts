@@ -1,5 +1,6 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { between, fileNames, targetFile } from "./offline-text";
+import { chooseOtherTool } from "./offline-tools";
 import type { PlanProposal } from "./prompts";
 
 /**
@@ -70,6 +71,10 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
     depends_on: deps,
   });
   const read = (file: string) => step("read_file", `Read ${file}`, `The full text of ${file}.`);
+  // remember / recall / http_request / run_javascript / "use <tool> with {…}": one step for
+  // an agent that has that tool, worded as the user put it (the executor reads the call from it).
+  const other = chooseOtherTool(task);
+  if (other) return [step(other.toolName, task.trim(), `The result of ${other.toolName}.`)];
   const files = fileNames(task);
   const lower = task.toLowerCase();
   const [first] = files;

@@ -10,13 +10,16 @@ import type {
 } from "@ai-sdk/provider";
 import { extractivePoints } from "./extractive-summary";
 import { plannerReply, type Reply, writeContent } from "./offline-planner";
+import { chooseOtherTool, type ToolChoice } from "./offline-tools";
 import { between, byteLength, contextBody, countBullets, detectRole, fileNames, messageChars, messageText, summaryDocument, targetFile, unescapeAttr } from "./offline-text";
 
 /**
  * The offline model: a deterministic `LanguageModelV4` that needs no network and no key.
  * It reads the role marker of the system prompt built by `./prompts.ts` and answers with
  * simple rules: the planner proposes file steps, an executor calls one tool then reports its
- * result, the finalizer recaps the steps. Same prompt in, same output out (no randomness,
+ * result, the finalizer recaps the steps. Besides the file rules, an executor recognises
+ * "remember that X", "recall X", "fetch <url>", "run javascript: <code>" and the generic
+ * "use <tool> with <JSON object>" (see chooseOtherTool); it only calls tools it is offered. Same prompt in, same output out (no randomness,
  * no clock), so runs and tests replay exactly (STYLE.md rule 13).
  */
 
@@ -81,19 +84,57 @@ function field(value: unknown, ...keys: string[]): unknown {
   return keys.map((k) => o[k]).find((v) => v !== undefined);
 }
 
+/** Cuts `text` at {@link READ_QUOTE_LIMIT} characters, saying so. */
+function quote(text: string): string {
+  return text.length > READ_QUOTE_LIMIT ? `${text.slice(0, READ_QUOTE_LIMIT)}\n[\u2026 cut at ${READ_QUOTE_LIMIT} characters]` : text;
+}
+
+/** What a step of the non-file tools (http_request, run_javascript, remember, recall) produced, in words. */
+function describeOtherTool(toolName: string, input: Record<string, unknown>, v: unknown): string | undefined {
+  switch (toolName) {
+    case "http_request": {
+      const headers = field(v, "headers");
+      const type = field(headers, "content-type");
+      const cut = field(v, "truncated") === true ? ", cut at the flow's size limit" : "";
+      const body = field(v, "body");
+      const summary = `${String(input.method ?? "GET")} ${String(field(v, "url") ?? input.url)} returned ${String(field(v, "status"))} (${type ? `${String(type)}, ` : ""}${String(field(v, "bytes") ?? 0)} bytes${cut})`;
+      return typeof body === "string" && body.length > 0 ? `${summary}:\n${quote(body)}` : `${summary}.`;
+    }
+    case "run_javascript": {
+      const logs = field(v, "logs");
+      const printed = Array.isArray(logs) && logs.length > 0 ? `\nConsole:\n${logs.map((l) => `- ${String(l)}`).join("\n")}` : "";
+      return `The script returned: ${quote(JSON.stringify(field(v, "result") ?? null))}${printed}`;
+    }
+    case "remember":
+      return field(v, "created") === false
+        ? `Already remembered: "${String(input.content)}" (fact ${String(field(v, "id"))}).`
+        : `Remembered: "${String(input.content)}" (fact ${String(field(v, "id"))}).`;
+    case "recall": {
+      const facts = field(v, "facts");
+      if (!Array.isArray(facts) || facts.length === 0) return `Nothing is remembered about "${String(input.query)}".`;
+      return `Remembered about "${String(input.query)}":\n${facts.map((f) => `- ${String(field(f, "content"))}`).join("\n")}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+const FILE_TOOLS = new Set(["list_files", "read_file", "write_file", "delete_file"]);
+
 function describeResult(toolName: string, input: Record<string, unknown>, outcome: ToolOutcome): string {
   const path = String(input.path ?? field(outcome.value, "path") ?? ".");
-  if (outcome.error !== undefined) return `${toolName} on ${path} failed: ${outcome.error}`;
+  if (outcome.error !== undefined) {
+    const subject = FILE_TOOLS.has(toolName) || input.path !== undefined ? ` on ${path}` : typeof input.url === "string" ? ` on ${input.url}` : "";
+    return `${toolName}${subject} failed: ${outcome.error}`;
+  }
   const v = outcome.value;
+  const other = describeOtherTool(toolName, input, v);
+  if (other !== undefined) return other;
   switch (toolName) {
     case "read_file": {
       const raw = field(v, "content", "text");
       const content = typeof v === "string" ? v : typeof raw === "string" ? raw : JSON.stringify(v);
-      const quoted =
-        content.length > READ_QUOTE_LIMIT
-          ? `${content.slice(0, READ_QUOTE_LIMIT)}\n[\u2026 cut at ${READ_QUOTE_LIMIT} characters]`
-          : content;
-      return `Read ${content.length} characters from ${path}:\n${quoted}`;
+      return `Read ${content.length} characters from ${path}:\n${quote(content)}`;
     }
     case "write_file": {
       const content = typeof input.content === "string" ? input.content : "";
@@ -135,6 +176,11 @@ function reportToolResults(prompt: LanguageModelV4Message[], last: LanguageModel
     .join("\n\n");
 }
 
+/** The long-term facts the engine injected into the step prompt (`<fact>…</fact>` lines). */
+function memoryFacts(user: string): string[] {
+  return [...user.matchAll(/^<fact>([\s\S]*?)<\/fact>$/gm)].map((m) => (m[1] ?? "").trim()).filter(Boolean);
+}
+
 function parseContext(user: string): { task: string; result: string }[] {
   return [...user.matchAll(/<step-result task="([^"]*)">\n([\s\S]*?)\n<\/step-result>/g)].map((m) => ({
     task: unescapeAttr(m[1] ?? ""),
@@ -143,7 +189,9 @@ function parseContext(user: string): { task: string; result: string }[] {
 }
 
 /** Chooses the tool for a step, or `undefined` when the step is answered in text. */
-function chooseTool(task: string, context: { task: string; result: string }[]) {
+function chooseTool(task: string, context: { task: string; result: string }[]): ToolChoice | undefined {
+  const other = chooseOtherTool(task);
+  if (other) return other;
   const files = fileNames(task);
   const lower = task.toLowerCase();
   const [first] = files;
@@ -170,7 +218,11 @@ function chooseTool(task: string, context: { task: string; result: string }[]) {
   return undefined;
 }
 
-function answerInText(task: string, context: { task: string; result: string }[]): string {
+function answerInText(task: string, context: { task: string; result: string }[], facts: string[] = []): string {
+  if (facts.length > 0 && context.length === 0) {
+    // What the agent remembers (SPEC.md 6): the facts injected for this step, as they are.
+    return `From memory:\n${facts.map((f) => `- ${f}`).join("\n")}`;
+  }
   const points = extractivePoints(contextBody(context));
   if (points.length > 0) {
     const source = fileNames(`${task} ${context.map((c) => c.task).join(" ")}`)[0] ?? "the earlier steps";
@@ -207,7 +259,7 @@ function executorReply(options: LanguageModelV4CallOptions, system: string, user
   }
   const context = parseContext(user);
   const choice = chooseTool(task, context);
-  if (!choice) return { kind: "text", text: answerInText(task, context) };
+  if (!choice) return { kind: "text", text: answerInText(task, context, memoryFacts(user)) };
   if (!tools.has(choice.toolName)) {
     const agent = /^You are (.+?) \(agent /m.exec(system)?.[1] ?? "this agent";
     return {

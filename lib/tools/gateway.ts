@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import { isAppError } from "../errors";
+import { logger } from "../log";
+import { withSpan } from "../telemetry";
 import { builtinRegistry, type ToolRegistry } from "./registry";
 import type { BlobReader, MemoryAccess, NetworkAccess, ToolContext, ToolDefinition, ToolRunResult } from "./types";
 
@@ -7,8 +9,12 @@ import type { BlobReader, MemoryAccess, NetworkAccess, ToolContext, ToolDefiniti
  * The tool gateway (SPEC.md 7): the one way the engine runs a tool. It validates input and
  * output with the tool's zod schemas, enforces the timeout with an AbortController, turns
  * every failure into an error result (it never throws for a tool failure) and caps the
- * output text the agent sees.
+ * output text the agent sees. Every call is one log line ("tool call": tool, status,
+ * durationMs, errorCode, with the run's ids) and, when tracing is on, one span
+ * "tool <name>" under the run's span (SPEC.md 7).
  */
+
+const log = logger.child({ module: "tool-gateway" });
 
 /** Default cap on the output text, chars (SPEC.md 7). */
 export const DEFAULT_MAX_OUTPUT_CHARS = 200_000;
@@ -60,6 +66,32 @@ function cap(text: string, max: number): string {
  *   Never throws for a tool failure.
  */
 export async function runToolDefinition(def: ToolDefinition, rawInput: unknown, opts: RunToolOptions): Promise<ToolRunResult> {
+  return observed(def.name, () => runChecked(def, rawInput, opts));
+}
+
+/**
+ * Runs one tool call inside its span and logs its outcome: status, duration (ms) and
+ * error code as span attributes (an error result marks the span failed) and as one line.
+ */
+function observed(name: string, call: () => Promise<ToolRunResult>): Promise<ToolRunResult> {
+  return withSpan(
+    `tool ${name}`,
+    { "tool.name": name },
+    async () => {
+      const result = await call();
+      const line = { tool: name, status: result.status, durationMs: result.durationMs, errorCode: result.errorCode ?? null, sizeChars: result.sizeChars };
+      if (result.status === "error") log.warn(line, "tool call failed");
+      else log.info(line, "tool call");
+      return result;
+    },
+    (r) => ({
+      attributes: { "tool.status": r.status, "tool.duration_ms": r.durationMs, ...(r.errorCode ? { "tool.error_code": r.errorCode } : {}) },
+      error: r.status === "error" ? (r.errorCode ?? "tool_error") : undefined,
+    }),
+  );
+}
+
+async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolOptions): Promise<ToolRunResult> {
   const started = performance.now();
   const maxChars = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
   const finish = (status: ToolRunResult["status"], value: unknown, errorCode?: string): ToolRunResult => {
@@ -124,7 +156,7 @@ export async function runTool(name: string, rawInput: unknown, opts: RunToolOpti
   const def = (opts.registry ?? builtinRegistry).get(name);
   if (!def) {
     const output = `Unknown tool "${name}".`;
-    return { status: "error", output, sizeChars: output.length, errorCode: "unknown_tool", durationMs: 0 };
+    return observed(name, async () => ({ status: "error", output, sizeChars: output.length, errorCode: "unknown_tool", durationMs: 0 }));
   }
   return runToolDefinition(def, rawInput, opts);
 }

@@ -1,15 +1,26 @@
 import { z } from "zod";
 import { deleteFile, listFiles, readFile, writeFile } from "./files";
+import { httpRequest } from "./http-request";
+import { recall, remember } from "./memory-tools";
 import { rehydrate } from "./rehydrate";
+import { runJavascript } from "./run-javascript";
 import type { ToolCatalogEntry, ToolDefinition } from "./types";
 
-/** The built-in tools by name (SPEC.md 7): the four sandboxed file tools and `rehydrate`. */
+/**
+ * The built-in tools by name (SPEC.md 7): the four sandboxed file tools, `rehydrate`,
+ * `http_request` (the flow's network allowlist), `run_javascript` (QuickJS sandbox) and
+ * `remember` / `recall` (long-term memory, SPEC.md 6).
+ */
 export const builtinTools: Record<string, ToolDefinition> = {
   [listFiles.name]: listFiles,
   [readFile.name]: readFile,
   [writeFile.name]: writeFile,
   [deleteFile.name]: deleteFile,
   [rehydrate.name]: rehydrate,
+  [httpRequest.name]: httpRequest,
+  [runJavascript.name]: runJavascript,
+  [remember.name]: remember,
+  [recall.name]: recall,
 };
 
 /**

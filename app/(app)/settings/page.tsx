@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { MembersForm } from "@/components/settings/members-form";
 import { ProviderForm } from "@/components/settings/provider-form";
 import { db } from "@/lib/db/client";
@@ -26,6 +27,12 @@ export default async function SettingsPage() {
   return (
     <main>
       <h1>Settings</h1>
+      <p>
+        <Link href="/settings/mcp" data-testid="settings-mcp-link">
+          MCP servers
+        </Link>
+        <span className="muted">: tools from Model Context Protocol servers for your workspaces' flows.</span>
+      </p>
       <h2>Model providers</h2>
       <p className="muted">
         With nothing configured here, runs use the server's environment (<code>OPENAI_API_KEY</code>, <code>ANTHROPIC_API_KEY</code>,{" "}

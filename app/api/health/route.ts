@@ -1,5 +1,6 @@
 // GET /api/health - 200 { ok: true } once the database answers, 503 otherwise.
 import { db } from "@/lib/db/client";
+import { logger } from "@/lib/log";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +9,7 @@ export async function GET(): Promise<Response> {
     await db().$queryRaw`SELECT 1`;
     return Response.json({ ok: true });
   } catch (err) {
-    console.error("health: database unreachable", err);
+    logger.error({ err }, "health: database unreachable");
     return Response.json({ ok: false, error: "database unreachable" }, { status: 503 });
   }
 }

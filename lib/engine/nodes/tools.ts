@@ -30,7 +30,6 @@ export function toolsNode(deps: EngineDeps) {
     await deps.audit(task.thread_id, record);
     const result = await toolResultState(deps, task.thread_id, { name: p.name, id: p.tool_call_id }, res);
     const evicted = result.pointer ? { pointer: result.pointer, sizeChars: result.size_chars, rehydrationAllowed: result.rehydration_allowed } : null;
-    emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: res.status === "success" ? "done" : "error", output: result.output, evicted } });
     // Short-term memory (SPEC.md 6): what this agent did and what came of it. Keyed by the
     // call, so a node LangGraph runs again does not append twice.
     await deps.memory?.append(task.thread_id, {
@@ -40,6 +39,7 @@ export function toolsNode(deps: EngineDeps) {
       result: res.status === "success" ? result.output : `failed${res.errorCode ? ` (${res.errorCode})` : ""}: ${result.output}`,
       stepId: branch.step_id,
     });
+    emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: res.status === "success" ? "done" : "error", output: result.output, evicted } });
     const next: StepBranch = { ...branch, last_tool_result: result };
     return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: sendBranch("interpreter", task, next) });
   };

@@ -3,21 +3,24 @@ import { db } from "@/lib/db/client";
 import { getFlowWithLatest } from "@/lib/db/flows";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
-import { toolCatalog } from "@/lib/tools/registry";
+import { workspaceToolRegistry } from "@/lib/tools/workspace-registry";
 
 export const dynamic = "force-dynamic";
 
 /**
  * Flow editor: the canvas of the latest version, and a form to run it (rendered by the
- * editor, which disables it while the canvas is invalid or unsaved). Another user's flow is a 404.
+ * editor, which disables it while the canvas is invalid or unsaved). The palette offers the
+ * workspace's tools (built-ins and MCP). Another user's flow is a 404.
  */
 export default async function FlowPage({ params }: { params: Promise<{ flowId: string }> }) {
   const user = await requireUser();
   const { flowId } = await params;
   const found = await orNotFound(getFlowWithLatest(db(), user.id, flowId));
+  // The workspace's catalog: built-ins and its MCP servers' tools, with their sources and schemas (issue 6).
+  const tools = (await workspaceToolRegistry(db(), found.flow.workspaceId)).catalog();
   return (
     <main className="editor-page">
-      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={toolCatalog()} />
+      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={tools} />
     </main>
   );
 }

@@ -4,11 +4,14 @@ import type { InboxEvent } from "@/lib/approvals/inbox-item";
 import { db } from "@/lib/db/client";
 import { onApproval } from "@/lib/events/approval-bus";
 import { withUser } from "@/lib/http/with-user";
+import { logger } from "@/lib/log";
 import { queryOf } from "../schema";
 import { KEEP_ALIVE_MS, Query } from "./schema";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
+
+const log = logger.child({ module: "approvals-events" });
 
 /**
  * `event: approvals` with `data: {"pending": N}` on connect, then the same event with the
@@ -36,13 +39,13 @@ export const GET = withUser({}, async (req, { user }) => {
           const event: InboxEvent = { pending: await pendingCount(db(), user.id), ...change };
           write(`event: approvals\ndata: ${JSON.stringify(event)}\n\n`);
         } catch (err) {
-          console.error("approvals events: count failed", err);
+          log.error({ err }, "approvals events: count failed");
         }
       };
       const unsubscribe = onApproval((e) => {
         void approvalVisible(db(), user.id, e.approvalId)
           .then((visible) => (visible ? push({ approvalId: e.approvalId, type: e.type, status: e.status }) : undefined))
-          .catch((err) => console.error("approvals events: visibility check failed", err));
+          .catch((err: unknown) => log.error({ err }, "approvals events: visibility check failed"));
       });
       const keepAlive = setInterval(() => write(": keep-alive\n\n"), KEEP_ALIVE_MS);
       stop = () => {

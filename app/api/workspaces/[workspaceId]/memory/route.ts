@@ -1,0 +1,34 @@
+// GET|POST /api/workspaces/:workspaceId/memory - list or search the workspace's long-term facts (any member); add one (owners and approvers).
+import { db } from "@/lib/db/client";
+import { withUser } from "@/lib/http/with-user";
+import { memberRole, requireFactEditor } from "@/lib/memory/access";
+import { embedderFromEnv } from "@/lib/memory/embeddings";
+import { listFacts, searchFacts, upsertFact } from "@/lib/memory/long-term";
+import { Body, Params, Query } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withUser({ params: Params }, async (req, { user, params }) => {
+  const query = Query.parse(Object.fromEntries(new URL(req.url).searchParams));
+  await memberRole(db(), user.id, params.workspaceId);
+  const status = query.status ? { status: query.status } : {};
+  const facts =
+    query.q || query.tag
+      ? await searchFacts(db(), { workspaceId: params.workspaceId, query: query.q ?? "", embedder: embedderFromEnv(), limit: 100, ...status, ...(query.tag ? { filters: { tags: [query.tag] } } : {}) })
+      : await listFacts(db(), { workspaceId: params.workspaceId, ...status });
+  return Response.json({ facts }, { headers: { "cache-control": "no-store" } });
+});
+
+export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) => {
+  requireFactEditor(await memberRole(db(), user.id, params.workspaceId));
+  const { fact, created } = await upsertFact(db(), {
+    workspaceId: params.workspaceId,
+    content: body.content,
+    origin: "manual",
+    createdById: user.id,
+    embedder: embedderFromEnv(),
+    ...(body.tags ? { tags: body.tags } : {}),
+    ...(body.agentRole ? { agentRole: body.agentRole } : {}),
+  });
+  return Response.json({ fact }, { status: created ? 201 : 200 });
+});

@@ -1,0 +1,232 @@
+import "server-only";
+import type { Db } from "../db/client";
+import { type Role, roleIn } from "../db/workspaces";
+import { AppError } from "../errors";
+import { closeMcpClient } from "./client-pool";
+import { EnvSecrets, HeaderSecrets, type McpServerInput, type McpServerPatch } from "./config";
+import { listedTools, type McpServerRow } from "./definitions";
+import { discoverTools } from "./discover";
+import { openSecrets, sealSecrets } from "./secrets";
+
+/**
+ * A workspace's MCP servers (issue 6). Any member lists them; only owners add, change,
+ * refresh or remove them, since a stdio server is a command run on this server. Secrets are
+ * write-only: views carry only their names. A non-member gets 404 for everything.
+ */
+
+/** A listed tool as the settings page shows it. */
+export interface McpToolView {
+  /** The tool's name on its server. */
+  name: string;
+  /** Its flow tool name `mcp__<server>__<tool>`; null when left out (see `problem`). */
+  toolName: string | null;
+  description: string;
+  /** The input schema as the server declared it (JSON Schema). */
+  inputSchema: unknown;
+  sideEffect: boolean;
+  /** Left out, or input only loosely checked, and why; null when neither. */
+  problem: string | null;
+}
+
+/** An MCP server as the API and settings page show it: never its secret values. */
+export interface McpServerView {
+  id: string;
+  name: string;
+  transport: "stdio" | "http";
+  command: string | null;
+  args: string[];
+  url: string | null;
+  /** Names of the env vars (stdio) or headers (http) set; values are never sent back. */
+  secretKeys: string[];
+  /** True when the stored secrets cannot be decrypted (the server key changed): enter them again. */
+  secretsUnreadable: boolean;
+  tools: McpToolView[];
+  /** What went wrong at the last refresh and what to do; null when it worked. */
+  lastError: string | null;
+  /** When the tools were last listed (ISO 8601); null when never. */
+  refreshedAt: string | null;
+  createdAt: string;
+}
+
+type Row = McpServerRow & { workspaceId: string; lastError: string | null; refreshedAt: Date | null; createdAt: Date };
+
+function secretNames(row: Row): { keys: string[]; unreadable: boolean } {
+  try {
+    return { keys: Object.keys(openSecrets(row.secretCiphertext)).sort(), unreadable: false };
+  } catch {
+    return { keys: [], unreadable: true };
+  }
+}
+
+function view(row: Row): McpServerView {
+  const secrets = secretNames(row);
+  let args: string[] = [];
+  try {
+    const parsed: unknown = JSON.parse(row.args);
+    if (Array.isArray(parsed)) args = parsed.map(String);
+  } catch {
+    // Stored by this module: always JSON.
+  }
+  return {
+    id: row.id,
+    name: row.name,
+    transport: row.transport === "stdio" ? "stdio" : "http",
+    command: row.command,
+    args,
+    url: row.url,
+    secretKeys: secrets.keys,
+    secretsUnreadable: secrets.unreadable,
+    tools: listedTools(row).map((t) => ({
+      name: t.tool.name,
+      toolName: t.name,
+      description: t.tool.description,
+      inputSchema: t.tool.inputSchema ?? null,
+      sideEffect: t.sideEffect,
+      problem: t.problem,
+    })),
+    lastError: row.lastError,
+    refreshedAt: row.refreshedAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The actor's role, or 404 when they are not a member. */
+async function memberRole(db: Db, userId: string, workspaceId: string): Promise<Role> {
+  const role = await roleIn(db, userId, workspaceId);
+  if (!role) throw new AppError("not_found", "workspace_not_found", `No workspace ${workspaceId}.`);
+  return role;
+}
+
+/** 404 for non-members, 403 for members who are not owners. */
+async function requireOwner(db: Db, userId: string, workspaceId: string): Promise<void> {
+  const role = await memberRole(db, userId, workspaceId);
+  if (role !== "owner") {
+    throw new AppError(
+      "forbidden",
+      "role_forbidden",
+      `Your role in this workspace is ${role}; only owners add, change, refresh or remove MCP servers (a stdio server runs a command on this server). Ask an owner.`,
+    );
+  }
+}
+
+async function serverOf(db: Db, workspaceId: string, serverId: string): Promise<Row> {
+  const row = await db.mcpServer.findFirst({ where: { id: serverId, workspaceId } });
+  if (!row) throw new AppError("not_found", "mcp_server_not_found", `No MCP server ${serverId} in this workspace.`);
+  return row;
+}
+
+/** Lists the server's tools now and stores them, or the error (keeping the last list). */
+async function refreshRow(db: Db, row: Row): Promise<Row> {
+  const found = await discoverTools(row);
+  const data = found.ok ? { tools: JSON.stringify(found.tools), refreshedAt: new Date(), lastError: null } : { lastError: found.error };
+  return db.mcpServer.update({ where: { id: row.id }, data });
+}
+
+/**
+ * The workspace's MCP servers by name.
+ * @throws AppError not_found when `userId` is not a member.
+ */
+export async function listServers(db: Db, userId: string, workspaceId: string): Promise<McpServerView[]> {
+  await memberRole(db, userId, workspaceId);
+  const rows = await db.mcpServer.findMany({ where: { workspaceId }, orderBy: { name: "asc" } });
+  return rows.map(view);
+}
+
+/**
+ * Adds a server (owners only), seals its secrets (see sealSecrets) and lists its tools at
+ * once; a server that cannot be reached is still added, with `lastError` saying what to do.
+ * @param input a parsed McpServerInput.
+ * @throws AppError not_found (not a member), forbidden (not an owner), conflict
+ *   ("mcp_server_exists": the name is taken in this workspace).
+ */
+export async function addServer(db: Db, userId: string, workspaceId: string, input: McpServerInput): Promise<McpServerView> {
+  await requireOwner(db, userId, workspaceId);
+  const taken = await db.mcpServer.findUnique({ where: { workspaceId_name: { workspaceId, name: input.name } }, select: { id: true } });
+  const exists = () => new AppError("conflict", "mcp_server_exists", `name: this workspace already has an MCP server named ${input.name}; choose another name or remove that one first.`);
+  if (taken) throw exists();
+  let row: Row;
+  try {
+    row = await db.mcpServer.create({
+      data: {
+        workspaceId,
+        name: input.name,
+        transport: input.transport,
+        command: input.transport === "stdio" ? input.command : null,
+        args: JSON.stringify(input.transport === "stdio" ? input.args : []),
+        url: input.transport === "http" ? input.url : null,
+        secretCiphertext: sealSecrets(input.secrets ?? {}),
+        createdById: userId,
+      },
+    });
+  } catch (err) {
+    if ((err as { code?: unknown }).code === "P2002") throw exists();
+    throw err;
+  }
+  return view(await refreshRow(db, row));
+}
+
+/**
+ * Changes a server's command and args (stdio) or URL (http) and sets or removes secrets
+ * (owners only), then lists its tools again on a new connection.
+ * @throws AppError not_found, forbidden, unprocessable ("mcp_field_transport": a field of
+ *   the other transport, or a secret name the transport does not accept).
+ */
+export async function updateServer(db: Db, userId: string, workspaceId: string, serverId: string, patch: McpServerPatch): Promise<McpServerView> {
+  await requireOwner(db, userId, workspaceId);
+  const row = await serverOf(db, workspaceId, serverId);
+  const wrong = (field: string) =>
+    new AppError("unprocessable", "mcp_field_transport", `${field}: this server uses ${row.transport}; to change its transport, remove it and add it again.`);
+  if (row.transport === "stdio" && patch.url !== undefined) throw wrong("url");
+  if (row.transport === "http" && (patch.command !== undefined || patch.args !== undefined)) throw wrong(patch.command !== undefined ? "command" : "args");
+  let secretCiphertext = row.secretCiphertext;
+  if (patch.secrets) {
+    let current: Record<string, string>;
+    try {
+      current = openSecrets(row.secretCiphertext);
+    } catch {
+      current = {};
+    }
+    for (const [k, v] of Object.entries(patch.secrets)) {
+      if (v === null) delete current[k];
+      else current[k] = v;
+    }
+    const checked = (row.transport === "stdio" ? EnvSecrets : HeaderSecrets).safeParse(current);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new AppError("unprocessable", "mcp_secret_invalid", `secrets${issue?.path.length ? `.${issue.path.join(".")}` : ""}: ${issue?.message ?? "invalid"}`);
+    }
+    secretCiphertext = sealSecrets(checked.data);
+  }
+  const updated = await db.mcpServer.update({
+    where: { id: row.id },
+    data: {
+      ...(patch.command !== undefined ? { command: patch.command } : {}),
+      ...(patch.args !== undefined ? { args: JSON.stringify(patch.args) } : {}),
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      secretCiphertext,
+    },
+  });
+  await closeMcpClient(row.id);
+  return view(await refreshRow(db, updated));
+}
+
+/**
+ * Lists a server's tools again now (owners only).
+ * @throws AppError not_found, forbidden.
+ */
+export async function refreshServer(db: Db, userId: string, workspaceId: string, serverId: string): Promise<McpServerView> {
+  await requireOwner(db, userId, workspaceId);
+  return view(await refreshRow(db, await serverOf(db, workspaceId, serverId)));
+}
+
+/**
+ * Removes a server and closes its connection (owners only). Flows that bind its tools stop
+ * validating until they are changed.
+ * @throws AppError not_found, forbidden.
+ */
+export async function removeServer(db: Db, userId: string, workspaceId: string, serverId: string): Promise<void> {
+  await requireOwner(db, userId, workspaceId);
+  const row = await serverOf(db, workspaceId, serverId);
+  await db.mcpServer.delete({ where: { id: row.id } });
+  await closeMcpClient(row.id);
+}

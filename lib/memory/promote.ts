@@ -1,0 +1,99 @@
+import "server-only";
+import type { Db } from "../db/client";
+import { isRunActive } from "../engine/run-thread";
+import { AppError } from "../errors";
+import { announce } from "./announce";
+import { contentHash } from "./fact-view";
+import { upsertFact } from "./long-term";
+import { finalAnswer, firstTask, stepOutcomes } from "./thread-events";
+import type { FactView } from "./types";
+
+/**
+ * Moving what a thread learned towards long-term memory (seed 004 `promote(task_id)` and
+ * `summarize(task_id)`, SPEC.md 6).
+ */
+
+/** Longest promoted fact, chars. */
+export const PROMOTED_FACT_CHARS = 500;
+/** Longest thread summary, chars. */
+export const SUMMARY_CHARS = 1_500;
+
+function clip(text: string, max: number): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}
+
+/** The thread with its workspace; refuses while a run streams on it. */
+async function finishedThread(db: Db, threadId: string) {
+  const thread = await db.thread.findUnique({ where: { id: threadId }, select: { id: true, status: true, updatedAt: true, flow: { select: { workspaceId: true } } } });
+  if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+  if (isRunActive(threadId) || thread.status === "running") throw new AppError("conflict", "run_in_progress", "A run is still going on this thread; wait for it to finish.");
+  return thread;
+}
+
+/**
+ * Proposes long-term facts from a thread (seed 004 `promote`): one candidate per completed
+ * plan step with a result (its stored `plan_step_completed` event), the result cut to
+ * {@link PROMOTED_FACT_CHARS} chars, with provenance { threadId, stepId } and tags
+ * ["promoted", <agent name, lower-cased>]. Candidates are "proposed" (a user accepts them on
+ * the memory page) or "accepted" when `auto` (the flow's `settings.memory.autoPromote`).
+ * Results already known (a fact with the same normalised content, or one already promoted
+ * from the same step) are skipped. Publishes `memory.promoted` with the new fact ids.
+ * @returns the facts created.
+ * @throws AppError not_found ("thread_not_found"); conflict ("run_in_progress") while a run
+ *   streams on the thread.
+ */
+export async function promote(db: Db, input: { threadId: string; auto: boolean; userId: string | null }): Promise<FactView[]> {
+  const thread = await finishedThread(db, input.threadId);
+  const workspaceId = thread.flow.workspaceId;
+  const created: FactView[] = [];
+  for (const step of await stepOutcomes(db, input.threadId, ["plan_step_completed"])) {
+    if (step.status !== "completed" || !step.result?.trim()) continue;
+    const content = clip(step.result, PROMOTED_FACT_CHARS);
+    const known = await db.memoryFact.findFirst({
+      where: { workspaceId, OR: [{ contentHash: contentHash(content) }, { sourceThreadId: input.threadId, sourceStepId: step.id }] },
+      select: { id: true },
+    });
+    if (known) continue;
+    const { fact, created: isNew } = await upsertFact(db, {
+      workspaceId,
+      content,
+      tags: ["promoted", step.agentName.toLowerCase()],
+      origin: "promoted",
+      status: input.auto ? "accepted" : "proposed",
+      source: { threadId: input.threadId, stepId: step.id },
+      createdById: input.userId,
+    });
+    if (isNew) created.push(fact);
+  }
+  if (created.length > 0) await announce("memory.promoted", input.threadId, { factIds: created.map((f) => f.id), accepted: input.auto });
+  return created;
+}
+
+/**
+ * Writes a thread's summary (seed 004 `summarize`): deterministic, at most
+ * {@link SUMMARY_CHARS} chars: the task (the first user message), each plan step with its
+ * agent and outcome (result or error), and the final answer (the last run's final_answer
+ * events). Stored in Thread.summary with summarizedAt = `now` (the thread's updatedAt is
+ * kept: a summary is not activity).
+ * @param input.now clock, ms since the epoch (default now).
+ * @returns the summary.
+ * @throws AppError not_found ("thread_not_found"); conflict ("run_in_progress").
+ */
+export async function summarize(db: Db, input: { threadId: string; now?: number }): Promise<string> {
+  const thread = await finishedThread(db, input.threadId);
+  const [task, steps, answer] = await Promise.all([firstTask(db, input.threadId), stepOutcomes(db, input.threadId), finalAnswer(db, input.threadId)]);
+  const lines = [`Task: ${clip(task ?? "(no task recorded)", 300)}`];
+  if (steps.length > 0) {
+    lines.push("Steps:");
+    for (const s of steps) {
+      const outcome = s.status === "completed" ? (s.result ?? "done") : `${s.status}${s.error ? `: ${s.error}` : ""}`;
+      lines.push(`- ${clip(s.task, 100)} (${s.agentName}): ${clip(outcome, 160)}`);
+    }
+  }
+  if (answer) lines.push(`Answer: ${clip(answer, 400)}`);
+  const text = lines.join("\n");
+  const summary = text.length <= SUMMARY_CHARS ? text : `${text.slice(0, SUMMARY_CHARS - 1)}…`;
+  await db.thread.update({ where: { id: thread.id }, data: { summary, summarizedAt: new Date(input.now ?? Date.now()), updatedAt: thread.updatedAt } });
+  return summary;
+}

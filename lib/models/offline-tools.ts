@@ -1,0 +1,47 @@
+/**
+ * The offline model's rules for the tools that are not file tools (issue 6), shared by its
+ * planner (which agent gets the step) and its executor (which call to make).
+ */
+
+/** A tool call the offline model decided on. */
+export interface ToolChoice {
+  toolName: string;
+  input: Record<string, unknown>;
+}
+
+/** The code of a "compute/evaluate/run" step: a fenced block or an inline `code` span. */
+function codeInBackticks(text: string): string | undefined {
+  const fenced = /```(?:javascript|js)?[ \t]*\n?([\s\S]*?)```/i.exec(text);
+  if (fenced?.[1]?.trim()) return fenced[1].trim();
+  return /`([^`]+)`/.exec(text)?.[1]?.trim() || undefined;
+}
+
+/**
+ * The rules for the non-file tools, tried before the file rules (a planner's "Answer: "
+ * prefix is ignored): "use <tool> with <JSON object>" calls any tool (MCP tools too);
+ * "remember that X" -> remember; "what do you remember about X" / "recall X" -> recall;
+ * "fetch <url>" / "GET <url>" -> http_request; "run javascript: <code>" or code in
+ * backticks after compute/evaluate/run -> run_javascript.
+ */
+export function chooseOtherTool(task: string): ToolChoice | undefined {
+  const text = task.replace(/^answer:\s*/i, "").trim();
+  const use = /^use ([A-Za-z][\w.-]*) with (\{[\s\S]*\})\s*\.?$/i.exec(text);
+  if (use?.[1] && use[2]) {
+    try {
+      const input: unknown = JSON.parse(use[2]);
+      if (input && typeof input === "object" && !Array.isArray(input)) return { toolName: use[1], input: input as Record<string, unknown> };
+    } catch {
+      // Not JSON: the other rules decide.
+    }
+  }
+  const remembered = /^(?:please\s+)?remember(?:\s+that)?\s*:?\s+([\s\S]+)$/i.exec(text);
+  if (remembered?.[1]) return { toolName: "remember", input: { content: remembered[1].trim() } };
+  const asked = /^(?:what do you (?:remember|know) about|recall)\s+([\s\S]+?)\s*\??$/i.exec(text);
+  if (asked?.[1]) return { toolName: "recall", input: { query: asked[1] } };
+  const url = /^(?:fetch|get|download)\b[^\n]*?(https?:\/\/[^\s"'<>`]+)/i.exec(text)?.[1]?.replace(/[.,;:!?)]+$/, "");
+  if (url) return { toolName: "http_request", input: { url, method: "GET" } };
+  const script = /^run (?:javascript|js)\s*:\s*([\s\S]+)$/i.exec(text)?.[1] ?? (/^(?:compute|evaluate|calculate|run)\b/i.test(text) ? codeInBackticks(text) : undefined);
+  if (script?.trim()) return { toolName: "run_javascript", input: { code: codeInBackticks(script) ?? script.trim() } };
+  return undefined;
+}
+
