@@ -6,7 +6,7 @@ import { threadAccess } from "../db/workspaces";
 import { AppError } from "../errors";
 import { compileFlowSpec, type FlowSpec } from "../flow/compile";
 import { FlowDocument } from "../flow/schema";
-import { getTool, isSideEffectTool } from "../tools/registry";
+import { isSideEffectTool } from "../tools/registry";
 import type { EngineDeps } from "./deps";
 import { stepView } from "./emit";
 import { buildGraph, type PhylacteryGraph } from "./graph";
