@@ -1,5 +1,6 @@
 import type { FlowDocument } from "../lib/flow/schema";
 import { guidedSummary } from "./guided-summary";
+import { memoryAssistant } from "./memory-assistant";
 import { researchBrief } from "./research-brief";
 import { workspaceAssistant } from "./workspace-assistant";
 
@@ -8,4 +9,5 @@ export const TEMPLATES: Record<string, FlowDocument> = {
   "workspace-assistant": workspaceAssistant,
   "research-brief": researchBrief,
   "guided-summary": guidedSummary,
+  "memory-assistant": memoryAssistant,
 };

@@ -282,8 +282,6 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       active.delete(threadId);
     }
     const status = final.type === "data-run" ? final.data.status : "failed";
-    await publishChunk(final);
-    const handed = outbox.splice(0);
     await db.run.update({
       where: { id: run.id },
       data: {
@@ -295,7 +293,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       },
     });
     await db.thread.update({ where: { id: threadId }, data: { status } });
-    yield* handed;
+    // Published once the run and thread rows say how it ended, so subscribers of
+    // task.completed (e.g. the memory hooks: summarize, promote) see a finished thread.
+    await publishChunk(final);
+    yield* outbox.splice(0);
   }
 
   return { runId: run.id, traceId: ids.traceId, model, stream };
