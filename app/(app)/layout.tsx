@@ -24,6 +24,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
         <nav>
           <Link href="/flows">Flows &amp; runs</Link>
           <ApprovalsNavLink initialCount={pending} />
+          <Link href="/memory">Memory</Link>
           <Link href="/settings">Settings</Link>
         </nav>
         <form

@@ -90,7 +90,8 @@ function timeline(messages: RunUIMessage[]): TimelineItem[] {
  * The run view (issue 2 item 7): streams runs through the AI SDK's `useChat` with typed
  * data parts, shows the plan, steps, handoffs, tool calls, approval cards and the final
  * answer, and sends messages and approval decisions (approve, edit, respond, reject,
- * ignore; issue 4) to `POST /api/threads/:id/stream`. Only the thread's own user sends
+ * ignore; issue 4) to `POST /api/threads/:id/stream`, and on each step the memory injected
+ * into its agent's context (issue 6). Only the thread's own user sends
  * messages (`canMessage`); roles that cannot decide see the cards' buttons disabled.
  */
 export function RunView({
@@ -106,6 +107,7 @@ export function RunView({
   canMessage,
   requestedBy,
   forked = false,
+  workspaceId,
 }: {
   threadId: string;
   initialMessages: RunUIMessage[];
@@ -127,6 +129,8 @@ export function RunView({
   requestedBy: string;
   /** The thread is a fork (issue 5): "interrupted" reads as "ready to continue from the copied checkpoint". */
   forked?: boolean;
+  /** The thread's workspace, for links to its memory page from "Memory injected". */
+  workspaceId?: string;
 }) {
   const transport = useMemo(
     () =>
@@ -268,6 +272,7 @@ export function RunView({
           threadId={threadId}
           items={items}
           agents={agentsById}
+          workspaceId={workspaceId}
           renderApproval={(a) => {
             const state = approvalState(a);
             return <ApprovalCard approval={a} status={state.status} decision={state.decision} busy={busy} canDecide={canDecide} onDecide={(d) => decide(a, d)} />;

@@ -2,6 +2,7 @@
 import { type ReactNode, useState } from "react";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 import { AgentBadge, type AgentIdentity } from "./agent-badge";
+import { MemoryPart } from "./memory-part";
 
 /** One row of the run view's timeline (tool calls carry the id of the agent that proposed them). */
 export type TimelineItem =
@@ -104,23 +105,39 @@ function StepResult({ text }: { text: string }) {
 }
 
 /**
+ * The memory injected before each step, by step id (the last one when a step was tried
+ * again), for the memory parts whose step is in the timeline; the others show on their own.
+ */
+function memoryByStep(items: TimelineItem[]): Map<string, RunDataTypes["memory"]> {
+  const steps = new Set(items.flatMap((i) => (i.kind === "data-step" ? [i.data.id] : [])));
+  const out = new Map<string, RunDataTypes["memory"]>();
+  for (const i of items) if (i.kind === "data-memory" && i.data.stepId && steps.has(i.data.stepId)) out.set(i.data.stepId, i.data);
+  return out;
+}
+
+/**
  * The timeline (issue 5 "Run view"): messages, step starts and ends and handoffs with the
  * agent's identity badge, tool calls with their agent, input and output (evicted outputs
- * open on demand), approval cards inline, step errors, and the answer.
+ * open on demand), approval cards inline, step errors, and the answer; and on each step,
+ * folded, the memory injected into its agent's context (issue 6).
  */
 export function Timeline({
   threadId,
   items,
   agents,
   renderApproval,
+  workspaceId,
 }: {
   threadId: string;
   items: TimelineItem[];
   /** The flow's agents by id (icon and colour for the badges). */
   agents: Record<string, AgentIdentity>;
   renderApproval: (a: RunDataTypes["approval"]) => ReactNode;
+  /** The thread's workspace, for links to its memory page. */
+  workspaceId?: string;
 }) {
   if (items.length === 0) return <p className="muted card">Nothing has run on this thread yet.</p>;
+  const memory = memoryByStep(items);
   return (
     <ol className="timeline" data-testid="timeline">
       {items.map((item) => {
@@ -155,6 +172,17 @@ export function Timeline({
                     {item.data.error}
                   </div>
                 ) : null}
+                {memory.has(item.data.id) ? (
+                  <MemoryPart data={memory.get(item.data.id) as RunDataTypes["memory"]} agent={identity(agents, item.data.agentId, item.data.agentName)} workspaceId={workspaceId} />
+                ) : null}
+              </li>
+            );
+          case "data-memory":
+            // Shown on its step when the step is in the timeline; on its own otherwise (e.g. a directed run without a plan).
+            if (item.data.stepId && memory.has(item.data.stepId)) return null;
+            return (
+              <li key={item.key} className="event">
+                <MemoryPart data={item.data} agent={identity(agents, item.data.agentId)} workspaceId={workspaceId} />
               </li>
             );
           case "data-handoff":

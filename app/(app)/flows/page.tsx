@@ -14,6 +14,7 @@ import { listFlows } from "@/lib/db/flows";
 import { can } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
 import { TEMPLATES } from "@/templates";
+import { ThreadDeletedNotice } from "@/components/memory/thread-deleted-notice";
 
 export const dynamic = "force-dynamic";
 
@@ -94,6 +95,7 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
 
   return (
     <main className="wide">
+      <ThreadDeletedNotice />
       <div className="row">
         <h1>Flows</h1>
         {flows.length > 0 ? <div className="row gap">{templates}</div> : null}

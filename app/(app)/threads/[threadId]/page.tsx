@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { DeleteThreadButton } from "@/components/memory/delete-thread-button";
 import { type ForkOrigin, ForkedFrom } from "@/components/run/forked-from";
 import { RunView } from "@/components/run/run-view";
 import { ThreadTabs } from "@/components/run/thread-tabs";
@@ -38,7 +39,8 @@ function forkOriginOf(events: { type: string; data: string }[]): ForkOrigin | nu
  * its checkpoints (time travel: the state at each, fork from here; issue 5). A fork shows
  * where it came from. Members of the flow's workspace see it; approvers and owners decide
  * its approvals (viewers get no tokens) and may fork it; only the user who started it sends
- * messages. Other workspaces' threads are a 404.
+ * messages. Other workspaces' threads are a 404. A third tab shows the thread's memory
+ * (issue 6); the thread's own user or a workspace owner may delete the thread.
  */
 export default async function ThreadPage({ params, searchParams }: { params: Promise<{ threadId: string }>; searchParams: Promise<{ agent?: string }> }) {
   const user = await requireUser();
@@ -62,6 +64,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   // The origin is linked while it exists in a workspace the user belongs to.
   const originThread = origin ? await db().thread.findUnique({ where: { id: origin.fromThreadId }, select: { flow: { select: { workspaceId: true } } } }) : null;
   const originVisible = Boolean(originThread && (await roleIn(db(), user.id, originThread.flow.workspaceId)));
+  const canDelete = thread.userId === user.id || thread.role === "owner";
   return (
     <main className="wide">
       <p className="small muted">
@@ -70,9 +73,30 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           audit trail
         </Link>
       </p>
-      <h1 data-testid="thread-title">{thread.title}</h1>
+      <div className="row">
+        <h1 data-testid="thread-title">{thread.title}</h1>
+        <div className="stack">
+          <DeleteThreadButton
+            threadId={thread.id}
+            title={thread.title}
+            disabledReason={canDelete ? undefined : `Only ${requester}, who started this thread, or an owner of its workspace can delete it.`}
+          />
+        </div>
+      </div>
       {origin ? <ForkedFrom origin={origin} originVisible={originVisible} /> : null}
-      <ThreadTabs threadId={thread.id} canFork={can(thread.role, "run")}>
+      <ThreadTabs
+        threadId={thread.id}
+        canFork={can(thread.role, "run")}
+        memory={{
+          workspaceId: thread.flow.workspaceId,
+          threadStatus: thread.status,
+          agents,
+          canEdit: can(thread.role, "decide"),
+          canErase: canDelete,
+          canSummarize: canMessage || can(thread.role, "decide"),
+          settings: doc.settings.memory,
+        }}
+      >
         <RunView
           threadId={thread.id}
           initialMessages={canDecide ? replayed : withoutTokens(replayed)}
@@ -86,6 +110,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           canMessage={canMessage}
           requestedBy={requester}
           forked={Boolean(thread.forkedFromThreadId)}
+          workspaceId={thread.flow.workspaceId}
         />
       </ThreadTabs>
     </main>
