@@ -71,12 +71,14 @@ test.describe("memory", () => {
     await new SignInPage(page).signInAndWait();
     const memory = new MemoryPage(page);
     await memory.open();
-    const known = "Summaries of notes.md are written as short bullet points";
+    const known = "Summaries of README.md are written as short bullet points";
     await memory.addFact(known, "notes");
 
     const flows = new FlowsPage(page);
     await flows.newFromTemplate();
-    await flows.startRun("Summarize notes.md into summary.md");
+    // README.md: no other spec reads it, so this run's step results are new to the shared
+    // e2e workspace (promote skips results the workspace already knows).
+    await flows.startRun("Summarize README.md into readme-summary.md");
     const threadId = threadIdOf(page.url());
     const run = new RunPage(page);
     await run.waitForStatus("awaiting approval");
@@ -102,7 +104,7 @@ test.describe("memory", () => {
       await page.getByTestId("thread-memory-refresh").click();
       await expect(tab.proposed()).toHaveCount(2, { timeout: 1_000 });
     }).toPass();
-    await expect(page.getByTestId("thread-summary-text")).toContainText("Summarize notes.md into summary.md");
+    await expect(page.getByTestId("thread-summary-text")).toContainText("Summarize README.md into readme-summary.md");
     await page.getByTestId("thread-summarize").click();
     await expect(tab.notice()).toContainText("Summary written");
     // Proposing again finds nothing new.

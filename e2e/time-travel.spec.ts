@@ -23,7 +23,8 @@ test("fork a finished run from an earlier checkpoint and continue the fork", asy
   const originId = threadIdOf(page.url());
 
   // The timeline: agent identity on the step, the handoff and the tool call; input and output.
-  await expect(page.getByTestId("step-event").first().getByTestId("agent-badge")).toContainText("Assistant");
+  // The step's own badge (a Memory injected block inside the step has one too).
+  await expect(page.getByTestId("step-event").first().getByTestId("agent-badge").first()).toContainText("Assistant");
   await expect(page.getByTestId("handoff").first().getByTestId("agent-badge")).toContainText("Assistant");
   const read = run.toolCall("read_file");
   await expect(read).toHaveAttribute("data-status", "done");
