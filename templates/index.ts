@@ -11,3 +11,11 @@ export const TEMPLATES: Record<string, FlowDocument> = {
   "guided-summary": guidedSummary,
   "memory-assistant": memoryAssistant,
 };
+
+/**
+ * The task the flows page suggests for a flow made from a template (what that template's
+ * tools can do with the offline model); flows made by hand get the file-task default.
+ */
+export const TEMPLATE_TASKS: Readonly<Record<string, string>> = {
+  "memory-assistant": "Remember that the staging server is staging.example.com",
+};

@@ -81,6 +81,7 @@ export async function listFlows(db: Db, userId: string) {
     name: f.name,
     description: f.description,
     version: f.versions[0]?.version ?? 0,
+    templateKey: f.templateKey,
     updatedAt: f.updatedAt,
     role: roles.get(f.workspaceId) ?? "viewer",
   }));

@@ -13,7 +13,7 @@ import { dashboardCounts, dashboardTotals, listThreads, ThreadStatus } from "@/l
 import { listFlows } from "@/lib/db/flows";
 import { can } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
-import { TEMPLATES } from "@/templates";
+import { TEMPLATE_TASKS, TEMPLATES } from "@/templates";
 import { ThreadDeletedNotice } from "@/components/memory/thread-deleted-notice";
 
 export const dynamic = "force-dynamic";
@@ -118,7 +118,11 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
                   Open editor
                 </Link>
               </div>
-              <StartRunForm flowId={f.id} disabledReason={can(f.role, "run") ? undefined : "Viewers watch runs; ask an owner for the approver role to start one."} />
+              <StartRunForm
+                flowId={f.id}
+                {...(f.templateKey && TEMPLATE_TASKS[f.templateKey] ? { defaultTask: TEMPLATE_TASKS[f.templateKey] } : {})}
+                disabledReason={can(f.role, "run") ? undefined : "Viewers watch runs; ask an owner for the approver role to start one."}
+              />
             </li>
           ))}
         </ul>
