@@ -28,8 +28,9 @@ export async function createThread(db: Db, userId: string, flowId: string, task:
     throw new AppError("not_found", "flow_not_found", `No flow ${flowId}.`);
   }
   // The workspace's catalog: built-ins and its MCP servers' tools (issue 6), as runs see it.
-  const registry = await workspaceToolRegistry(db, flow.workspaceId);
-  assertRunnable(FlowDocument.parse(JSON.parse(pinned.document)), { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version);
+  const doc = FlowDocument.parse(JSON.parse(pinned.document));
+  const registry = await workspaceToolRegistry(db, flow.workspaceId, doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : [])));
+  assertRunnable(doc, { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version);
   const title = task.trim().replace(/\s+/g, " ").slice(0, 120);
   return db.thread.create({ data: { userId, flowId, flowVersionId: pinned.id, title, status: "idle" } });
 }

@@ -119,7 +119,8 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   // The user's own provider (Settings) if any, else the server's environment, else offline.
   const resolveModel = opts.deps?.resolveModel ?? (await userModelResolver(db, thread.userId));
   // The built-ins and the workspace's MCP tools (issue 6).
-  const registry = opts.deps?.registry ?? (await workspaceToolRegistry(db, thread.flow.workspaceId));
+  const toolNames = doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : []));
+  const registry = opts.deps?.registry ?? (await workspaceToolRegistry(db, thread.flow.workspaceId, toolNames));
   const deps = { ...createEngineDeps({ db, doc, permission: requesterRole ? permissionOf(requesterRole) : "user", ...opts.deps, resolveModel, registry }), invokedAt: now() };
   const graph = buildGraph(deps, new PrismaCheckpointSaver(db));
   const config = { configurable: { thread_id: threadId } };
