@@ -63,6 +63,21 @@ function Result({ text }: { text: string }) {
   );
 }
 
+/** What the thread's Memory tab needs besides the thread id: its workspace and status, the flow's agents and memory settings, and what the user may change. */
+export interface ThreadMemoryProps {
+  workspaceId: string;
+  /** The thread's status (idle, running, completed, …): proposing needs a finished thread. */
+  threadStatus: string;
+  agents: AgentIdentity[];
+  /** Owners and approvers propose, accept and dismiss facts; viewers read. */
+  canEdit: boolean;
+  /** The thread's own user or a workspace owner clears its short-term memory. */
+  canErase: boolean;
+  /** The thread's own user, owners and approvers write its summary. */
+  canSummarize: boolean;
+  settings: FlowMemorySettings;
+}
+
 /**
  * The thread's Memory tab (SPEC.md 6, issue 6): its short-term entries (time, agent,
  * action, result; Clear asks first), its summary (written when a run completes; Summarize
@@ -80,20 +95,7 @@ export function ThreadMemoryPanel({
   canErase,
   canSummarize,
   settings,
-}: {
-  threadId: string;
-  workspaceId: string;
-  /** The thread's status (idle, running, completed, …): proposing needs a finished thread. */
-  threadStatus: string;
-  agents: AgentIdentity[];
-  /** Owners and approvers propose, accept and dismiss facts; viewers read. */
-  canEdit: boolean;
-  /** The thread's own user or a workspace owner clears its short-term memory. */
-  canErase: boolean;
-  /** The thread's own user, owners and approvers write its summary. */
-  canSummarize: boolean;
-  settings: FlowMemorySettings;
-}) {
+}: ThreadMemoryProps & { threadId: string }) {
   const [data, setData] = useState<ThreadMemory | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<{ text: string; factId?: string } | null>(null);

@@ -1,24 +1,9 @@
 "use client";
 import { type ReactNode, useState } from "react";
-import { type FlowMemorySettings, ThreadMemoryPanel } from "@/components/memory/thread-memory-panel";
-import type { AgentIdentity } from "./agent-badge";
+import { ThreadMemoryPanel, type ThreadMemoryProps } from "@/components/memory/thread-memory-panel";
 import { CheckpointsPanel } from "./checkpoints-panel";
 
 type Tab = "run" | "checkpoints" | "memory";
-
-/** What the Memory tab needs: the thread's workspace and status, the flow's agents and memory settings, and whether the user may change memory. */
-export interface ThreadMemoryProps {
-  workspaceId: string;
-  threadStatus: string;
-  agents: AgentIdentity[];
-  /** Owners and approvers: propose, accept and dismiss facts. */
-  canEdit: boolean;
-  /** The thread's own user or a workspace owner: clear its short-term memory. */
-  canErase: boolean;
-  /** The thread's own user, owners and approvers: write its summary. */
-  canSummarize: boolean;
-  settings: FlowMemorySettings;
-}
 
 /**
  * The thread page's tabs: the run view, the thread's checkpoints (issue 5 time travel) and

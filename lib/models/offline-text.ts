@@ -78,3 +78,18 @@ export function summaryDocument(source: string, context: { result: string }[]): 
   const bullets = points.length > 0 ? points : ["(nothing to summarize: the earlier steps returned no text)"];
   return `# Summary of ${source}\n\n${bullets.map((p) => `- ${p}`).join("\n")}\n`;
 }
+
+/** Characters of a read file quoted in the step result (the next step only sees this). */
+const READ_QUOTE_LIMIT = 6000;
+
+/** The first of `keys` that `value` (an object) has, or undefined. */
+export function field(value: unknown, ...keys: string[]): unknown {
+  if (!value || typeof value !== "object") return undefined;
+  const o = value as Record<string, unknown>;
+  return keys.map((k) => o[k]).find((v) => v !== undefined);
+}
+
+/** Cuts `text` at {@link READ_QUOTE_LIMIT} characters, saying so. */
+export function quote(text: string): string {
+  return text.length > READ_QUOTE_LIMIT ? `${text.slice(0, READ_QUOTE_LIMIT)}\n[\u2026 cut at ${READ_QUOTE_LIMIT} characters]` : text;
+}

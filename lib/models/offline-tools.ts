@@ -1,3 +1,5 @@
+import { field, quote } from "./offline-text";
+
 /**
  * The offline model's rules for the tools that are not file tools (issue 6), shared by its
  * planner (which agent gets the step) and its executor (which call to make).
@@ -45,3 +47,32 @@ export function chooseOtherTool(task: string): ToolChoice | undefined {
   return undefined;
 }
 
+/** What a step of the non-file tools (http_request, run_javascript, remember, recall) produced, in words. */
+export function describeOtherTool(toolName: string, input: Record<string, unknown>, v: unknown): string | undefined {
+  switch (toolName) {
+    case "http_request": {
+      const headers = field(v, "headers");
+      const type = field(headers, "content-type");
+      const cut = field(v, "truncated") === true ? ", cut at the flow's size limit" : "";
+      const body = field(v, "body");
+      const summary = `${String(input.method ?? "GET")} ${String(field(v, "url") ?? input.url)} returned ${String(field(v, "status"))} (${type ? `${String(type)}, ` : ""}${String(field(v, "bytes") ?? 0)} bytes${cut})`;
+      return typeof body === "string" && body.length > 0 ? `${summary}:\n${quote(body)}` : `${summary}.`;
+    }
+    case "run_javascript": {
+      const logs = field(v, "logs");
+      const printed = Array.isArray(logs) && logs.length > 0 ? `\nConsole:\n${logs.map((l) => `- ${String(l)}`).join("\n")}` : "";
+      return `The script returned: ${quote(JSON.stringify(field(v, "result") ?? null))}${printed}`;
+    }
+    case "remember":
+      return field(v, "created") === false
+        ? `Already remembered: "${String(input.content)}" (fact ${String(field(v, "id"))}).`
+        : `Remembered: "${String(input.content)}" (fact ${String(field(v, "id"))}).`;
+    case "recall": {
+      const facts = field(v, "facts");
+      if (!Array.isArray(facts) || facts.length === 0) return `Nothing is remembered about "${String(input.query)}".`;
+      return `Remembered about "${String(input.query)}":\n${facts.map((f) => `- ${String(field(f, "content"))}`).join("\n")}`;
+    }
+    default:
+      return undefined;
+  }
+}

@@ -10,8 +10,8 @@ import type {
 } from "@ai-sdk/provider";
 import { extractivePoints } from "./extractive-summary";
 import { plannerReply, type Reply, writeContent } from "./offline-planner";
-import { chooseOtherTool, type ToolChoice } from "./offline-tools";
-import { between, byteLength, contextBody, countBullets, detectRole, fileNames, messageChars, messageText, summaryDocument, targetFile, unescapeAttr } from "./offline-text";
+import { chooseOtherTool, describeOtherTool, type ToolChoice } from "./offline-tools";
+import { between, byteLength, contextBody, countBullets, detectRole, field, fileNames, messageChars, messageText, quote, summaryDocument, targetFile, unescapeAttr } from "./offline-text";
 
 /**
  * The offline model: a deterministic `LanguageModelV4` that needs no network and no key.
@@ -25,8 +25,6 @@ import { between, byteLength, contextBody, countBullets, detectRole, fileNames, 
 
 const PROVIDER = "phylactery";
 const MODEL_ID = "offline";
-/** Characters of a read file quoted in the step result (the next step only sees this). */
-const READ_QUOTE_LIMIT = 6000;
 
 // ---------------------------------------------------------------------------------------
 // Executor
@@ -76,47 +74,6 @@ function toolOutcome(output: LanguageModelV4ToolResultOutput): ToolOutcome {
     if (typeof o.status === "string" && typeof o.output === "string") value = parseMaybeJson(o.output);
   }
   return { value };
-}
-
-function field(value: unknown, ...keys: string[]): unknown {
-  if (!value || typeof value !== "object") return undefined;
-  const o = value as Record<string, unknown>;
-  return keys.map((k) => o[k]).find((v) => v !== undefined);
-}
-
-/** Cuts `text` at {@link READ_QUOTE_LIMIT} characters, saying so. */
-function quote(text: string): string {
-  return text.length > READ_QUOTE_LIMIT ? `${text.slice(0, READ_QUOTE_LIMIT)}\n[\u2026 cut at ${READ_QUOTE_LIMIT} characters]` : text;
-}
-
-/** What a step of the non-file tools (http_request, run_javascript, remember, recall) produced, in words. */
-function describeOtherTool(toolName: string, input: Record<string, unknown>, v: unknown): string | undefined {
-  switch (toolName) {
-    case "http_request": {
-      const headers = field(v, "headers");
-      const type = field(headers, "content-type");
-      const cut = field(v, "truncated") === true ? ", cut at the flow's size limit" : "";
-      const body = field(v, "body");
-      const summary = `${String(input.method ?? "GET")} ${String(field(v, "url") ?? input.url)} returned ${String(field(v, "status"))} (${type ? `${String(type)}, ` : ""}${String(field(v, "bytes") ?? 0)} bytes${cut})`;
-      return typeof body === "string" && body.length > 0 ? `${summary}:\n${quote(body)}` : `${summary}.`;
-    }
-    case "run_javascript": {
-      const logs = field(v, "logs");
-      const printed = Array.isArray(logs) && logs.length > 0 ? `\nConsole:\n${logs.map((l) => `- ${String(l)}`).join("\n")}` : "";
-      return `The script returned: ${quote(JSON.stringify(field(v, "result") ?? null))}${printed}`;
-    }
-    case "remember":
-      return field(v, "created") === false
-        ? `Already remembered: "${String(input.content)}" (fact ${String(field(v, "id"))}).`
-        : `Remembered: "${String(input.content)}" (fact ${String(field(v, "id"))}).`;
-    case "recall": {
-      const facts = field(v, "facts");
-      if (!Array.isArray(facts) || facts.length === 0) return `Nothing is remembered about "${String(input.query)}".`;
-      return `Remembered about "${String(input.query)}":\n${facts.map((f) => `- ${String(field(f, "content"))}`).join("\n")}`;
-    }
-    default:
-      return undefined;
-  }
 }
 
 const FILE_TOOLS = new Set(["list_files", "read_file", "write_file", "delete_file"]);
