@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approvalVisible, getApproval, inboxFlows, listApprovals, pendingCount } from "@/lib/approvals/inbox";
 import { InboxFilters } from "@/lib/approvals/inbox-item";
+import { challengeToken } from "@/lib/approvals/service";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import { personalWorkspace } from "@/lib/db/workspaces";
+
+const SECRET = "s".repeat(32);
 
 /**
  * What the inbox routes serve (issue 4), on a real SQLite file: every workspace member
@@ -47,7 +50,6 @@ describe("approval inbox queries", () => {
       toolCallId: `call-${id}`,
       canonicalArgs: '{"path":"a.md"}',
       argsHash: "h".repeat(64),
-      signature: `sig-${id}`,
       createdAt: at(-1),
       expiresAt: at(expires),
       risk: "medium",
@@ -70,10 +72,14 @@ describe("approval inbox queries", () => {
   const idsOf = (items: { approvalId: string }[]) => items.map((i) => i.approvalId);
 
   it("lists pending, unexpired approvals of the user's workspaces, soonest to expire first, with tokens for deciders only", async () => {
-    const owner = await listApprovals(t.db, ids.owner, {}, now);
+    const owner = await listApprovals(t.db, ids.owner, {}, now, SECRET);
     expect(idsOf(owner)).toEqual(["apv_soon", "apv_high"]);
-    expect(owner[1]).toMatchObject({ token: "sig-apv_high", canDecide: true, risk: "high", agentName: "Writer", stepTask: "Write it", flowName: "Main", requestedBy: "owner@test.dev" });
-    const approver = await listApprovals(t.db, ids.approver, {}, now);
+    const high = await t.db.approval.findUniqueOrThrow({ where: { id: "apv_high" } });
+    // The token is recomputed from the signed fields; no column of the row holds it.
+    expect(owner[1]?.token).toBe(challengeToken(SECRET, high));
+    expect(Object.values(high)).not.toContain(owner[1]?.token);
+    expect(owner[1]).toMatchObject({ canDecide: true, risk: "high", agentName: "Writer", stepTask: "Write it", flowName: "Main", requestedBy: "owner@test.dev" });
+    const approver = await listApprovals(t.db, ids.approver, {}, now, SECRET);
     expect(approver.map((i) => [i.approvalId, i.token !== null, i.canDecide])).toEqual([
       ["apv_soon", true, true],
       ["apv_high", true, true],

@@ -5,6 +5,8 @@ import { emailsOf } from "../db/users";
 import { can, memberOf, type Role, rolesOf } from "../db/workspaces";
 import { AppError } from "../errors";
 import { RiskLevel } from "../flow/schema";
+import { approvalSecret } from "./secret";
+import { challengeToken } from "./service";
 import {
   ApprovalDecisionKind,
   ApprovalStatus,
@@ -46,7 +48,7 @@ function statusWhere(status: InboxStatus, now: number): Prisma.ApprovalWhereInpu
   return { status };
 }
 
-function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number): InboxItem {
+function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number, secret: string | undefined): InboxItem {
   const stored = ApprovalStatus.safeParse(a.status);
   const status: ApprovalStatus = stored.success ? stored.data : "pending";
   const expired = status === "pending" && a.expiresAt.getTime() <= now;
@@ -68,7 +70,7 @@ function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number)
     toolCallId: a.toolCallId,
     canonicalArgs: a.canonicalArgs,
     argsHash: a.argsHash,
-    token: canDecide && effective === "pending" ? a.signature : null,
+    token: canDecide && effective === "pending" ? challengeToken(secret ?? approvalSecret(), a) : null,
     risk: risk.success ? risk.data : "medium",
     rule: a.rule,
     requestedBy: a.user.email,
@@ -94,7 +96,13 @@ function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number)
  * @param filters as parsed by `InboxFilters` (lib/approvals/inbox-item.ts).
  * @param now ms since the epoch.
  */
-export async function listApprovals(db: Db, userId: string, filters: Partial<InboxFilters> = {}, now: number = Date.now()): Promise<InboxItem[]> {
+export async function listApprovals(
+  db: Db,
+  userId: string,
+  filters: Partial<InboxFilters> = {},
+  now: number = Date.now(),
+  secret?: string,
+): Promise<InboxItem[]> {
   const roles = await rolesOf(db, userId);
   if (roles.size === 0) return [];
   const rows = await db.approval.findMany({
@@ -113,7 +121,7 @@ export async function listApprovals(db: Db, userId: string, filters: Partial<Inb
   );
   return rows.flatMap((a) => {
     const role = roles.get(a.thread.flow.workspaceId);
-    return role ? [toItem(a, role, decidedBy, now)] : [];
+    return role ? [toItem(a, role, decidedBy, now, secret)] : [];
   });
 }
 
@@ -123,12 +131,12 @@ export async function listApprovals(db: Db, userId: string, filters: Partial<Inb
  * @throws AppError not_found ("approval_not_found") when it does not exist or belongs to a
  *   workspace the user is not a member of (issue 4: other workspaces see nothing).
  */
-export async function getApproval(db: Db, userId: string, approvalId: string, now: number = Date.now()): Promise<InboxItem> {
+export async function getApproval(db: Db, userId: string, approvalId: string, now: number = Date.now(), secret?: string): Promise<InboxItem> {
   const a = await db.approval.findUnique({ where: { id: approvalId }, include });
   const roles = a ? await rolesOf(db, userId) : null;
   const role = a ? roles?.get(a.thread.flow.workspaceId) : undefined;
   if (!a || !role) throw new AppError("not_found", "approval_not_found", `No approval ${approvalId}.`);
-  return toItem(a, role, await emailsOf(db, [a.decidedById]), now);
+  return toItem(a, role, await emailsOf(db, [a.decidedById]), now, secret);
 }
 
 /**

@@ -57,7 +57,8 @@ export interface ChallengeContext {
   rule?: string;
 }
 
-const fields = (a: Approval): ChallengeFields => ({
+/** The signed fields of a stored challenge. */
+const fields = (a: Pick<Approval, "id" | "threadId" | "userId" | "toolName" | "argsHash" | "createdAt" | "expiresAt">): ChallengeFields => ({
   id: a.id,
   threadId: a.threadId,
   userId: a.userId,
@@ -76,7 +77,7 @@ function publish(type: "approval.created" | "approval.decided" | "approval.expir
 /**
  * Stores a signed challenge: id (18 random bytes, base64url), thread, requesting user,
  * tool, RFC 8785 canonical args, their SHA-256, created and expiry (`ttlMs`, SPEC.md 4:
- * 15 min), the HMAC-SHA256 signature (the one-time token an approver presents) and the
+ * 15 min) and the
  * agent/step/policy context the inbox shows.
  * @throws AppError conflict when `argsHash` is not the SHA-256 of `canonicalArgs`.
  */
@@ -99,9 +100,21 @@ export async function createChallenge(
     createdAt: createdAt.getTime(),
     expiresAt: expiresAt.getTime(),
   });
-  await opts.db.approval.create({ data: { id, ...input, signature, status: "pending", createdAt, expiresAt } });
+  // The token is never stored: it is recomputed from the signed fields for those who may
+  // decide (see challengeToken), so a copy of the database holds no live token.
+  await opts.db.approval.create({ data: { id, ...input, status: "pending", createdAt, expiresAt } });
   publish("approval.created", { id, threadId: input.threadId }, "pending", now);
   return { id, token: signature, expiresAt: expiresAt.toISOString() };
+}
+
+/**
+ * The one-time token of a stored challenge: the HMAC-SHA256 of its signed fields under the
+ * server's approval key (docs/security.md "Secrets at rest": tokens are recomputed, never
+ * stored). Only for people who may decide the challenge.
+ * @throws Error when the secret is shorter than 32 bytes.
+ */
+export function challengeToken(secret: string, a: Pick<Approval, "id" | "threadId" | "userId" | "toolName" | "argsHash" | "createdAt" | "expiresAt">): string {
+  return signChallenge(secret, fields(a));
 }
 
 /**

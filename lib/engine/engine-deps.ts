@@ -1,5 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
+import { approvalSecret } from "../approvals/secret";
 import { closeChallenge, consumeChallenge, createChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { env } from "../env";
@@ -7,7 +8,6 @@ import { isAppError } from "../errors";
 import { compileFlowSpec } from "../flow/compile";
 import type { FlowDocument } from "../flow/schema";
 import { resolveModel } from "../models/resolve";
-import { serverSecret } from "../secrets";
 import { runTool } from "../tools/gateway";
 import { builtinRegistry, type ToolRegistry } from "../tools/registry";
 import { ensureWorkspace } from "../tools/workspace";
@@ -32,10 +32,7 @@ export interface EngineDepsOptions {
   now?: () => number;
 }
 
-/** The approval HMAC key: APPROVAL_SECRET, else a generated key persisted in SECRETS_DIR. */
-export function approvalSecret(): string {
-  return serverSecret("approval", env().APPROVAL_SECRET);
-}
+export { approvalSecret };
 
 /**
  * Wires the graph's nodes to the real services: the flow's compiled spec and policies,
