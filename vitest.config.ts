@@ -14,7 +14,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["lib/**/*.test.ts"],
+          include: ["lib/**/*.test.ts", "tests/security/**/*.test.ts"],
           exclude: ["**/*.int.test.ts", "**/*.conformance.test.ts", "node_modules/**"],
         },
       },

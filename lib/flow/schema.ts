@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { linearRegexProblem } from "../policy/linear-regex";
 
 /**
  * The flow document the editor saves and the compiler reads (SPEC.md 1). A flow is nodes,
@@ -46,30 +47,17 @@ const hostEntry = z
   .regex(/^(?:\*\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*$/, "host name like example.com or *.example.com");
 
 /**
- * A quantified group that itself contains a quantifier or an alternation, e.g. `(a+)+`,
- * `(a|aa)*`, `(\w*){2,}`: the shapes that make backtracking regexes take exponential time.
- */
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*}]|\|)(?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d+,\d*\})/;
-
-/**
- * A JavaScript regular expression source that compiles and has no nested quantifier (a
- * policy regex runs on every matching tool call: it must not be able to stall the engine).
+ * A regular expression source in RE2 syntax (policy matchers and Router conditions run on a
+ * linear-time engine: docs/security.md "Regular expressions"). RE2 has no backreferences
+ * or lookaround; any pattern it accepts runs in time linear in its input.
  */
 const regexSource = z
   .string()
   .min(1)
   .max(200)
   .superRefine((source, ctx) => {
-    try {
-      new RegExp(source);
-    } catch (err) {
-      const why = err instanceof Error ? err.message : String(err);
-      ctx.addIssue({ code: "custom", message: `not a valid regular expression (${why})` });
-      return;
-    }
-    if (NESTED_QUANTIFIER.test(source)) {
-      ctx.addIssue({ code: "custom", message: "a repeated group that contains a repetition or | (like (a+)+) can take exponential time; rewrite it without nesting" });
-    }
+    const problem = linearRegexProblem(source);
+    if (problem) ctx.addIssue({ code: "custom", message: `not a valid regular expression (${problem}); use RE2 syntax: no backreferences or lookaround` });
   });
 
 /**

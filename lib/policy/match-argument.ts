@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import picomatch from "picomatch/posix";
 import type { ArgMatcher } from "../flow/schema";
+import { testLinear } from "./linear-regex";
 
 /** Longest string a regex matcher considers; a longer value never matches. */
 export const REGEX_MAX_INPUT = 10_000;
@@ -19,7 +20,8 @@ export const REGEX_MAX_INPUT = 10_000;
  *   `*.example.com` be a subdomain of example.com (not example.com itself). A string that
  *   does not parse as a URL never matches.
  * - `number`: a finite JSON number (a numeric string like "1000" does not count).
- * - `regex`: a string of at most {@link REGEX_MAX_INPUT} chars, tested with `RegExp#test`.
+ * - `regex`: a string of at most {@link REGEX_MAX_INPUT} chars, searched with RE2's
+ *   linear-time engine (docs/security.md "Regular expressions"), never `RegExp`.
  * @throws SyntaxError only when a regex pattern does not compile, which the schema refuses.
  */
 export function matchArgument(m: ArgMatcher, args: unknown): boolean {
@@ -32,7 +34,7 @@ export function matchArgument(m: ArgMatcher, args: unknown): boolean {
     case "number":
       return typeof value === "number" && Number.isFinite(value) && compare(value, m.op, m.value);
     case "regex":
-      return typeof value === "string" && value.length <= REGEX_MAX_INPUT && new RegExp(m.pattern, m.flags ?? "").test(value);
+      return typeof value === "string" && value.length <= REGEX_MAX_INPUT && testLinear(m.pattern, m.flags ?? "", value);
   }
 }
 
