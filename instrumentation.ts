@@ -1,11 +1,17 @@
 /**
- * Next.js instrumentation: runs once when a server process starts. Starts OpenTelemetry
+ * Next.js instrumentation: runs once when a server process starts. Makes the database,
+ * secrets and workspaces owner-only and sets an owner-only umask, then starts OpenTelemetry
  * tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (lib/telemetry.ts; SPEC.md 7), then
  * the approval expiry sweeper (issue 4) so that runs are told about expired challenges
  * even when nobody opens a page, and the memory sweeper and after-run hooks (issue 6).
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Owner-only files from the first line on (docs/security.md "Secrets at rest").
+  const { env } = await import("./lib/env");
+  const { securePrivateFiles } = await import("./lib/private-files");
+  const settings = env();
+  securePrivateFiles({ databaseUrl: settings.DATABASE_URL, secretsDir: settings.SECRETS_DIR, workspacesDir: settings.WORKSPACES_DIR });
   const { startTelemetry } = await import("./lib/telemetry");
   const { logger } = await import("./lib/log");
   if (await startTelemetry()) logger.info({ module: "telemetry" }, "exporting traces over OTLP/HTTP");

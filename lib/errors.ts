@@ -9,7 +9,10 @@ export type AppErrorCode =
   | "not_found"
   | "conflict"
   | "gone"
+  | "payload_too_large"
+  | "unsupported_media_type"
   | "unprocessable"
+  | "too_many_requests"
   | "internal";
 
 const STATUS: Record<AppErrorCode, number> = {
@@ -19,7 +22,10 @@ const STATUS: Record<AppErrorCode, number> = {
   not_found: 404,
   conflict: 409,
   gone: 410,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
   unprocessable: 422,
+  too_many_requests: 429,
   internal: 500,
 };
 

@@ -22,7 +22,7 @@ export function serverSecret(name: "approval" | "auth" | "provider-keys", fromEn
   try {
     value = readFileSync(file, "utf8").trim();
   } catch {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     value = randomBytes(32).toString("base64url");
     try {
       writeFileSync(file, value, { mode: 0o600, flag: "wx" });

@@ -5,6 +5,7 @@ export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 export DATABASE_URL="${DATABASE_URL:-file:./.data/phylactery.db}"
 PORT="${PORT:-3000}"
+umask 077  # owner-only database, secrets and workspaces (docs/security.md "Secrets at rest")
 mkdir -p .data
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci
 npx prisma migrate deploy

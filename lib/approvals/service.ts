@@ -57,8 +57,11 @@ export interface ChallengeContext {
   rule?: string;
 }
 
+/** The columns of a stored challenge that its signature covers. */
+export type ChallengeRow = Pick<Approval, "id" | "threadId" | "userId" | "toolName" | "argsHash" | "createdAt" | "expiresAt">;
+
 /** The signed fields of a stored challenge. */
-const fields = (a: Pick<Approval, "id" | "threadId" | "userId" | "toolName" | "argsHash" | "createdAt" | "expiresAt">): ChallengeFields => ({
+const fields = (a: ChallengeRow): ChallengeFields => ({
   id: a.id,
   threadId: a.threadId,
   userId: a.userId,
@@ -113,7 +116,7 @@ export async function createChallenge(
  * stored). Only for people who may decide the challenge.
  * @throws Error when the secret is shorter than 32 bytes.
  */
-export function challengeToken(secret: string, a: Pick<Approval, "id" | "threadId" | "userId" | "toolName" | "argsHash" | "createdAt" | "expiresAt">): string {
+export function challengeToken(secret: string, a: ChallengeRow): string {
   return signChallenge(secret, fields(a));
 }
 

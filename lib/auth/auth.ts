@@ -7,6 +7,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { logger } from "../log";
 import { secretsEnv } from "./secrets-env";
+import { clientAddress, recordSignInFailure, recordSignInSuccess, signInWaitMs } from "./throttle";
 
 /** What the sign-in form posts (SPEC.md 8: every body validated with zod). */
 export const SignInInput = z.object({
@@ -44,7 +45,15 @@ const config = (): NextAuthConfig => ({
   providers: [
     Credentials({
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-      authorize: (credentials) => verifyCredentials(credentials),
+      authorize: async (credentials, request) => {
+        // Throttled per account and per address (docs/security.md "Sign-in").
+        const source = { email: String(credentials?.email ?? ""), address: clientAddress(request.headers) };
+        if ((await signInWaitMs(db(), source)) > 0) return null;
+        const user = await verifyCredentials(credentials);
+        if (user) await recordSignInSuccess(db(), user.email);
+        else await recordSignInFailure(db(), source);
+        return user;
+      },
     }),
   ],
   callbacks: {

@@ -195,12 +195,15 @@ async function copyTree(from: string, to: string): Promise<boolean> {
     if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
     throw err;
   }
-  await fs.mkdir(to, { recursive: true });
+  await fs.mkdir(to, { recursive: true, mode: 0o700 });
   for (const entry of await fs.readdir(from, { withFileTypes: true })) {
     const src = path.join(from, entry.name);
     const dest = path.join(to, entry.name);
     if (entry.isDirectory()) await copyTree(src, dest);
-    else if (entry.isFile()) await fs.copyFile(src, dest, fs.constants.COPYFILE_EXCL);
+    else if (entry.isFile()) {
+      await fs.copyFile(src, dest, fs.constants.COPYFILE_EXCL);
+      await fs.chmod(dest, 0o600);
+    }
   }
   return true;
 }

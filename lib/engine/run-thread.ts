@@ -12,6 +12,7 @@ import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engi
 import { buildGraph } from "./graph";
 import { classifyIntent } from "./intent";
 import { applyDecision, type DecisionInput, waitingCalls } from "./run-decision";
+import { withoutLiveTokens } from "./safe-state";
 import type { QuestionInterrupt } from "./nodes/finalizer";
 import type { GraphStateValue } from "./state";
 import { publish, subscribe, type TraceIds } from "../events/bus";
@@ -164,7 +165,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       const stored = storedEventOf(event);
       if (!stored) return;
       seq += 1;
-      await db.runEvent.create({ data: { threadId, runId: run.id, seq, type: stored.name, data: JSON.stringify(stored.data) } });
+      await db.runEvent.create({ data: { threadId, runId: run.id, seq, type: stored.name, data: JSON.stringify(withoutLiveTokens(stored.data)) } });
       if (stored.chunk) outbox.push(stored.chunk);
     },
     { runId: run.id },

@@ -55,6 +55,20 @@ export function redactSecrets<T>(value: T): T {
   }) as T;
 }
 
+/**
+ * A run event as it may be stored (docs/security.md "Secrets at rest"): live approval
+ * tokens are never written to the database. An approval card's `token` is blanked (the run
+ * view recomputes it from the challenge for those who may decide), and the token of an
+ * `APPROVE <id> <token>` typed into the chat is redacted.
+ * @returns a copy; the input is not changed.
+ */
+export function withoutLiveTokens<T>(data: T): T {
+  return mapDeep(data, {
+    key: (k, v) => (k === "token" && typeof v === "string" ? "" : v),
+    text: (s) => s.replace(APPROVE_IN_TEXT, (_m, verb: string, sp1: string, id: string, sp2: string) => `${verb}${sp1}${id}${sp2}${REDACTED}`),
+  }) as T;
+}
+
 /** A short view of a state for the checkpoint list (issue 5). */
 export interface StateSummary {
   lifecycle: Lifecycle | null;

@@ -149,12 +149,12 @@ export const writeFile = fileTool({
     const root = await realWorkspaceRoot(ctx.workspaceDir);
     const target = await resolveInWorkspace(ctx.workspaceDir, rel);
     try {
-      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
       // Re-check after mkdir: the parent chain now exists and must still be inside.
       const abs = await resolveInWorkspace(ctx.workspaceDir, rel);
       if (ctx.signal.aborted) throw new AppError("internal", "aborted", "write_file was cancelled before writing.");
       const data = Buffer.from(content, "utf8");
-      const handle = await fs.open(abs, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NOFOLLOW, 0o644);
+      const handle = await fs.open(abs, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NOFOLLOW, 0o600);
       try {
         await handle.writeFile(data);
       } finally {

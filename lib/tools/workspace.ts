@@ -33,10 +33,11 @@ async function copySeed(from: string, to: string): Promise<void> {
     const src = path.join(from, entry.name);
     const dest = path.join(to, entry.name);
     if (entry.isDirectory()) {
-      await fs.mkdir(dest, { recursive: true });
+      await fs.mkdir(dest, { recursive: true, mode: 0o700 });
       await copySeed(src, dest);
     } else if (entry.isFile()) {
       await fs.copyFile(src, dest, fs.constants.COPYFILE_EXCL);
+      await fs.chmod(dest, 0o600);
     }
   }
 }
@@ -50,9 +51,10 @@ async function copySeed(from: string, to: string): Promise<void> {
  */
 export async function ensureWorkspace(baseDir: string, threadId: string): Promise<string> {
   const dir = workspaceDirFor(baseDir, threadId);
-  await fs.mkdir(path.dirname(dir), { recursive: true });
+  // Owner-only (docs/security.md "Secrets at rest"): a workspace holds a tenant's files.
+  await fs.mkdir(path.dirname(dir), { recursive: true, mode: 0o700 });
   try {
-    await fs.mkdir(dir);
+    await fs.mkdir(dir, { mode: 0o700 });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     if (!(await fs.stat(dir)).isDirectory()) {

@@ -1,20 +1,30 @@
 "use server";
 import { AuthError } from "next-auth";
+import { headers } from "next/headers";
 import { signIn } from "@/lib/auth/auth";
+import { clientAddress, signInWaitMs, throttledMessage } from "@/lib/auth/throttle";
+import { db } from "@/lib/db/client";
 
-/** State of the sign-in form: an error message to show, or null. */
-export type SignInState = { error: string | null };
+/** State of the sign-in form: an error message to show, or null, and the email typed. */
+export type SignInState = { error: string | null; email?: string };
 
 /**
  * Signs in with email and password (Auth.js credentials) and redirects to the flows page.
- * Wrong credentials come back as a message; the redirect itself is thrown by Auth.js.
+ * Wrong credentials come back as a message; a locked account or address (docs/security.md
+ * "Sign-in") says how long to wait. The redirect itself is thrown by Auth.js.
  */
 export async function signInAction(_prev: SignInState, form: FormData): Promise<SignInState> {
+  const email = String(form.get("email") ?? "").slice(0, 320);
+  const waitMs = await signInWaitMs(db(), { email, address: clientAddress(await headers()) });
+  if (waitMs > 0) return { error: throttledMessage(waitMs), email };
   try {
-    await signIn("credentials", { email: form.get("email"), password: form.get("password"), redirectTo: "/flows" });
+    await signIn("credentials", { email, password: form.get("password"), redirectTo: "/flows" });
     return { error: null };
   } catch (err) {
-    if (err instanceof AuthError) return { error: "Wrong email or password. The demo account is printed by `npm start`." };
+    if (err instanceof AuthError) {
+      const after = await signInWaitMs(db(), { email, address: clientAddress(await headers()) });
+      return { error: after > 0 ? throttledMessage(after) : "Wrong email or password.", email };
+    }
     throw err;
   }
 }

@@ -9,7 +9,7 @@ export function SignInForm({ defaultEmail }: { defaultEmail: string }) {
     <form action={action} className="card stack" data-testid="sign-in-form">
       <label>
         Email
-        <input name="email" type="email" autoComplete="username" required defaultValue={defaultEmail} data-testid="sign-in-email" />
+        <input name="email" type="email" autoComplete="username" required defaultValue={state.email ?? defaultEmail} data-testid="sign-in-email" />
       </label>
       <label>
         Password

@@ -3,12 +3,16 @@ import { DeleteThreadButton } from "@/components/memory/delete-thread-button";
 import { type ForkOrigin, ForkedFrom } from "@/components/run/forked-from";
 import { RunView } from "@/components/run/run-view";
 import { ThreadTabs } from "@/components/run/thread-tabs";
+import { approvalSecret } from "@/lib/approvals/secret";
+import { type ChallengeRow, challengeToken } from "@/lib/approvals/service";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
+import { workspaceLabel } from "@/lib/db/workspace-labels";
 import { can, roleIn } from "@/lib/db/workspaces";
 import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
 import { replayMessages } from "@/lib/engine/replay";
+import { redactSecrets } from "@/lib/engine/safe-state";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
 import { isRunActive } from "@/lib/engine/run-thread";
 import { FlowDocument } from "@/lib/flow/schema";
@@ -17,11 +21,34 @@ import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
 
-/** Approval cards without their one-time tokens, for users who may not decide (issue 4). */
+/**
+ * The replay for users who may not decide: approval cards without their one-time tokens,
+ * and every other token redacted, including one typed into the chat as
+ * `APPROVE <id> <token>` (docs/security.md "Secrets at rest").
+ */
 function withoutTokens(messages: RunUIMessage[]): RunUIMessage[] {
+  return redactSecrets(
+    messages.map((m) => ({
+      ...m,
+      parts: m.parts.map((p) => (p.type === "data-approval" ? { ...p, data: { ...p.data, token: "" } } : p)),
+    })),
+  );
+}
+
+/**
+ * The replay for users who may decide: stored approval cards carry no token (docs/security.md
+ * "Secrets at rest"), so each pending, unexpired challenge's token is recomputed from it.
+ */
+function withLiveTokens(messages: RunUIMessage[], approvals: (ChallengeRow & { status: string })[], now: number): RunUIMessage[] {
+  const live = new Map(approvals.filter((a) => a.status === "pending" && a.expiresAt.getTime() > now).map((a) => [a.id, a]));
+  if (live.size === 0) return messages;
+  const secret = approvalSecret();
   return messages.map((m) => ({
     ...m,
-    parts: m.parts.map((p) => (p.type === "data-approval" ? { ...p, data: { ...p.data, token: "" } } : p)),
+    parts: m.parts.map((p) => {
+      const a = p.type === "data-approval" ? live.get(p.data.approvalId) : undefined;
+      return a && p.type === "data-approval" ? { ...p, data: { ...p.data, token: challengeToken(secret, a) } } : p;
+    }),
   }));
 }
 
@@ -51,7 +78,10 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const doc = FlowDocument.parse(JSON.parse(version.document));
   const agents = doc.nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon, color: n.data.color }] : []));
   const events = await db().runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, type: true, data: true } });
-  const approvals = await db().approval.findMany({ where: { threadId }, select: { id: true, status: true, decision: true, expiresAt: true } });
+  const approvals = await db().approval.findMany({
+    where: { threadId },
+    select: { id: true, status: true, decision: true, expiresAt: true, threadId: true, userId: true, toolName: true, argsHash: true, createdAt: true },
+  });
   const now = Date.now();
   const approvalStates = Object.fromEntries(
     approvals.map((a) => [a.id, { status: a.status === "pending" && a.expiresAt.getTime() <= now ? "expired" : a.status, decision: a.decision }]),
@@ -65,10 +95,17 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const originThread = origin ? await db().thread.findUnique({ where: { id: origin.fromThreadId }, select: { flow: { select: { workspaceId: true } } } }) : null;
   const originVisible = Boolean(originThread && (await roleIn(db(), user.id, originThread.flow.workspaceId)));
   const canDelete = thread.userId === user.id || thread.role === "owner";
+  const workspaceName = await workspaceLabel(db(), user.id, thread.flow.workspaceId);
   return (
     <main className="wide">
       <p className="small muted">
-        <Link href="/flows">Flows</Link> / <Link href={`/flows/${thread.flowId}`}>{thread.flow.name}</Link> v{thread.flowVersion.version} ·{" "}
+        <Link href="/flows">Flows</Link> /{" "}
+        {workspaceName ? (
+          <>
+            <span data-testid="thread-workspace">{workspaceName}</span> /{" "}
+          </>
+        ) : null}
+        <Link href={`/flows/${thread.flowId}`}>{thread.flow.name}</Link> v{thread.flowVersion.version} ·{" "}
         <Link href={`/threads/${thread.id}/audit`} data-testid="audit-link">
           audit trail
         </Link>
@@ -99,7 +136,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
       >
         <RunView
           threadId={thread.id}
-          initialMessages={canDecide ? replayed : withoutTokens(replayed)}
+          initialMessages={canDecide ? withLiveTokens(replayed, approvals, now) : withoutTokens(replayed)}
           initialStatus={thread.status}
           approvals={approvalStates}
           autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? thread.title : null}
