@@ -2,6 +2,7 @@ import "server-only";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { embedMany } from "ai";
 import { env } from "../env";
+import { guardedFetch } from "../net/guarded-fetch";
 
 /**
  * Embeddings for semantic memory search (SPEC.md 6, seed 004 RAG pipeline): any server that
@@ -27,9 +28,11 @@ export interface EmbedderConfig {
 /**
  * An {@link Embedder} on an OpenAI-compatible server: `embedMany` from the AI SDK with the
  * provider's `embeddingModel`. No retries: a search falls back to lexical instead of waiting.
+ * Requests go through the guarded client (docs/security.md "Outbound requests"); the
+ * environment's EMBEDDING_BASE_URL counts as opened by the operator.
  */
 export function createEmbedder(config: EmbedderConfig): Embedder {
-  const provider = createOpenAICompatible({ name: "embeddings", baseURL: config.baseURL, ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
+  const provider = createOpenAICompatible({ name: "embeddings", baseURL: config.baseURL, fetch: guardedFetch, ...(config.apiKey ? { apiKey: config.apiKey } : {}) });
   const model = provider.embeddingModel(config.model);
   return {
     modelId: config.model,

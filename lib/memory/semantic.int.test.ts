@@ -3,6 +3,7 @@ import { createEmbedder, type Embedder } from "./embeddings";
 import { searchFacts, upsertFact } from "./long-term";
 import { retrieve } from "./retrieve";
 import { type EmbeddingServer, type MemoryFixture, memoryFixture, startEmbeddingServer } from "./test-fixtures";
+import { openHostsForTests } from "../net/operator-open-hosts";
 
 /**
  * Semantic memory search through the AI SDK against a local server on 127.0.0.1 that speaks
@@ -13,11 +14,17 @@ describe("semantic memory search", () => {
   let server: EmbeddingServer;
   let embedder: Embedder;
   let f: MemoryFixture;
+  let closeOpened: () => void = () => {};
   beforeAll(async () => {
     server = await startEmbeddingServer();
+    // An embedding server on loopback is private: the operator opens it (OUTBOUND_ALLOW_PRIVATE).
+    closeOpened = openHostsForTests([new URL(server.baseURL).host]);
     embedder = createEmbedder({ baseURL: server.baseURL, model: "fake-synonyms", apiKey: "test-key" });
   });
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    closeOpened();
+    await server?.close();
+  });
   afterEach(async () => f?.cleanup());
 
   it("finds a fact by meaning that lexical search misses, and merges both searches without duplicates", async () => {

@@ -4,6 +4,7 @@ import { generateText, isStepCount, streamText, tool } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { resolveModel } from "./resolve";
+import { openHostsForTests } from "../net/operator-open-hosts";
 
 /**
  * A real HTTP server playing an OpenAI-compatible provider (POST /v1/chat/completions):
@@ -21,6 +22,7 @@ interface ChatRequest {
 const requests: { body: ChatRequest; authorization: string | undefined; url: string | undefined }[] = [];
 let server: Server;
 let baseURL: string;
+let closeOpened: () => void = () => {};
 
 const CALL_ID = "call_weather_1";
 const ARG_FRAGMENTS = ['{"ci', 'ty": "Pa', 'ris", "un', 'it": "c"}'];
@@ -109,9 +111,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  // A provider on loopback is private: the operator opens it (OUTBOUND_ALLOW_PRIVATE).
+  closeOpened = openHostsForTests([`127.0.0.1:${(server.address() as AddressInfo).port}`]);
 });
 
 afterAll(async () => {
+  closeOpened();
   await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
 });
 

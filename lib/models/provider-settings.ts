@@ -3,6 +3,7 @@ import { z } from "zod";
 import { decryptSecret, encryptSecret, keyFromSecret } from "../crypto/aes-gcm";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import { baseUrlProblem } from "../net/base-url-check";
 import { serverSecret } from "../secrets";
 import type { ProviderView } from "./provider-view";
 import { type ModelEnv, type ResolvedModel, resolveModel } from "./resolve";
@@ -25,7 +26,14 @@ export const ProviderInput = z.discriminatedUnion("provider", [
   z.object({ provider: z.literal("anthropic"), apiKey: apiKey.optional(), model, isDefault: z.boolean().optional() }),
   z.object({
     provider: z.literal("openai-compatible"),
-    baseUrl: z.string().trim().url().refine((u) => /^https?:\/\//.test(u), "baseUrl must be an http(s) URL, e.g. http://127.0.0.1:11434/v1"),
+    baseUrl: z
+      .string()
+      .trim()
+      .max(2048)
+      .superRefine((u, ctx) => {
+        const problem = baseUrlProblem(u);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
     model: z.string().trim().min(1, "model: name the model the server serves").max(200),
     apiKey: apiKey.optional(),
     isDefault: z.boolean().optional(),
@@ -41,7 +49,10 @@ export function providerKey(): Buffer {
 /**
  * Saves a provider for the user. `apiKey` omitted keeps the stored key, "" removes it;
  * `isDefault` true makes it the one runs use (the others stop being default).
- * @throws AppError unprocessable when OpenAI or Anthropic would be left without a key.
+ * @throws AppError unprocessable / "api_key_required" when OpenAI or Anthropic would be left
+ *   without a key; "invalid_base_url" (issue on `baseUrl`) when the base URL does not parse or
+ *   names a private, local or metadata address the operator did not open (docs/security.md
+ *   "Outbound requests"; lib/net/base-url-check.ts).
  */
 export async function saveProvider(db: Db, userId: string, input: ProviderInput, key: Buffer = providerKey()): Promise<ProviderView> {
   const existing = await db.providerCredential.findUnique({ where: { userId_provider: { userId, provider: input.provider } } });
@@ -51,6 +62,8 @@ export async function saveProvider(db: Db, userId: string, input: ProviderInput,
     cipher = input.apiKey ? encryptSecret(input.apiKey, key) : null;
     hint = input.apiKey ? input.apiKey.slice(-4) : null;
   }
+  const problem = input.provider === "openai-compatible" ? baseUrlProblem(input.baseUrl) : null;
+  if (problem) throw new AppError("unprocessable", "invalid_base_url", `baseUrl: ${problem}`, { issues: [{ path: "baseUrl", message: problem }] });
   if (input.provider !== "openai-compatible" && !cipher) {
     throw new AppError("unprocessable", "api_key_required", `apiKey: ${input.provider} needs an API key.`);
   }

@@ -3,6 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { type Env, env } from "../env";
+import { guardedFetch } from "../net/guarded-fetch";
 import { createOfflineModel } from "./offline";
 
 /** The model settings of the environment (see `lib/env.ts`). */
@@ -38,7 +39,10 @@ const DEFAULT_COMPATIBLE_MODEL = "default";
 /**
  * Picks the language model from the environment. Precedence: an OpenAI-compatible server
  * (`OPENAI_COMPATIBLE_BASE_URL`), then OpenAI (`OPENAI_API_KEY`), then Anthropic
- * (`ANTHROPIC_API_KEY`), else the deterministic offline model.
+ * (`ANTHROPIC_API_KEY`), else the deterministic offline model. Every provider speaks through
+ * the guarded client (docs/security.md "Outbound requests"): a base URL a user saved reaches
+ * public addresses only, unless the operator opened its host; the environment's own
+ * OPENAI_COMPATIBLE_BASE_URL counts as opened by the operator.
  * @param modelId per-agent override of the provider's default model name; ignored when empty
  *   or when the offline model is used.
  * @param envOverride settings to use instead of `env()` (tests); not merged with it.
@@ -54,17 +58,18 @@ export function resolveModel(modelId?: string, envOverride?: ModelEnv): Resolved
       name: "openai-compatible",
       baseURL: e.OPENAI_COMPATIBLE_BASE_URL.replace(/\/+$/, ""),
       apiKey: e.OPENAI_COMPATIBLE_API_KEY,
+      fetch: guardedFetch,
     });
     return { model: provider.chatModel(id), provider: "openai-compatible", modelId: id, offline: false };
   }
   if (e.OPENAI_API_KEY) {
     const id = override ?? e.OPENAI_MODEL ?? DEFAULT_OPENAI_MODEL;
-    const provider = createOpenAI({ apiKey: e.OPENAI_API_KEY });
+    const provider = createOpenAI({ apiKey: e.OPENAI_API_KEY, fetch: guardedFetch });
     return { model: provider(id), provider: "openai", modelId: id, offline: false };
   }
   if (e.ANTHROPIC_API_KEY) {
     const id = override ?? e.ANTHROPIC_MODEL ?? DEFAULT_ANTHROPIC_MODEL;
-    const provider = createAnthropic({ apiKey: e.ANTHROPIC_API_KEY });
+    const provider = createAnthropic({ apiKey: e.ANTHROPIC_API_KEY, fetch: guardedFetch });
     return { model: provider(id), provider: "anthropic", modelId: id, offline: false };
   }
   const model = createOfflineModel();

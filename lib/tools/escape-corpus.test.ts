@@ -8,6 +8,7 @@ import { runToolDefinition } from "./gateway";
 import { httpRequest } from "./http-request";
 import { createRunJavascript } from "./run-javascript";
 import type { NetworkAccess, ToolRunResult } from "./types";
+import { openHostsForTests } from "../net/operator-open-hosts";
 
 /**
  * The escape corpus of the network and JavaScript sandboxes (SPEC.md 7; seed 004 Code
@@ -21,6 +22,7 @@ let ws: string;
 let allowed: { server: Server; port: number; hits: string[] };
 let forbidden: { server: Server; port: number; hits: string[] };
 let network: NetworkAccess;
+let closeOpened: () => void = () => {};
 
 async function serve(handler: (url: URL, res: import("node:http").ServerResponse) => void) {
   const hits: string[] = [];
@@ -55,9 +57,12 @@ beforeAll(async () => {
     }
   });
   network = { allowHosts: [`127.0.0.1:${allowed.port}`], methods: ["GET", "HEAD"], maxResponseBytes: 64 * 1024, timeoutMs: 1_000 };
+  // The operator opens the allowlisted server's loopback address (OUTBOUND_ALLOW_PRIVATE), not the other one.
+  closeOpened = openHostsForTests([`127.0.0.1:${allowed.port}`]);
 });
 
 afterAll(async () => {
+  closeOpened();
   expect(forbidden.hits).toEqual([]);
   for (const s of [allowed, forbidden]) {
     s.server.closeAllConnections();

@@ -8,6 +8,7 @@ import { runToolDefinition } from "./gateway";
 import { httpRequest } from "./http-request";
 import { builtinTools } from "./registry";
 import type { NetworkAccess } from "./types";
+import { openHostsForTests } from "../net/operator-open-hosts";
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void;
 
@@ -27,6 +28,7 @@ let ws: string;
 let main: Awaited<ReturnType<typeof serve>>;
 let other: Awaited<ReturnType<typeof serve>>;
 let network: NetworkAccess;
+let closeOpened: () => void = () => {};
 
 beforeAll(async () => {
   ws = await fs.mkdtemp(path.join(os.tmpdir(), "phyl-http-"));
@@ -61,9 +63,12 @@ beforeAll(async () => {
     }
   });
   network = { allowHosts: [`127.0.0.1:${main.port}`, `127.0.0.1:${other.port}`], methods: ["GET", "HEAD", "POST"], maxResponseBytes: 1_048_576, timeoutMs: 2_000 };
+  // Loopback servers are private: the operator opens them (OUTBOUND_ALLOW_PRIVATE), as a deployment would.
+  closeOpened = openHostsForTests([`127.0.0.1:${main.port}`, `127.0.0.1:${other.port}`]);
 });
 
 afterAll(async () => {
+  closeOpened();
   for (const s of [main, other]) {
     s.server.closeAllConnections();
     await new Promise((r) => s.server.close(r));
@@ -151,9 +156,31 @@ describe("http_request", () => {
   it("reports a refused connection", async () => {
     const closed = await serve(() => {});
     await new Promise((r) => closed.server.close(r));
-    const r = await call({ url: `${closed.origin}/` }, { ...network, allowHosts: [`127.0.0.1:${closed.port}`] });
-    expect(r.errorCode).toBe("network_error");
-    expect(r.output).toContain("ECONNREFUSED");
+    const close = openHostsForTests([`127.0.0.1:${closed.port}`]);
+    try {
+      const r = await call({ url: `${closed.origin}/` }, { ...network, allowHosts: [`127.0.0.1:${closed.port}`] });
+      expect(r.errorCode).toBe("network_error");
+      expect(r.output).toContain("ECONNREFUSED");
+    } finally {
+      close();
+    }
+  });
+
+  it("refuses a loopback server the flow allowlists but the operator did not open, without reaching it", async () => {
+    let hits = 0;
+    const inner = await serve((_req, _body, res) => {
+      hits++;
+      res.end("internal secret");
+    });
+    try {
+      const r = await call({ url: `${inner.origin}/admin` }, { ...network, allowHosts: [`127.0.0.1:${inner.port}`] });
+      expect(r.errorCode).toBe("address_not_allowed");
+      expect(r.output).toContain("OUTBOUND_ALLOW_PRIVATE");
+      expect(r.output).not.toContain("internal secret");
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise((res) => inner.server.close(res));
+    }
   });
 
   it("is off without a network allowlist, and says where to turn it on", async () => {

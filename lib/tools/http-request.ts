@@ -1,13 +1,17 @@
 import { z } from "zod";
 import { AppError, isAppError } from "../errors";
 import { HttpMethod } from "../flow/schema";
+import { guardedFetch } from "../net/guarded-fetch";
 import { checkMethod, checkRequestUrl, requireNetwork } from "./network";
 import type { NetworkAccess, ToolDefinition } from "./types";
 
 /**
  * `http_request`: one HTTP(S) request to a host the flow allowlists (SPEC.md 7; seed 004
- * capability network:external). Redirects are followed by hand so that every hop is checked
- * again; the body is read as a stream and cut at the flow's `maxResponseBytes`.
+ * capability network:external). The flow's allowlist is checked first, then the guarded client
+ * (lib/net/guarded-fetch.ts; docs/security.md "Outbound requests") refuses private, local and
+ * metadata addresses unless the operator opened the host. Redirects are followed by hand so
+ * that every hop is checked again by both; the body is read as a stream and cut at the flow's
+ * `maxResponseBytes`.
  */
 
 /** Largest request body, bytes (1 MB). */
@@ -147,7 +151,8 @@ function fetchError(err: unknown, url: URL, timeout: AbortSignal, network: Netwo
  * follows at most {@link MAX_REDIRECTS} redirects (each re-checked; 303, and 301/302 after a
  * POST, continue as GET without body; credentials are dropped when the origin changes).
  * @throws AppError "network_off", "invalid_url", "scheme_not_allowed", "userinfo_not_allowed",
- *   "host_not_allowed", "port_not_allowed", "method_not_allowed", "header_not_allowed",
+ *   "host_not_allowed", "port_not_allowed", "address_not_allowed" (lib/net/guarded-fetch.ts),
+ *   "method_not_allowed", "header_not_allowed",
  *   "invalid_header", "body_not_allowed", "too_many_redirects", "network_timeout",
  *   "network_error".
  */
@@ -167,7 +172,7 @@ async function request(input: HttpInput, ctx: { signal: AbortSignal; network?: N
   for (let hop = 0; ; hop++) {
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body, redirect: "manual", signal, cache: "no-store" });
+      response = await guardedFetch(url, { method, headers, body, redirect: "manual", signal, cache: "no-store" });
     } catch (err) {
       throw fetchError(err, url, timeout, network);
     }

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { AppError } from "../errors";
+import { canonicalHost, effectivePort } from "../net/open-hosts";
 import type { NetworkAccess } from "./types";
 
 /**
@@ -9,8 +10,10 @@ import type { NetworkAccess } from "./types";
  * URL parser's canonical host, so `http://2130706433/`, `http://0x7f.1/` and `http://127.1/`
  * are all judged as `127.0.0.1`, and `http://allowed@evil/` as `evil`.
  *
- * Limits: names are matched, not addresses. An allowlisted name is trusted to resolve to
- * what its owner intends (no DNS pinning); allowlist only hosts you trust.
+ * The allowlist matches names, not addresses; what a name may resolve to is the guarded
+ * client's job (lib/net/guarded-fetch.ts, docs/security.md "Outbound requests"): it refuses
+ * private, local and metadata addresses unless the operator opened the host, and connects to
+ * the address it checked (no DNS rebinding between check and use).
  */
 
 /** One parsed allowlist entry: `example.com`, `*.example.com` or `host:port`. */
@@ -22,6 +25,9 @@ export interface HostRule {
   /** The one port allowed; null means 80 and 443. */
   port: number | null;
 }
+
+/** Canonical host and effective port, shared with the guarded client (one parser for both). */
+export { canonicalHost, effectivePort };
 
 /** Ports a rule without an explicit port allows (SPEC.md 7). */
 export const DEFAULT_PORTS: readonly number[] = [80, 443];
@@ -39,18 +45,6 @@ export function parseHostRule(entry: string): HostRule | null {
   const port = m[3] === undefined ? null : Number(m[3]);
   if (port !== null && (port < 1 || port > 65_535)) return null;
   return { host: m[2].toLowerCase(), wildcard: Boolean(m[1]), port };
-}
-
-/** The port a request to `url` really uses: the explicit one, else the scheme's default. */
-export function effectivePort(url: URL): number {
-  if (url.port !== "") return Number(url.port);
-  return url.protocol === "https:" ? 443 : 80;
-}
-
-/** `url`'s canonical host for matching: lower case, one trailing dot dropped, IPv6 kept in brackets. */
-export function canonicalHost(url: URL): string {
-  const host = url.hostname.toLowerCase();
-  return host.endsWith(".") ? host.slice(0, -1) : host;
 }
 
 function hostMatches(rule: HostRule, host: string): boolean {

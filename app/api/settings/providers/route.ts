@@ -10,8 +10,7 @@ export const GET = withUser({}, async (_req, { user }) => Response.json({ provid
 
 export const PUT = withUser({ body: Body }, async (_req, { user, body }) => Response.json(await saveProvider(db(), user.id, body)));
 
-export const DELETE = withUser({}, async (req, { user }) => {
-  const { provider } = DeleteQuery.parse(Object.fromEntries(new URL(req.url).searchParams));
-  await deleteProvider(db(), user.id, provider);
+export const DELETE = withUser({ query: DeleteQuery }, async (_req, { user, query }) => {
+  await deleteProvider(db(), user.id, query.provider);
   return new Response(null, { status: 204 });
 });
