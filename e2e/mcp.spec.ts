@@ -7,10 +7,13 @@ import { VIEWER } from "./pages/members";
 
 /**
  * MCP servers (issue 6) on the seeded database, against the fixture MCP server (official
- * SDK) over Streamable HTTP on a free port of 127.0.0.1, protected by a bearer token: the
- * demo owner adds it (a missing token is reported with what to do, then set as a secret),
- * sees its tools with their schemas, and finds them in the editor's palette and inspector.
- * Over the API, a bad body is refused naming the field, and a viewer cannot add servers.
+ * SDK) over Streamable HTTP on a free port of 127.0.0.1 (opened by OUTBOUND_ALLOW_PRIVATE),
+ * protected by a bearer token: the demo owner adds it (a missing token is reported with
+ * what to do, then set as a secret), sees its tools with their schemas, and finds them in
+ * the editor's palette and inspector. Over stdio, the owner can only pick the operator's
+ * command (playwright.config.ts sets MCP_STDIO_COMMANDS) and one of its listed values.
+ * Over the API, a bad body is refused naming the field, a program, an argument or an
+ * unlisted value is refused, and a viewer cannot add servers.
  */
 const TOKEN = "e2e-token-5b3cc4";
 let fixture: RunningFixture;
@@ -73,6 +76,24 @@ test("the owner adds an HTTP MCP server, sees its tools, and finds them in the f
   await expect(page.getByTestId("inspector-tool-schema").locator("pre")).toContainText('"text"');
 });
 
+test("over stdio the owner picks one of the operator's commands and a listed value; nothing can be typed as a program or argument", async ({ page }) => {
+  await new SignInPage(page).signInAndWait();
+  const mcp = new McpSettingsPage(page);
+  await mcp.open();
+  const ws = mcp.workspace("Demo workspace");
+  await ws.getByTestId("mcp-add-transport-stdio").check();
+  await expect(ws.getByTestId("mcp-stdio-warning")).toContainText("the operator installed and listed");
+  await expect(ws.getByTestId("mcp-add-command").locator("option")).toHaveText(["fixture: the test MCP server"]);
+  await expect(ws.getByTestId("mcp-add-value-root").locator("option")).toHaveText(["/srv/notes-a", "/srv/notes-b"]);
+  await expect(ws.locator("input[data-testid=mcp-add-command], textarea[data-testid=mcp-add-args]")).toHaveCount(0);
+
+  await mcp.addStdio(ws, "local", "fixture", { root: "/srv/notes-b" });
+  const card = mcp.server(ws, "local");
+  await expect(card.getByTestId("mcp-server-status-local")).toContainText("connected");
+  await expect(card.getByTestId("mcp-server-config-local")).toHaveText("command fixture · root=/srv/notes-b");
+  await expect(card.getByTestId("mcp-tool-mcp__local__echo")).toBeVisible();
+});
+
 test("over the API, a bad body is refused naming the field, and a viewer cannot add a server", async ({ page, browser }) => {
   await new SignInPage(page).signInAndWait();
   const mcp = new McpSettingsPage(page);
@@ -86,6 +107,20 @@ test("over the API, a bad body is refused naming the field, and a viewer cannot 
   const noTransport = await page.request.post(url, { data: { name: "remote" } });
   expect(noTransport.status()).toBe(422);
   expect(((await noTransport.json()) as { error: { message: string } }).error.message).toMatch(/^transport: /);
+
+  // Stdio: a program, an argument or an unlisted value is refused; the operator's commands are listed by name only.
+  const refusedStdio: [unknown, RegExp][] = [
+    [{ name: "shell", transport: "stdio", command: "/bin/sh" }, /^command: /],
+    [{ name: "shell", transport: "stdio", command: "fixture", args: ["-c", "id"] }, /args/],
+    [{ name: "shell", transport: "stdio", command: "fixture", values: { root: "/etc" } }, /^values\.root: choose one of the values the operator listed/],
+  ];
+  for (const [data, message] of refusedStdio) {
+    const res = await page.request.post(url, { data });
+    expect(res.status(), JSON.stringify(data)).toBe(422);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(message);
+  }
+  const commands = await page.request.get("/api/mcp/commands");
+  expect(await commands.json()).toEqual({ commands: [{ name: "fixture", description: "the test MCP server", values: { root: ["/srv/notes-a", "/srv/notes-b"] }, env: ["MCP_NOTES_FILE"], timeoutMs: 30_000 }] });
 
   const context = await browser.newContext();
   const viewerPage = await context.newPage();

@@ -1,42 +1,52 @@
 "use client";
 import { type FormEvent, useId, useState } from "react";
+import type { StdioCommandChoice } from "@/lib/mcp/stdio-commands";
 import { callMcpApi, parseSecretLines } from "./mcp-api";
 import styles from "./mcp.module.css";
 
 type Transport = "stdio" | "http";
 
 /**
- * The form an owner adds an MCP server with (issue 6): a name, the transport (a command run
- * on this server, or a Streamable HTTP URL) and write-only secrets. Field errors, from this
- * form or the server, show under their field; the server's message says what to do.
+ * The form an owner adds an MCP server with (issue 6): a name, the transport (a Streamable
+ * HTTP URL, or one of the stdio commands the operator enabled, picked by name, with a value
+ * chosen for each of its placeholders among the operator's) and write-only secrets. There
+ * is no free-text command or argument (docs/security.md "Stdio MCP servers"). Field errors,
+ * from this form or the server, show under their field; the server's message says what to do.
+ * @param commands the operator's stdio commands (GET /api/mcp/commands); empty when stdio is off.
  * @param onAdded called after the server answered 201 (the list refreshes).
  */
-export function AddServerForm({ workspaceId, onAdded }: { workspaceId: string; onAdded: () => void }) {
+export function AddServerForm({ workspaceId, commands, onAdded }: { workspaceId: string; commands: StdioCommandChoice[]; onAdded: () => void }) {
   const id = useId();
   const [transport, setTransport] = useState<Transport>("http");
   const [name, setName] = useState("");
-  const [command, setCommand] = useState("");
-  const [args, setArgs] = useState("");
+  const [command, setCommand] = useState(commands[0]?.name ?? "");
+  const [values, setValues] = useState<Record<string, string>>({});
   const [url, setUrl] = useState("");
   const [secrets, setSecrets] = useState("");
   const [busy, setBusy] = useState(false);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
 
+  const chosen = commands.find((c) => c.name === command);
+  /** The value picked for each placeholder of `c`, the operator's first by default. */
+  const valuesOf = (c: StdioCommandChoice | undefined): Record<string, string> =>
+    Object.fromEntries(Object.entries(c?.values ?? {}).map(([key, list]) => [key, values[key] !== undefined && list.includes(values[key]) ? values[key] : (list[0] ?? "")]));
+
   async function submit(e: FormEvent) {
     e.preventDefault();
     setError(null);
     const local: Record<string, string> = {};
     if (!name.trim()) local.name = "give the server a short name, e.g. notes";
-    if (transport === "stdio" && !command.trim()) local.command = "name the program to run, e.g. npx";
+    if (transport === "stdio" && !chosen) local.command = "choose one of the commands the operator enabled";
     if (transport === "http" && !url.trim()) local.url = "the server's Streamable HTTP URL, e.g. http://127.0.0.1:8931/mcp";
-    const parsed = parseSecretLines(secrets, transport === "stdio" ? "env" : "header");
+    const noSecrets = transport === "stdio" && (chosen?.env.length ?? 0) === 0;
+    const parsed = parseSecretLines(noSecrets ? "" : secrets, transport === "stdio" ? "env" : "header");
     if (!parsed.ok) local.secrets = parsed.message;
     setFields(local);
     if (Object.keys(local).length > 0 || !parsed.ok) return;
     const body =
       transport === "stdio"
-        ? { name: name.trim(), transport, command: command.trim(), args: args.split("\n").map((a) => a.trim()).filter(Boolean), secrets: parsed.secrets }
+        ? { name: name.trim(), transport, command, values: valuesOf(chosen), secrets: parsed.secrets }
         : { name: name.trim(), transport, url: url.trim(), secrets: parsed.secrets };
     setBusy(true);
     const answer = await callMcpApi(`/api/workspaces/${encodeURIComponent(workspaceId)}/mcp`, "POST", body);
@@ -47,8 +57,7 @@ export function AddServerForm({ workspaceId, onAdded }: { workspaceId: string; o
       return;
     }
     setName("");
-    setCommand("");
-    setArgs("");
+    setValues({});
     setUrl("");
     setSecrets("");
     onAdded();
@@ -79,50 +88,72 @@ export function AddServerForm({ workspaceId, onAdded }: { workspaceId: string; o
         </label>
         <label>
           <input type="radio" name={`${id}-transport`} checked={transport === "stdio"} onChange={() => setTransport("stdio")} data-testid="mcp-add-transport-stdio" />
-          stdio (a command run on this server)
+          stdio (a command the operator enabled)
         </label>
       </fieldset>
       {fieldError("transport")}
-      {transport === "stdio" ? (
+      {transport === "stdio" && commands.length === 0 ? (
+        <p className={`${styles.warning} small`} data-testid="mcp-stdio-none">
+          The operator has enabled no stdio commands on this instance, so stdio MCP servers are off. Operators enable named commands with the
+          MCP_STDIO_COMMANDS setting; use an HTTP server meanwhile.
+        </p>
+      ) : transport === "stdio" ? (
         <>
           <p className={`${styles.warning} small`} data-testid="mcp-stdio-warning">
-            A stdio server is a program this Phylactery server starts and runs as its own user, with only a minimal environment (PATH, HOME
-            and a few more) plus the variables you set below. Add only programs you trust.
+            A stdio server is a program the operator installed and listed for this instance. It runs on this server exactly as the operator
+            wrote it, in its own temporary folder, with a minimal environment plus the secrets you set below, and it is stopped when it takes
+            too long or writes too much.
           </p>
           <label>
             Command
-            <input value={command} onChange={(e) => setCommand(e.target.value)} placeholder="npx" {...aria("command")} data-testid="mcp-add-command" />
+            <select value={command} onChange={(e) => setCommand(e.target.value)} {...aria("command")} data-testid="mcp-add-command">
+              {commands.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.description ? `${c.name}: ${c.description}` : c.name}
+                </option>
+              ))}
+            </select>
             {fieldError("command")}
           </label>
-          <label>
-            Arguments, one per line
-            <textarea value={args} onChange={(e) => setArgs(e.target.value)} placeholder={"-y\n@modelcontextprotocol/server-everything"} {...aria("args")} data-testid="mcp-add-args" />
-            {fieldError("args")}
-          </label>
+          {Object.entries(chosen?.values ?? {}).map(([key, list]) => (
+            <label key={`${command}-${key}`}>
+              {key}
+              <select value={valuesOf(chosen)[key]} onChange={(e) => setValues({ ...values, [key]: e.target.value })} data-testid={`mcp-add-value-${key}`}>
+                {list.map((v) => (
+                  <option key={v} value={v}>
+                    {v}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ))}
+          {fieldError("values")}
         </>
       ) : (
         <label>
           URL
-          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="http://127.0.0.1:8931/mcp" {...aria("url")} data-testid="mcp-add-url" />
+          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://mcp.example.com/mcp" {...aria("url")} data-testid="mcp-add-url" />
           {fieldError("url")}
         </label>
       )}
-      <label>
-        {transport === "stdio" ? "Secret environment variables, one NAME=value per line (optional)" : "Secret request headers, one Name: value per line (optional)"}
-        <textarea
-          value={secrets}
-          onChange={(e) => setSecrets(e.target.value)}
-          placeholder={transport === "stdio" ? "API_TOKEN=…" : "Authorization: Bearer …"}
-          autoComplete="off"
-          spellCheck={false}
-          {...aria("secrets")}
-          data-testid="mcp-add-secrets"
-        />
-        <span className="muted small">Encrypted at rest (AES-256-GCM) and never shown again; only their names are.</span>
-        {fieldError("secrets")}
-      </label>
+      {transport === "stdio" && (chosen?.env.length ?? 0) === 0 ? null : (
+        <label>
+          {transport === "stdio" ? `Secret environment variables, one NAME=value per line (optional): ${chosen?.env.join(", ")}` : "Secret request headers, one Name: value per line (optional)"}
+          <textarea
+            value={secrets}
+            onChange={(e) => setSecrets(e.target.value)}
+            placeholder={transport === "stdio" ? `${chosen?.env[0] ?? "NAME"}=…` : "Authorization: Bearer …"}
+            autoComplete="off"
+            spellCheck={false}
+            {...aria("secrets")}
+            data-testid="mcp-add-secrets"
+          />
+          <span className="muted small">Encrypted at rest (AES-256-GCM) and never shown again; only their names are.</span>
+          {fieldError("secrets")}
+        </label>
+      )}
       <div className="row gap">
-        <button type="submit" disabled={busy} data-testid="mcp-add-submit">
+        <button type="submit" disabled={busy || (transport === "stdio" && !chosen)} data-testid="mcp-add-submit">
           {busy ? "Connecting…" : "Add and list its tools"}
         </button>
       </div>

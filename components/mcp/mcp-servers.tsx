@@ -1,15 +1,24 @@
 "use client";
 import { useRouter } from "next/navigation";
 import type { McpServerView } from "@/lib/mcp/servers";
+import type { StdioCommandChoice } from "@/lib/mcp/stdio-commands";
 import { AddServerForm } from "./add-server-form";
 import { ServerCard } from "./server-card";
 
 /**
  * One workspace's MCP servers (issue 6): the list with status and tools, an empty state that
- * says what MCP is, and for owners the add form. Changes go through
- * `/api/workspaces/:id/mcp`; the page re-reads the list after each.
+ * says what MCP is, and for owners the add form, offering the operator's stdio `commands`.
+ * Changes go through `/api/workspaces/:id/mcp`; the page re-reads the list after each.
  */
-export function McpServers({ workspace, servers }: { workspace: { id: string; name: string; role: string }; servers: McpServerView[] }) {
+export function McpServers({
+  workspace,
+  servers,
+  commands,
+}: {
+  workspace: { id: string; name: string; role: string };
+  servers: McpServerView[];
+  commands: StdioCommandChoice[];
+}) {
   const router = useRouter();
   const isOwner = workspace.role === "owner";
   const refresh = () => router.refresh();
@@ -28,7 +37,7 @@ export function McpServers({ workspace, servers }: { workspace: { id: string; na
           </p>
           <p className="muted small">
             {isOwner
-              ? "Add one below: a Streamable HTTP URL, or a command this server runs (stdio)."
+              ? "Add one below: a Streamable HTTP URL, or one of the commands the operator enabled on this server (stdio)."
               : "Only owners of this workspace add MCP servers; ask one."}
           </p>
         </div>
@@ -37,7 +46,7 @@ export function McpServers({ workspace, servers }: { workspace: { id: string; na
       )}
       {isOwner ? (
         <div className="card">
-          <AddServerForm workspaceId={workspace.id} onAdded={refresh} />
+          <AddServerForm workspaceId={workspace.id} commands={commands} onAdded={refresh} />
         </div>
       ) : null}
     </section>

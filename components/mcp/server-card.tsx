@@ -73,7 +73,11 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
           </span>
         ) : null}
       </div>
-      <p className={styles.config}>{server.transport === "stdio" ? [server.command, ...server.args].join(" ") : server.url}</p>
+      <p className={styles.config} data-testid={`mcp-server-config-${server.name}`}>
+        {server.transport === "stdio"
+          ? [`command ${server.command ?? ""}`, ...Object.entries(server.values).map(([k, v]) => `${k}=${v}`)].join(" · ")
+          : server.url}
+      </p>
       <p className="small" data-testid={`mcp-server-status-${server.name}`}>
         {server.lastError ? (
           <span className="badge status-error">error</span>

@@ -34,6 +34,15 @@ export class McpSettingsPage {
     await ws.getByTestId("mcp-add-submit").click();
   }
 
+  /** Fills and submits the add form for one of the operator's stdio commands, with a value per placeholder. */
+  async addStdio(ws: Locator, name: string, command: string, values: Record<string, string> = {}): Promise<void> {
+    await ws.getByTestId("mcp-add-transport-stdio").check();
+    await ws.getByTestId("mcp-add-name").fill(name);
+    await ws.getByTestId("mcp-add-command").selectOption(command);
+    for (const [key, value] of Object.entries(values)) await ws.getByTestId(`mcp-add-value-${key}`).selectOption(value);
+    await ws.getByTestId("mcp-add-submit").click();
+  }
+
   fieldError(ws: Locator, field: string): Locator {
     return ws.getByTestId(`mcp-field-error-${field}`);
   }

@@ -1,28 +1,34 @@
 import "server-only";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../errors";
-import { describeFailure } from "./describe-error";
+import { logger } from "../log";
+import { guardedFetch } from "../net/guarded-fetch";
+import { ConfinedStdioTransport, type StdioLimits } from "./confined-stdio";
+import { describeFailure, type FailureContext } from "./describe-error";
 import { openSecrets } from "./secrets";
+import { resolveStdioLaunch } from "./stdio-launch";
 
 /**
  * Connections to MCP servers (issue 6), pooled per server id in this server process: one
  * MCP client per server, opened on first use, closed after {@link IDLE_CLOSE_MS} without a
  * call, re-created when the server's configuration changes, and closed (stdio children
- * killed) when the process exits. A stdio child gets only the SDK's minimal environment
- * (`getDefaultEnvironment`: PATH, HOME, USER, ...) plus the server's own sealed env, never
- * this process's secrets.
+ * killed) when the process exits. A stdio server runs only as a command of the operator's
+ * catalogue (stdio-launch.ts), confined by ConfinedStdioTransport; an HTTP server is
+ * reached through the guarded outbound client (docs/security.md "Stdio MCP servers",
+ * "Outbound requests"). Failures reach tenants only in the product's words
+ * (describe-error.ts); the details are logged for the operator.
  */
 
 /** A server as the pool needs it (a `McpServer` row). */
 export interface McpConnectionConfig {
   id: string;
   transport: string;
+  /** stdio: the name of the operator's command (MCP_STDIO_COMMANDS). */
   command: string | null;
-  /** JSON array of strings (the row's `args`). */
+  /** stdio: JSON object of the chosen placeholder values. */
   args: string;
   url: string | null;
   secretCiphertext: string | null;
@@ -37,48 +43,34 @@ interface Entry {
   key: string;
   client: Promise<Client>;
   transport: Transport | null;
+  limits: StdioLimits | undefined;
   busy: number;
   timer: ReturnType<typeof setTimeout> | null;
-  stderr: string;
-  pid: number | null;
 }
 
-const state = globalThis as unknown as { __phylacteryMcpPool?: Map<string, Entry>; __phylacteryMcpExitHook?: boolean };
+const state = globalThis as unknown as { __phylacteryMcpPool?: Map<string, Entry> };
 state.__phylacteryMcpPool ??= new Map<string, Entry>();
 const pool: Map<string, Entry> = state.__phylacteryMcpPool;
-
-if (!state.__phylacteryMcpExitHook) {
-  state.__phylacteryMcpExitHook = true;
-  // Only synchronous work runs on exit: kill the stdio children so none outlives us.
-  process.once("exit", () => {
-    for (const entry of pool.values()) {
-      if (entry.pid) {
-        try {
-          process.kill(entry.pid);
-        } catch {
-          // Already gone.
-        }
-      }
-    }
-  });
-}
+const log = logger.child({ module: "mcp" });
 
 function keyOf(c: McpConnectionConfig): string {
   return JSON.stringify([c.transport, c.command, c.args, c.url, c.secretCiphertext]);
 }
 
-function argsOf(c: McpConnectionConfig): string[] {
-  try {
-    const parsed: unknown = JSON.parse(c.args);
-    return Array.isArray(parsed) ? parsed.filter((a): a is string => typeof a === "string") : [];
-  } catch {
-    return [];
-  }
+/** How a failure of server `c` is described, with what its stdio child did. */
+function contextOf(c: McpConnectionConfig, entry: Entry | undefined, timeoutMs = CONNECT_TIMEOUT_MS): FailureContext {
+  const outcome = entry?.transport instanceof ConfinedStdioTransport ? entry.transport.outcome : undefined;
+  return { transport: c.transport === "stdio" ? "stdio" : "http", url: c.url, timeoutMs, ...(outcome ? { outcome } : {}), ...(entry?.limits ? { limits: entry.limits } : {}) };
 }
 
-/** Where a connection failure is described for the owner. */
-function failureContext(c: McpConnectionConfig, entry?: Entry) {
-  return { transport: c.transport === "stdio" ? ("stdio" as const) : ("http" as const), command: c.command, url: c.url, timeoutMs: CONNECT_TIMEOUT_MS, stderr: entry?.stderr };
+/**
+ * The product's description of a failure, after logging the details for the operator
+ * (the error with the remote's text, the child's exit and stderr tail).
+ */
+function described(c: McpConnectionConfig, err: unknown, entry: Entry | undefined, what: string, timeoutMs = CONNECT_TIMEOUT_MS): string {
+  const ctx = contextOf(c, entry, timeoutMs);
+  log.warn({ err, serverId: c.id, transport: c.transport, command: c.command, url: c.url, child: ctx.outcome }, `MCP server ${what} failed`);
+  return describeFailure(err, ctx);
 }
 
 function open(c: McpConnectionConfig, entry: Entry): Promise<Client> {
@@ -86,13 +78,12 @@ function open(c: McpConnectionConfig, entry: Entry): Promise<Client> {
     const secrets = openSecrets(c.secretCiphertext);
     let transport: Transport;
     if (c.transport === "stdio") {
-      const stdio = new StdioClientTransport({ command: c.command ?? "", args: argsOf(c), env: { ...getDefaultEnvironment(), ...secrets }, stderr: "pipe" });
-      stdio.stderr?.on("data", (chunk: Buffer) => {
-        entry.stderr = (entry.stderr + chunk.toString("utf8")).slice(-2000);
-      });
-      transport = stdio;
+      const launch = resolveStdioLaunch(c.command, c.args);
+      const env = Object.fromEntries(Object.entries(secrets).filter(([k]) => launch.envNames.includes(k)));
+      entry.limits = launch.limits;
+      transport = new ConfinedStdioTransport(launch.argv, env, launch.limits);
     } else {
-      transport = new StreamableHTTPClientTransport(new URL(c.url ?? ""), { requestInit: { headers: secrets } });
+      transport = new StreamableHTTPClientTransport(new URL(c.url ?? ""), { requestInit: { headers: secrets }, fetch: guardedFetch });
     }
     entry.transport = transport;
     const client = new Client({ name: "phylactery", version: "1.0.0" });
@@ -103,9 +94,8 @@ function open(c: McpConnectionConfig, entry: Entry): Promise<Client> {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (err) {
       await transport.close().catch(() => {});
-      throw new AppError("unprocessable", "mcp_unavailable", describeFailure(err, failureContext(c, entry)), { cause: err instanceof Error ? err.message : String(err) });
+      throw new AppError("unprocessable", "mcp_unavailable", described(c, err, entry, "connection"));
     }
-    if (transport instanceof StdioClientTransport) entry.pid = transport.pid;
     return client;
   })();
 }
@@ -115,7 +105,7 @@ function entryFor(c: McpConnectionConfig): { entry: Entry; fresh: boolean } {
   const existing = pool.get(c.id);
   if (existing && existing.key === key) return { entry: existing, fresh: false };
   if (existing) void dispose(c.id, existing);
-  const entry: Entry = { key, client: Promise.resolve(null as unknown as Client), transport: null, busy: 0, timer: null, stderr: "", pid: null };
+  const entry: Entry = { key, client: Promise.resolve(null as unknown as Client), transport: null, limits: undefined, busy: 0, timer: null };
   entry.client = open(c, entry);
   entry.client.catch(() => {
     if (pool.get(c.id) === entry) pool.delete(c.id);
@@ -143,12 +133,33 @@ function brokenConnection(err: unknown): boolean {
 }
 
 /**
+ * What a caller may see of an error of `fn`: our own errors, an abort, and an MCP error the
+ * server answered (a tool's answer) as they are; a lost connection, a timeout or any
+ * transport error (which may carry the remote's body) as AppError "mcp_unavailable" in
+ * the product's words, logged in full.
+ */
+function shown(c: McpConnectionConfig, err: unknown, entry: Entry, opts: { signal?: AbortSignal; timeoutMs?: number }): unknown {
+  if (err instanceof AppError || opts.signal?.aborted) return err;
+  if (err instanceof McpError && err.code !== ErrorCode.ConnectionClosed && err.code !== ErrorCode.RequestTimeout) return err;
+  if (err instanceof Error && err.name === "AbortError") return err;
+  return new AppError("unprocessable", "mcp_unavailable", described(c, err, entry, "request", opts.timeoutMs));
+}
+
+/**
  * Runs `fn` with the pooled client of server `c`, connecting first when needed.
  * @param opts.retryStale run `fn` once more on a fresh connection when a reused one turns
  *   out broken (only for calls that are safe to repeat, like `tools/list`).
- * @throws whatever `fn` or connecting throws; a broken connection is dropped from the pool.
+ * @param opts.timeoutMs the limit `fn` gives its requests, ms, for describing a timeout
+ *   (default {@link CONNECT_TIMEOUT_MS}).
+ * @throws AppError (ours: stdio off, unknown command; "mcp_unavailable" for a failed
+ *   connection or request, in the product's words), an MCP error the server answered, or
+ *   the abort of `opts.signal`; a broken connection is dropped from the pool.
  */
-export async function withMcpClient<T>(c: McpConnectionConfig, fn: (client: Client) => Promise<T>, opts: { retryStale?: boolean; signal?: AbortSignal } = {}): Promise<T> {
+export async function withMcpClient<T>(
+  c: McpConnectionConfig,
+  fn: (client: Client) => Promise<T>,
+  opts: { retryStale?: boolean; signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<T> {
   const { entry, fresh } = entryFor(c);
   entry.busy += 1;
   if (entry.timer) clearTimeout(entry.timer);
@@ -156,10 +167,10 @@ export async function withMcpClient<T>(c: McpConnectionConfig, fn: (client: Clie
   try {
     return await fn(await entry.client);
   } catch (err) {
-    if (opts.signal?.aborted || !brokenConnection(err)) throw err;
+    if (opts.signal?.aborted || !brokenConnection(err)) throw shown(c, err, entry, opts);
     void dispose(c.id, entry);
     if (opts.retryStale && !fresh) return withMcpClient(c, fn, { ...opts, retryStale: false });
-    throw err;
+    throw shown(c, err, entry, opts);
   } finally {
     entry.busy -= 1;
     if (entry.busy === 0 && pool.get(c.id) === entry) {
@@ -171,8 +182,8 @@ export async function withMcpClient<T>(c: McpConnectionConfig, fn: (client: Clie
 
 /** The owner-facing description of a failure of server `c` (see describeFailure): what went wrong and what to do. */
 export function describeMcpFailure(c: McpConnectionConfig, err: unknown): string {
-  if (err instanceof AppError && err.reason === "mcp_unavailable") return err.message;
-  return describeFailure(err, failureContext(c, pool.get(c.id)));
+  if (err instanceof AppError) return describeFailure(err, contextOf(c, undefined));
+  return described(c, err, pool.get(c.id), "listing");
 }
 
 /** Closes the pooled connection of server `id` (after an edit or removal); no-op when none. */

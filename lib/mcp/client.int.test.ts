@@ -3,9 +3,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningFixture, startMcpFixture, stdioCommand } from "../../tests/fixtures/mcp-server";
+import { fixtureCommand, type RunningFixture, setStdioCommands, startMcpFixture } from "../../tests/fixtures/mcp-server";
 import { createTestDb, type TestDb } from "../db/test-db";
 import { personalWorkspace } from "../db/workspaces";
+import { openHostsForTests } from "../net/operator-open-hosts";
 import { runTool } from "../tools/gateway";
 import type { ToolRegistry } from "../tools/registry";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
@@ -14,9 +15,11 @@ import { addServer, listServers, removeServer, updateServer } from "./servers";
 
 /**
  * MCP servers end to end against the fixture server built with the official SDK (issue 6):
- * discovery over stdio (a real child process) and Streamable HTTP on 127.0.0.1, and calls
- * through the tool gateway: valid input, input refused by the schema converted from the
- * tool's JSON Schema before the server sees it, timeout, output cap, a server-side error.
+ * discovery over stdio (a real child process, started as a command of the operator's
+ * catalogue) and Streamable HTTP on 127.0.0.1 (opened to the guarded client as the operator
+ * would), and calls through the tool gateway: valid input, input refused by the schema
+ * converted from the tool's JSON Schema before the server sees it, timeout, output cap, a
+ * server-side error.
  */
 describe("MCP servers: discovery and calls", () => {
   let t: TestDb;
@@ -25,12 +28,19 @@ describe("MCP servers: discovery and calls", () => {
   let dir: string;
   let notes: string;
   let http: RunningFixture;
+  let closeHosts: () => void;
   const opts = () => ({ workspaceDir: dir });
   const notesSaved = () => readFileSync(notes, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { title: string; body: string });
 
   beforeAll(async () => {
     process.env.PROVIDER_KEYS_SECRET = "mcp-test-provider-keys-secret-0123456789";
     process.env.PHYLACTERY_MARKER_SECRET = "must-not-reach-the-child";
+    setStdioCommands({
+      notes: fixtureCommand([], { env: ["MCP_NOTES_FILE"] }),
+      crashes: fixtureCommand(["--crash", "boom: missing config"]),
+      missing: { argv: ["/nonexistent/phylactery/mcp-program"] },
+    });
+    closeHosts = openHostsForTests(["127.0.0.1"]);
     t = await createTestDb();
     owner = (await t.db.user.create({ data: { email: "owner@mcp.test" } })).id;
     ws = await personalWorkspace(t.db, owner);
@@ -42,6 +52,8 @@ describe("MCP servers: discovery and calls", () => {
   afterAll(async () => {
     await closeAllMcpClients();
     await http?.stop();
+    closeHosts?.();
+    setStdioCommands(null);
     await t?.cleanup();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -49,8 +61,7 @@ describe("MCP servers: discovery and calls", () => {
   let registry: ToolRegistry;
 
   it("stdio: adding lists the tools with their schemas; secrets are write-only; a duplicate name is reported", async () => {
-    const { command, args } = stdioCommand();
-    const server = await addServer(t.db, owner, ws, { name: "notes", transport: "stdio", command, args, secrets: { MCP_NOTES_FILE: notes } });
+    const server = await addServer(t.db, owner, ws, { name: "notes", transport: "stdio", command: "notes", secrets: { MCP_NOTES_FILE: notes } });
     expect(server.lastError).toBeNull();
     expect(server.refreshedAt).not.toBeNull();
     expect(server.secretKeys).toEqual(["MCP_NOTES_FILE"]);
@@ -133,8 +144,8 @@ describe("MCP servers: discovery and calls", () => {
   });
 
   it("unreachable servers are added with a lastError that says what to do", async () => {
-    const missing = await addServer(t.db, owner, ws, { name: "missing", transport: "stdio", command: "no-such-mcp-program-xyz", args: [] });
-    expect(missing.lastError).toMatch(/no such program.*full path/);
+    const missing = await addServer(t.db, owner, ws, { name: "missing", transport: "stdio", command: "missing" });
+    expect(missing.lastError).toMatch(/program is not installed on this server.*ask the operator/i);
 
     const port = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, "127.0.0.1", () => {
@@ -145,9 +156,9 @@ describe("MCP servers: discovery and calls", () => {
     const refused = await addServer(t.db, owner, ws, { name: "offline", transport: "http", url: `http://127.0.0.1:${port}/mcp` });
     expect(refused.lastError).toMatch(/connection refused.*Start the MCP server/);
 
-    const { command } = stdioCommand();
-    const exits = await addServer(t.db, owner, ws, { name: "crashes", transport: "stdio", command, args: ["-e", "console.error('boom: missing config'); process.exit(3)"] });
-    expect(exits.lastError).toMatch(/exited before answering.*boom: missing config/s);
+    const exits = await addServer(t.db, owner, ws, { name: "crashes", transport: "stdio", command: "crashes" });
+    expect(exits.lastError).toMatch(/exited before answering.*server log/s);
+    expect(exits.lastError).not.toContain("boom");
   });
 
   it("removing a server closes its connection and drops its tools", async () => {

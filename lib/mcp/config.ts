@@ -37,42 +37,64 @@ export const EnvSecrets = secretRecord(envName);
 /** http secrets: request headers (e.g. Authorization), by name. */
 export const HeaderSecrets = secretRecord(headerName);
 
-const command = z.string().trim().min(1, "name the program to run, e.g. npx or /usr/local/bin/my-mcp-server").max(500).refine((c) => !/[\r\n\0]/.test(c), "one line, no NUL characters");
-const args = z.array(z.string().max(2000).refine((a) => !a.includes("\0"), "no NUL characters")).max(100);
+/** The name of one of the operator's stdio commands (never a program path or a command line). */
+const command = z
+  .string()
+  .trim()
+  .min(1, "choose one of the commands the operator enabled")
+  .max(64, "at most 64 characters")
+  .regex(/^[a-z][a-z0-9_-]*$/, "the name of one of the commands the operator enabled (GET /api/mcp/commands), not a program or a command line");
+/** Chosen values of the command's placeholders, by placeholder name. */
+const values = z
+  .record(z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, "a placeholder name of the command"), z.string().max(4096, "at most 4,096 characters"))
+  .refine((v) => Object.keys(v).length <= 32, "at most 32 values");
+/** User name and password of a URL, or null when it does not parse (never throws). */
+function credentialsOf(u: string): { username: string; password: string } | null {
+  try {
+    const parsed = new URL(u);
+    return { username: parsed.username, password: parsed.password };
+  } catch {
+    return null;
+  }
+}
 const url = z
   .string()
   .trim()
   .max(2000)
-  .pipe(z.url({ protocol: /^https?$/, error: "an http(s) URL of the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8931/mcp" }))
+  .pipe(z.url({ protocol: /^https?$/, error: "an http(s) URL of the server's Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp" }))
   .refine((u) => {
-    const parsed = new URL(u);
-    return parsed.username === "" && parsed.password === "";
+    const c = credentialsOf(u);
+    return c !== null && c.username === "" && c.password === "";
   }, "no user name or password in the URL: put them in a header secret (e.g. Authorization)");
 
 /**
- * POST body of `/api/workspaces/:id/mcp`: a named server reached over stdio (a command run
- * on this server, with `args`, and `secrets` as its environment) or Streamable HTTP (`url`,
- * with `secrets` as request headers). Secrets are write-only.
+ * POST body of `/api/workspaces/:id/mcp`: a named server reached over stdio or Streamable
+ * HTTP (`url`, with `secrets` as request headers). A stdio server is one of the operator's
+ * commands, picked by name (`command`), with `values` chosen among those the operator listed
+ * for its placeholders and `secrets` as environment variables the command declares; no
+ * argument or program can be given (docs/security.md "Stdio MCP servers"). Secrets are
+ * write-only.
  */
 export const McpServerInput = z.discriminatedUnion(
   "transport",
   [
-    z.object({ name: ServerName, transport: z.literal("stdio"), command, args: args.default([]), secrets: EnvSecrets.optional() }).strict(),
+    z.object({ name: ServerName, transport: z.literal("stdio"), command, values: values.optional(), secrets: EnvSecrets.optional() }).strict(),
     z.object({ name: ServerName, transport: z.literal("http"), url, secrets: HeaderSecrets.optional() }).strict(),
   ],
-  { error: 'choose "stdio" (a command run on this server) or "http" (a Streamable HTTP URL)' },
+  { error: 'choose "stdio" (a command the operator enabled) or "http" (a Streamable HTTP URL)' },
 );
 export type McpServerInput = z.infer<typeof McpServerInput>;
 
 /**
- * PATCH body of `/api/workspaces/:id/mcp/:serverId`: changes the command and args (stdio)
- * or URL (http); each secret given is set (a string) or removed (null), others are kept.
- * The name and transport never change: remove the server and add it again.
+ * PATCH body of `/api/workspaces/:id/mcp/:serverId`: another of the operator's commands or
+ * other values (stdio), or another URL (http); each secret given is set (a string) or
+ * removed (null), others are kept. The name and transport never change: remove the server
+ * and add it again.
  */
 export const McpServerPatch = z
   .object({
     command: command.optional(),
-    args: args.optional(),
+    values: values.optional(),
     url: url.optional(),
     secrets: z.record(z.string().min(1).max(128), secretValue.nullable()).optional(),
   })

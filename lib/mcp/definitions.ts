@@ -80,7 +80,7 @@ export function serverToolDefinitions(server: McpServerRow): ToolDefinition[] {
         withMcpClient(
           server,
           async (client) => callOutput((await client.callTool({ name: tool.name, arguments: input }, undefined, { signal: ctx.signal, timeout: MCP_TOOL_TIMEOUT_MS })) as McpCallResult, name),
-          { signal: ctx.signal },
+          { signal: ctx.signal, timeoutMs: MCP_TOOL_TIMEOUT_MS },
         ),
     };
     return [def as ToolDefinition];

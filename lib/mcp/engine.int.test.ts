@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { stdioCommand } from "../../tests/fixtures/mcp-server";
+import { fixtureCommand, setStdioCommands } from "../../tests/fixtures/mcp-server";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { textTurn, toolTurn } from "../engine/node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
@@ -43,6 +43,7 @@ describe("MCP tools in a run", () => {
   afterEach(async () => f?.cleanup());
   afterAll(async () => {
     await closeAllMcpClients();
+    setStdioCommands(null);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -71,8 +72,8 @@ describe("MCP tools in a run", () => {
     });
     f = await engineFixture(mcpFlow(), { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const { workspaceId } = await f.t.db.flow.findUniqueOrThrow({ where: { id: f.flowId } });
-    const { command, args } = stdioCommand();
-    const server = await addServer(f.t.db, f.userId, workspaceId, { name: "notes", transport: "stdio", command, args, secrets: { MCP_NOTES_FILE: notes } });
+    setStdioCommands({ notes: fixtureCommand([], { env: ["MCP_NOTES_FILE"] }) });
+    const server = await addServer(f.t.db, f.userId, workspaceId, { name: "notes", transport: "stdio", command: "notes", secrets: { MCP_NOTES_FILE: notes } });
     expect(server.lastError).toBeNull();
 
     // createThread checks the flow against the workspace's catalog, MCP tools included.

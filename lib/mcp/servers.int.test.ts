@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setStdioCommands } from "../../tests/fixtures/mcp-server";
 import { createTestDb, type TestDb } from "../db/test-db";
 import { personalWorkspace } from "../db/workspaces";
 import { errorResponse } from "../http/errors";
@@ -20,7 +21,9 @@ async function answer(schema: { parse(v: unknown): unknown }, body: unknown): Pr
 /**
  * The MCP server service behind `/api/workspaces/:id/mcp` (issue 6): bodies are checked
  * with zod and refused with 422 naming the field; only owners manage servers (viewers and
- * approvers get 403, strangers 404); names are unique per workspace (409).
+ * approvers get 403, strangers 404); names are unique per workspace (409). A stdio server
+ * is a command of the operator's catalogue (MCP_STDIO_COMMANDS), here one whose program is
+ * not installed, so nothing runs.
  */
 describe("MCP servers: who may do what, and bad input", () => {
   let t: TestDb;
@@ -38,10 +41,12 @@ describe("MCP servers: who may do what, and bad input", () => {
     approver = (await t.db.user.create({ data: { email: "approver@mcp.test" } })).id;
     stranger = (await t.db.user.create({ data: { email: "stranger@mcp.test" } })).id;
     ws = await personalWorkspace(t.db, owner);
+    setStdioCommands({ tools: { argv: ["/nonexistent/phylactery/mcp-tools", "--root", "{root}"], values: { root: ["/srv/a", "/srv/b"] }, env: ["API_TOKEN", "OTHER"] } });
     await t.db.membership.createMany({ data: [{ workspaceId: ws, userId: viewer, role: "viewer" }, { workspaceId: ws, userId: approver, role: "approver" }] });
   });
   afterAll(async () => {
     await closeAllMcpClients();
+    setStdioCommands(null);
     await t?.cleanup();
   });
 
@@ -52,7 +57,10 @@ describe("MCP servers: who may do what, and bad input", () => {
       [{ name: "a__b", transport: "stdio", command: "x" }, /^name: /],
       [{ name: "notes", transport: "ftp", url: "ftp://x" }, /^transport: choose "stdio"/],
       [{ name: "notes", transport: "stdio" }, /^command: /],
-      [{ name: "notes", transport: "stdio", command: "x", args: "not an array" }, /^args: /],
+      [{ name: "notes", transport: "stdio", command: "/usr/bin/node" }, /^command: the name of one of the commands the operator enabled/],
+      [{ name: "notes", transport: "stdio", command: "x", args: ["--x"] }, /args/],
+      [{ name: "notes", transport: "stdio", command: "x", values: { Root: "/srv/a" } }, /^values\.Root: /],
+      [{ name: "notes", transport: "http", url: "http://[::1" }, /^url: /],
       [{ name: "notes", transport: "http", url: "ftp://example.com/mcp" }, /^url: an http\(s\) URL/],
       [{ name: "notes", transport: "http", url: "http://user:pw@example.com/mcp" }, /^url: no user name or password/],
       [{ name: "notes", transport: "http", url: "http://example.com/mcp", secrets: { "Bad Header": "x" } }, /^secrets\.Bad Header: an HTTP header name/],
@@ -71,7 +79,7 @@ describe("MCP servers: who may do what, and bad input", () => {
   });
 
   it("only owners add, change, refresh or remove; members list; strangers get 404", async () => {
-    const input = { name: "tools", transport: "stdio" as const, command: "no-such-mcp-program-xyz", args: [] };
+    const input = { name: "tools", transport: "stdio" as const, command: "tools" };
     for (const who of [viewer, approver]) {
       await expect(addServer(t.db, who, ws, input)).rejects.toMatchObject({ status: 403, message: expect.stringMatching(/only owners add/) });
     }
@@ -79,14 +87,15 @@ describe("MCP servers: who may do what, and bad input", () => {
     expect(await t.db.mcpServer.count()).toBe(0);
 
     const added = await addServer(t.db, owner, ws, { ...input, secrets: { API_TOKEN: "s3cret" } });
-    expect(added.lastError).toMatch(/no such program/);
+    expect(added.lastError).toMatch(/program is not installed on this server/);
+    expect(added).toMatchObject({ command: "tools", values: { root: "/srv/a" } });
     for (const who of [viewer, approver]) {
       const seen = await listServers(t.db, who, ws);
       expect(seen.map((s) => s.name)).toEqual(["tools"]);
       expect(seen[0]?.secretKeys).toEqual(["API_TOKEN"]);
       expect(JSON.stringify(seen)).not.toContain("s3cret");
       await expect(refreshServer(t.db, who, ws, added.id)).rejects.toMatchObject({ status: 403 });
-      await expect(updateServer(t.db, who, ws, added.id, { args: ["--x"] })).rejects.toMatchObject({ status: 403 });
+      await expect(updateServer(t.db, who, ws, added.id, { values: { root: "/srv/b" } })).rejects.toMatchObject({ status: 403 });
       await expect(removeServer(t.db, who, ws, added.id)).rejects.toMatchObject({ status: 403 });
     }
     await expect(listServers(t.db, stranger, ws)).rejects.toMatchObject({ status: 404 });
@@ -101,8 +110,10 @@ describe("MCP servers: who may do what, and bad input", () => {
     if (!server) throw new Error("server");
     await expect(updateServer(t.db, owner, ws, server.id, { url: "http://127.0.0.1:9/mcp" })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^url: this server uses stdio/) });
     await expect(updateServer(t.db, owner, ws, server.id, { secrets: { "bad name": "x" } })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^secrets\.bad name: /) });
-    const patched = await updateServer(t.db, owner, ws, server.id, { args: ["--verbose"], secrets: { API_TOKEN: null, OTHER: "v" } });
-    expect(patched.args).toEqual(["--verbose"]);
+    await expect(updateServer(t.db, owner, ws, server.id, { values: { depth: "1" } })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^values\.depth: the command tools takes no value/) });
+    await expect(updateServer(t.db, owner, ws, server.id, { secrets: { SHELL: "/bin/sh" } })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^secrets\.SHELL: the command tools accepts only API_TOKEN, OTHER/) });
+    const patched = await updateServer(t.db, owner, ws, server.id, { values: { root: "/srv/b" }, secrets: { API_TOKEN: null, OTHER: "v" } });
+    expect(patched.values).toEqual({ root: "/srv/b" });
     expect(patched.secretKeys).toEqual(["OTHER"]);
     await expect(refreshServer(t.db, owner, ws, "nope")).rejects.toMatchObject({ status: 404 });
     await removeServer(t.db, owner, ws, server.id);

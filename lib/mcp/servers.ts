@@ -7,11 +7,16 @@ import { EnvSecrets, HeaderSecrets, type McpServerInput, type McpServerPatch } f
 import { listedTools, type McpServerRow } from "./definitions";
 import { discoverTools } from "./discover";
 import { openSecrets, sealSecrets } from "./secrets";
+import { requireStdioCatalogue } from "./stdio-commands";
+import { checkStdioSecretNames, chooseStdioValues } from "./stdio-launch";
 
 /**
  * A workspace's MCP servers (issue 6). Any member lists them; only owners add, change,
- * refresh or remove them, since a stdio server is a command run on this server. Secrets are
- * write-only: views carry only their names. A non-member gets 404 for everything.
+ * refresh or remove them. A stdio server is one of the operator's commands
+ * (MCP_STDIO_COMMANDS), picked by name with values the operator listed; when the operator
+ * enabled none, adding, changing or refreshing one answers 403 (docs/security.md "Stdio MCP
+ * servers", "Roles and powers"). Secrets are write-only: views carry only their names. A
+ * non-member gets 404 for everything.
  */
 
 /** A listed tool as the settings page shows it. */
@@ -33,8 +38,10 @@ export interface McpServerView {
   id: string;
   name: string;
   transport: "stdio" | "http";
+  /** stdio: the name of the operator's command. */
   command: string | null;
-  args: string[];
+  /** stdio: the value chosen for each of the command's placeholders. */
+  values: Record<string, string>;
   url: string | null;
   /** Names of the env vars (stdio) or headers (http) set; values are never sent back. */
   secretKeys: string[];
@@ -58,21 +65,26 @@ function secretNames(row: Row): { keys: string[]; unreadable: boolean } {
   }
 }
 
+/** The stored values of a stdio server (`args`: a JSON object); `{}` for rows saved with free arguments. */
+function storedValues(args: string): Record<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(args);
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === "string"));
+  } catch {
+    return {};
+  }
+}
+
 function view(row: Row): McpServerView {
   const secrets = secretNames(row);
-  let args: string[] = [];
-  try {
-    const parsed: unknown = JSON.parse(row.args);
-    if (Array.isArray(parsed)) args = parsed.map(String);
-  } catch {
-    // Stored by this module: always JSON.
-  }
+  const values = storedValues(row.args);
   return {
     id: row.id,
     name: row.name,
     transport: row.transport === "stdio" ? "stdio" : "http",
     command: row.command,
-    args,
+    values,
     url: row.url,
     secretKeys: secrets.keys,
     secretsUnreadable: secrets.unreadable,
@@ -104,7 +116,7 @@ async function requireOwner(db: Db, userId: string, workspaceId: string): Promis
     throw new AppError(
       "forbidden",
       "role_forbidden",
-      `Your role in this workspace is ${role}; only owners add, change, refresh or remove MCP servers (a stdio server runs a command on this server). Ask an owner.`,
+      `Your role in this workspace is ${role}; only owners add, change, refresh or remove MCP servers. Ask an owner.`,
     );
   }
 }
@@ -136,11 +148,19 @@ export async function listServers(db: Db, userId: string, workspaceId: string): 
  * Adds a server (owners only), seals its secrets (see sealSecrets) and lists its tools at
  * once; a server that cannot be reached is still added, with `lastError` saying what to do.
  * @param input a parsed McpServerInput.
- * @throws AppError not_found (not a member), forbidden (not an owner), conflict
+ * @throws AppError not_found (not a member), forbidden (not an owner; "mcp_stdio_off" for
+ *   stdio when the operator enabled no command), unprocessable (a command, value or secret
+ *   name the operator did not declare: see chooseStdioValues), conflict
  *   ("mcp_server_exists": the name is taken in this workspace).
  */
 export async function addServer(db: Db, userId: string, workspaceId: string, input: McpServerInput): Promise<McpServerView> {
   await requireOwner(db, userId, workspaceId);
+  let values: Record<string, string> = {};
+  if (input.transport === "stdio") {
+    const catalogue = requireStdioCatalogue();
+    values = chooseStdioValues(catalogue, input.command, input.values);
+    checkStdioSecretNames(catalogue, input.command, Object.keys(input.secrets ?? {}));
+  }
   const taken = await db.mcpServer.findUnique({ where: { workspaceId_name: { workspaceId, name: input.name } }, select: { id: true } });
   const exists = () => new AppError("conflict", "mcp_server_exists", `name: this workspace already has an MCP server named ${input.name}; choose another name or remove that one first.`);
   if (taken) throw exists();
@@ -152,7 +172,7 @@ export async function addServer(db: Db, userId: string, workspaceId: string, inp
         name: input.name,
         transport: input.transport,
         command: input.transport === "stdio" ? input.command : null,
-        args: JSON.stringify(input.transport === "stdio" ? input.args : []),
+        args: JSON.stringify(values),
         url: input.transport === "http" ? input.url : null,
         secretCiphertext: sealSecrets(input.secrets ?? {}),
         createdById: userId,
@@ -165,11 +185,28 @@ export async function addServer(db: Db, userId: string, workspaceId: string, inp
   return view(await refreshRow(db, row));
 }
 
+/** The row's secrets with `patch` applied (a string sets, null removes); unreadable ones start empty. */
+function patchedSecrets(row: Row, patch: Readonly<Record<string, string | null>>): Record<string, string> {
+  let current: Record<string, string>;
+  try {
+    current = openSecrets(row.secretCiphertext);
+  } catch {
+    current = {};
+  }
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete current[k];
+    else current[k] = v;
+  }
+  return current;
+}
+
 /**
- * Changes a server's command and args (stdio) or URL (http) and sets or removes secrets
- * (owners only), then lists its tools again on a new connection.
- * @throws AppError not_found, forbidden, unprocessable ("mcp_field_transport": a field of
- *   the other transport, or a secret name the transport does not accept).
+ * Changes a server (owners only): another of the operator's commands or other values
+ * (stdio), or another URL (http), and sets or removes secrets; then lists its tools again
+ * on a new connection.
+ * @throws AppError not_found, forbidden (also "mcp_stdio_off"), unprocessable
+ *   ("mcp_field_transport": a field of the other transport; a command, value or secret name
+ *   the operator did not declare, or a secret name the transport does not accept).
  */
 export async function updateServer(db: Db, userId: string, workspaceId: string, serverId: string, patch: McpServerPatch): Promise<McpServerView> {
   await requireOwner(db, userId, workspaceId);
@@ -177,46 +214,45 @@ export async function updateServer(db: Db, userId: string, workspaceId: string, 
   const wrong = (field: string) =>
     new AppError("unprocessable", "mcp_field_transport", `${field}: this server uses ${row.transport}; to change its transport, remove it and add it again.`);
   if (row.transport === "stdio" && patch.url !== undefined) throw wrong("url");
-  if (row.transport === "http" && (patch.command !== undefined || patch.args !== undefined)) throw wrong(patch.command !== undefined ? "command" : "args");
-  let secretCiphertext = row.secretCiphertext;
-  if (patch.secrets) {
-    let current: Record<string, string>;
-    try {
-      current = openSecrets(row.secretCiphertext);
-    } catch {
-      current = {};
+  if (row.transport === "http" && (patch.command !== undefined || patch.values !== undefined)) throw wrong(patch.command !== undefined ? "command" : "values");
+  const data: { command?: string; args?: string; url?: string; secretCiphertext?: string | null } = {};
+  const secrets = patch.secrets ? patchedSecrets(row, patch.secrets) : undefined;
+  if (row.transport === "stdio") {
+    const catalogue = requireStdioCatalogue();
+    const command = patch.command ?? row.command ?? "";
+    const changed = command !== row.command;
+    if (changed || patch.values !== undefined) {
+      data.command = command;
+      data.args = JSON.stringify(chooseStdioValues(catalogue, command, { ...(changed ? {} : storedValues(row.args)), ...patch.values }));
     }
-    for (const [k, v] of Object.entries(patch.secrets)) {
-      if (v === null) delete current[k];
-      else current[k] = v;
-    }
-    const checked = (row.transport === "stdio" ? EnvSecrets : HeaderSecrets).safeParse(current);
+    const setNow = Object.entries(patch.secrets ?? {}).flatMap(([k, v]) => (v === null ? [] : [k]));
+    checkStdioSecretNames(catalogue, command, changed ? Object.keys(secrets ?? patchedSecrets(row, {})) : setNow);
+  } else if (patch.url !== undefined) {
+    data.url = patch.url;
+  }
+  if (secrets) {
+    const checked = (row.transport === "stdio" ? EnvSecrets : HeaderSecrets).safeParse(secrets);
     if (!checked.success) {
       const issue = checked.error.issues[0];
       throw new AppError("unprocessable", "mcp_secret_invalid", `secrets${issue?.path.length ? `.${issue.path.join(".")}` : ""}: ${issue?.message ?? "invalid"}`);
     }
-    secretCiphertext = sealSecrets(checked.data);
+    data.secretCiphertext = sealSecrets(checked.data);
   }
-  const updated = await db.mcpServer.update({
-    where: { id: row.id },
-    data: {
-      ...(patch.command !== undefined ? { command: patch.command } : {}),
-      ...(patch.args !== undefined ? { args: JSON.stringify(patch.args) } : {}),
-      ...(patch.url !== undefined ? { url: patch.url } : {}),
-      secretCiphertext,
-    },
-  });
+  const updated = await db.mcpServer.update({ where: { id: row.id }, data });
   await closeMcpClient(row.id);
   return view(await refreshRow(db, updated));
 }
 
 /**
  * Lists a server's tools again now (owners only).
- * @throws AppError not_found, forbidden.
+ * @throws AppError not_found, forbidden (also "mcp_stdio_off" for a stdio server when the
+ *   operator enabled no command).
  */
 export async function refreshServer(db: Db, userId: string, workspaceId: string, serverId: string): Promise<McpServerView> {
   await requireOwner(db, userId, workspaceId);
-  return view(await refreshRow(db, await serverOf(db, workspaceId, serverId)));
+  const row = await serverOf(db, workspaceId, serverId);
+  if (row.transport === "stdio") requireStdioCatalogue();
+  return view(await refreshRow(db, row));
 }
 
 /**

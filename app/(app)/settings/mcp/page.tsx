@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { listWorkspaces } from "@/lib/db/members";
 import { requireUser } from "@/lib/http/with-user";
 import { listServers } from "@/lib/mcp/servers";
+import { stdioCommandChoices } from "@/lib/mcp/stdio-commands";
 
 export const dynamic = "force-dynamic";
 
@@ -13,6 +14,7 @@ export const dynamic = "force-dynamic";
  */
 export default async function McpSettingsPage() {
   const user = await requireUser();
+  const commands = stdioCommandChoices();
   const workspaces = await Promise.all((await listWorkspaces(db(), user.id)).map(async (ws) => ({ ws, servers: await listServers(db(), user.id, ws.id) })));
   return (
     <main data-testid="mcp-page">
@@ -27,7 +29,7 @@ export default async function McpSettingsPage() {
       </p>
       {workspaces.length === 0 ? <p className="muted">You are in no workspace yet; creating a flow gives you one.</p> : null}
       {workspaces.map(({ ws, servers }) => (
-        <McpServers key={ws.id} workspace={ws} servers={servers} />
+        <McpServers key={ws.id} workspace={ws} servers={servers} commands={commands} />
       ))}
     </main>
   );
