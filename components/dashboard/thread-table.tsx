@@ -11,8 +11,10 @@ import { formatCount, formatDuration, formatRelative, formatUtc } from "./format
  * how long ago), duration, plan steps, tokens, estimated cost and who started it. A thread
  * without runs yet shows "—" for what it has not spent.
  * @param now the time the page was rendered (ms since epoch), for "5 min ago".
+ * @param workspaceOf workspace name by flow id, given when the user belongs to several
+ *   workspaces: each run then names its workspace under its flow (docs/security.md "Membership").
  */
-export function ThreadTable({ rows, now }: { rows: DashboardRow[]; now: number }) {
+export function ThreadTable({ rows, now, workspaceOf }: { rows: DashboardRow[]; now: number; workspaceOf?: ReadonlyMap<string, string> }) {
   return (
     <div className={styles.tableWrap}>
       <table className={`card threads ${styles.table}`} data-testid="threads">
@@ -48,6 +50,11 @@ export function ThreadTable({ rows, now }: { rows: DashboardRow[]; now: number }
                 </td>
                 <td data-testid="thread-flow">
                   {t.flow.name} <span className="muted small">v{t.version}</span>
+                  {workspaceOf ? (
+                    <div className="muted small" data-testid="thread-workspace">
+                      {workspaceOf.get(t.flow.id)}
+                    </div>
+                  ) : null}
                 </td>
                 <td>
                   <time dateTime={t.startedAt.toISOString()} title={t.startedAt.toISOString()} data-testid="thread-started">

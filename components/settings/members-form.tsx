@@ -1,6 +1,6 @@
 "use client";
-import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
+import { useApiCall } from "./use-api-call";
 
 /** Roles of a workspace member (issue 4): owner, approver, viewer. */
 export type MemberRole = "owner" | "approver" | "viewer";
@@ -13,51 +13,57 @@ export interface MemberRow {
   role: MemberRole;
 }
 
+/** A pending invitation as `GET /api/workspaces/:id/invitations` answers it (owners only). */
+export interface InvitationRow {
+  id: string;
+  email: string;
+  role: MemberRole;
+  invitedBy: string;
+  createdAt: string;
+}
+
 const ROLES: MemberRole[] = ["owner", "approver", "viewer"];
 
 /**
- * One workspace's members with their roles (issue 4 roles). Owners also get an add-by-email
- * form, a role menu per member and a remove button that asks for confirmation; everyone
- * else sees the list only. Changes go through `/api/workspaces/:id/members`; errors are
- * shown inline with the server's message, which says what to do.
+ * One workspace's members with their roles (docs/security.md "Roles and powers", "Membership").
+ * Owners also get an invite-by-email form, the pending invitations (each revocable), a role
+ * menu per member and a remove button that asks for confirmation; everyone else sees the list
+ * only. An invitation reads the same whatever the email: the person joins only by accepting it
+ * in their own Settings. Changes go through `/api/workspaces/:id/members` and
+ * `/api/workspaces/:id/invitations`; errors are shown inline with the server's message.
  */
-export function MembersForm({ workspace, members, myUserId }: { workspace: { id: string; name: string; role: MemberRole }; members: MemberRow[]; myUserId: string }) {
-  const router = useRouter();
+export function MembersForm({
+  workspace,
+  members,
+  invitations = [],
+  myUserId,
+}: {
+  workspace: { id: string; name: string; role: MemberRole };
+  members: MemberRow[];
+  /** The workspace's pending invitations; only owners get them. */
+  invitations?: InvitationRow[];
+  myUserId: string;
+}) {
   const isOwner = workspace.role === "owner";
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<MemberRole>("viewer");
   const [confirming, setConfirming] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const { call, busy, error, setError } = useApiCall();
   const base = `/api/workspaces/${encodeURIComponent(workspace.id)}/members`;
 
-  async function call(url: string, method: "POST" | "PATCH" | "DELETE", body?: unknown): Promise<boolean> {
-    setError(null);
-    setBusy(true);
-    try {
-      const res = await fetch(url, { method, ...(body ? { headers: { "content-type": "application/json" }, body: JSON.stringify(body) } : {}) });
-      if (!res.ok) {
-        const err = await res.json().catch(() => null);
-        setError(err?.error?.message ?? `The server answered HTTP ${res.status}; reload the page and try again.`);
-        return false;
-      }
-      router.refresh();
-      return true;
-    } catch {
-      setError("Could not reach the server; check that it is running and try again.");
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function add(e: FormEvent) {
+  async function invite(e: FormEvent) {
     e.preventDefault();
+    setNotice(null);
     if (!email.trim()) {
-      setError("email: enter the email of an existing account.");
+      setError("email: enter the email of the person to invite.");
       return;
     }
-    if (await call(base, "POST", { email, role })) setEmail("");
+    const invited = email.trim().toLowerCase();
+    if (await call(base, "POST", { email, role })) {
+      setEmail("");
+      setNotice(`Invitation to ${invited} as ${role} sent. They join once they accept it in Settings, signed in with that email.`);
+    }
   }
 
   async function remove(m: MemberRow) {
@@ -129,8 +135,42 @@ export function MembersForm({ workspace, members, myUserId }: { workspace: { id:
           ))}
         </tbody>
       </table>
+      {isOwner && invitations.length > 0 ? (
+        <table className="threads" data-testid="invitations">
+          <thead>
+            <tr>
+              <th>Invited</th>
+              <th>Role</th>
+              <th>By</th>
+              <th aria-label="Actions" />
+            </tr>
+          </thead>
+          <tbody>
+            {invitations.map((inv) => (
+              <tr key={inv.id} data-testid={`invitation-row-${inv.email}`}>
+                <td>
+                  {inv.email} <span className="badge status-pending">pending</span>
+                </td>
+                <td>{inv.role}</td>
+                <td className="small">{inv.invitedBy}</td>
+                <td>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={busy}
+                    onClick={() => call(`/api/workspaces/${encodeURIComponent(workspace.id)}/invitations/${encodeURIComponent(inv.id)}`, "DELETE")}
+                    data-testid={`invitation-revoke-${inv.email}`}
+                  >
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
       {isOwner ? (
-        <form className="row gap" style={{ alignItems: "flex-end", flexWrap: "wrap" }} onSubmit={add} noValidate>
+        <form className="row gap" style={{ alignItems: "flex-end", flexWrap: "wrap" }} onSubmit={invite} noValidate>
           <label>
             Email
             <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="name@example.com" data-testid="member-add-email" />
@@ -146,12 +186,17 @@ export function MembersForm({ workspace, members, myUserId }: { workspace: { id:
             </select>
           </label>
           <button type="submit" disabled={busy} data-testid="member-add-submit">
-            Add member
+            Invite
           </button>
         </form>
       ) : (
-        <p className="muted small">Only owners add, change or remove members; ask an owner of this workspace.</p>
+        <p className="muted small">Only owners invite, change or remove members; ask an owner of this workspace.</p>
       )}
+      {notice ? (
+        <p className="small" aria-live="polite" data-testid="members-notice">
+          {notice}
+        </p>
+      ) : null}
       {error ? (
         <p className="error" role="alert" data-testid="members-error">
           {error}

@@ -33,6 +33,14 @@ export class MembersPage {
     return ws.getByTestId(`member-role-${email}`);
   }
 
+  /** Invites an email with a role through the card's form. */
+  async invite(ws: Locator, email: string, role: string): Promise<void> {
+    await ws.getByTestId("member-add-email").fill(email);
+    await ws.getByTestId("member-add-role").selectOption(role);
+    await ws.getByTestId("member-add-submit").click();
+    await expect(ws.getByTestId("member-add-email")).toHaveValue("");
+  }
+
   /** Picks a role in the member's menu and waits for the list to show it. */
   async setRole(ws: Locator, email: string, role: string): Promise<void> {
     await this.role(ws, email).selectOption(role);

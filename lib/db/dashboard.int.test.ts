@@ -3,7 +3,7 @@ import { TEMPLATES } from "../../templates";
 import type { Db } from "./client";
 import { dashboardCounts, dashboardTotals, listThreads } from "./dashboard";
 import { createFlow } from "./flows";
-import { addMember } from "./members";
+import { addMember } from "./test-members";
 import { createTestDb, type TestDb } from "./test-db";
 import { personalWorkspace } from "./workspaces";
 

@@ -4,7 +4,7 @@ import type { FlowDocument } from "../flow/schema";
 import type { Db } from "./client";
 import { createFlow, getFlowWithLatest, saveFlowVersion } from "./flows";
 import { getVersion, listVersions, restoreVersion } from "./flow-versions";
-import { addMember } from "./members";
+import { addMember } from "./test-members";
 import { createTestDb, type TestDb } from "./test-db";
 import { createThread } from "./threads";
 import { personalWorkspace } from "./workspaces";

@@ -1,11 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { addMember, listMembers, listWorkspaces, removeMember, setRole } from "./members";
+import { inviteMember } from "./invitations";
+import { listMembers, listWorkspaces, removeMember, setRole } from "./members";
 import { createTestDb, type TestDb } from "./test-db";
+import { addMember } from "./test-members";
 import { personalWorkspace } from "./workspaces";
 
 /**
- * Workspace members on a real SQLite file (issue 4 roles): only owners manage, non-members
- * see nothing (404), a workspace never loses its last owner (409).
+ * Workspace members on a real SQLite file (docs/security.md "Roles and powers"): only owners
+ * manage, non-members see nothing (404), a workspace never loses its last owner (409). People
+ * join by accepting an invitation (`addMember` from test-members.ts: invite, then accept).
  */
 describe("workspace members", () => {
   let t: TestDb;
@@ -25,7 +28,7 @@ describe("workspace members", () => {
 
   const roles = async (actor: string, ws: string) => Object.fromEntries((await listMembers(t.db, actor, ws)).map((m) => [m.email, m.role]));
 
-  it("an owner adds, changes and removes members; every member sees the list", async () => {
+  it("an owner invites (the invitee accepts), changes and removes members; every member sees the list", async () => {
     const { ws, owner, viewer, newcomer } = await workspace();
     const added = await addMember(t.db, owner, ws, { email: "  NewComer@Test.dev ", role: "viewer" });
     expect(added).toMatchObject({ userId: newcomer, email: "newcomer@test.dev", role: "viewer" });
@@ -45,7 +48,7 @@ describe("workspace members", () => {
   it("approvers and viewers cannot manage members (403) and nothing changes", async () => {
     const { ws, owner, approver, viewer } = await workspace();
     for (const actor of [approver, viewer]) {
-      await expect(addMember(t.db, actor, ws, { email: "stranger@test.dev", role: "owner" })).rejects.toMatchObject({ code: "forbidden", reason: "role_forbidden" });
+      await expect(inviteMember(t.db, actor, ws, { email: "stranger@test.dev", role: "owner" })).rejects.toMatchObject({ code: "forbidden", reason: "role_forbidden" });
       await expect(setRole(t.db, actor, ws, actor, "owner")).rejects.toMatchObject({ code: "forbidden", reason: "role_forbidden" });
       await expect(setRole(t.db, actor, ws, owner, "viewer")).rejects.toMatchObject({ code: "forbidden" });
       await expect(removeMember(t.db, actor, ws, owner)).rejects.toMatchObject({ code: "forbidden" });
@@ -57,7 +60,7 @@ describe("workspace members", () => {
     const { ws, owner, viewer, stranger } = await workspace();
     const notFound = { code: "not_found", reason: "workspace_not_found" };
     await expect(listMembers(t.db, stranger, ws)).rejects.toMatchObject(notFound);
-    await expect(addMember(t.db, stranger, ws, { email: "stranger@test.dev", role: "owner" })).rejects.toMatchObject(notFound);
+    await expect(inviteMember(t.db, stranger, ws, { email: "stranger@test.dev", role: "owner" })).rejects.toMatchObject(notFound);
     await expect(setRole(t.db, stranger, ws, viewer, "owner")).rejects.toMatchObject(notFound);
     await expect(removeMember(t.db, stranger, ws, owner)).rejects.toMatchObject(notFound);
     await expect(listMembers(t.db, owner, "no-such-workspace")).rejects.toMatchObject(notFound);
@@ -92,14 +95,5 @@ describe("workspace members", () => {
       [other, "owner"],
       [(await t.db.user.findUniqueOrThrow({ where: { email: "viewer@test.dev" } })).id, "viewer"],
     ]);
-  });
-
-  it("an unknown email is 404 naming email and saying there is no sign-up; a duplicate is 409", async () => {
-    const { ws, owner } = await workspace();
-    const unknown = addMember(t.db, owner, ws, { email: "nobody@test.dev", role: "viewer" });
-    await expect(unknown).rejects.toMatchObject({ code: "not_found", reason: "account_not_found" });
-    await expect(unknown).rejects.toThrow(/^email: .*no sign-up/);
-    await expect(addMember(t.db, owner, ws, { email: "viewer@test.dev", role: "approver" })).rejects.toMatchObject({ code: "conflict", reason: "already_member" });
-    expect((await roles(owner, ws))["viewer@test.dev"]).toBe("viewer");
   });
 });

@@ -1,14 +1,14 @@
 import "server-only";
-import { z } from "zod";
 import { AppError } from "../errors";
 import type { Db } from "./client";
 import { Role, requireCapability, roleIn } from "./workspaces";
 
 /**
- * Workspace members (issue 4 roles). Any member may see who else is in a workspace; only
- * an owner manages members (adds, changes roles, removes). A workspace always keeps at
- * least one owner. A user who is not a member gets 404 for everything, as if the
- * workspace did not exist.
+ * Workspace members (docs/security.md "Roles and powers", "Membership"). Any member may see
+ * who else is in a workspace; only an owner manages members (changes roles, removes, and
+ * invites: lib/db/invitations.ts; a membership is created only when the invitee accepts,
+ * lib/db/invitation-answers.ts). A workspace always keeps at least one owner. A user who is
+ * not a member gets 404 for everything, as if the workspace did not exist.
  */
 
 /** A member as the settings page and `GET /api/workspaces/:id/members` show it. */
@@ -27,13 +27,6 @@ export interface WorkspaceView {
   name: string;
   role: Role;
 }
-
-/** What an owner sends to add a member: an existing account's email and a role. */
-export const MemberInput = z.object({
-  email: z.string().trim().toLowerCase().email("Enter the email of an existing account, e.g. approver@phylactery.dev."),
-  role: Role,
-});
-export type MemberInput = z.infer<typeof MemberInput>;
 
 /** The workspace, or 404 when the actor is not a member; returns the actor's role. */
 async function actorRole(db: Db, actorId: string, workspaceId: string): Promise<Role> {
@@ -72,36 +65,7 @@ export async function listMembers(db: Db, actorId: string, workspaceId: string):
 }
 
 /**
- * Adds an existing account to a workspace with a role (owner only, issue 4 roles). There is
- * no sign-up, so only accounts that already exist can be added.
- * @throws AppError not_found ("workspace_not_found") when the actor is not a member,
- *   forbidden ("role_forbidden") when the actor is not an owner, not_found
- *   ("account_not_found", names `email`) for an unknown email, conflict ("already_member").
- */
-export async function addMember(db: Db, actorId: string, workspaceId: string, input: MemberInput): Promise<MemberView> {
-  requireCapability(await actorRole(db, actorId, workspaceId), "manage");
-  const email = input.email.trim().toLowerCase();
-  const user = await db.user.findUnique({ where: { email }, select: { id: true } });
-  if (!user) {
-    throw new AppError(
-      "not_found",
-      "account_not_found",
-      `email: No account with this email (${email}). Phylactery has no sign-up: a person can be added once they have an account, created on the server (e.g. by prisma/seed.ts).`,
-    );
-  }
-  const duplicate = () => new AppError("conflict", "already_member", `email: ${email} is already a member of this workspace; change their role in the list instead.`);
-  if (await roleIn(db, user.id, workspaceId)) throw duplicate();
-  try {
-    const m = await db.membership.create({ data: { workspaceId, userId: user.id, role: input.role }, include: withUser });
-    return view(m);
-  } catch (err) {
-    if ((err as { code?: string }).code === "P2002") throw duplicate();
-    throw err;
-  }
-}
-
-/**
- * Changes a member's role (owner only, issue 4 roles). The change and the owner count are
+ * Changes a member's role (owner only, docs/security.md "Roles and powers"). The change and the owner count are
  * checked in one transaction, so two owners demoting each other at once cannot leave the
  * workspace without an owner.
  * @throws AppError not_found (actor not a member: "workspace_not_found"; target not a
@@ -119,7 +83,7 @@ export async function setRole(db: Db, actorId: string, workspaceId: string, user
 }
 
 /**
- * Removes a member from a workspace (owner only, issue 4 roles); an owner may remove
+ * Removes a member from a workspace (owner only, docs/security.md "Roles and powers"); an owner may remove
  * themselves when another owner remains. Their flows stay in the workspace.
  * @throws AppError not_found ("workspace_not_found", "member_not_found"), forbidden
  *   ("role_forbidden"), conflict ("last_owner").

@@ -69,13 +69,29 @@ export async function rolesOf(db: Db, userId: string): Promise<Map<string, Role>
 export const memberOf = (userId: string) => ({ members: { some: { userId } } });
 
 /**
- * The user's own workspace (the one a new flow goes to): the first they own, created
- * ("<name>'s workspace", the user as owner) when they own none.
+ * The workspace the user made, or null: among the workspaces they own, the one they joined
+ * first where they are also the earliest member (its creator, as far as memberships tell). A
+ * workspace someone else made, which the user joined by accepting an invitation, never counts
+ * (docs/security.md "Membership").
+ */
+export async function ownWorkspaceId(db: Db, userId: string): Promise<string | null> {
+  const owned = await db.membership.findMany({
+    where: { userId, role: "owner" },
+    orderBy: [{ createdAt: "asc" }, { workspaceId: "asc" }],
+    select: { workspaceId: true, workspace: { select: { members: { orderBy: [{ createdAt: "asc" }, { userId: "asc" }], take: 1, select: { userId: true } } } } },
+  });
+  return owned.find((m) => m.workspace.members[0]?.userId === userId)?.workspaceId ?? null;
+}
+
+/**
+ * The user's own workspace, where a new flow goes unless they pick another: the one
+ * {@link ownWorkspaceId} finds, created ("<name>'s workspace", the user as owner) when there is
+ * none. Never a workspace another account made (docs/security.md "Membership").
  * @returns the workspace id.
  */
 export async function personalWorkspace(db: Db, userId: string): Promise<string> {
-  const owned = await db.membership.findFirst({ where: { userId, role: "owner" }, orderBy: { createdAt: "asc" }, select: { workspaceId: true } });
-  if (owned) return owned.workspaceId;
+  const own = await ownWorkspaceId(db, userId);
+  if (own) return own;
   const user = await db.user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
   const ws = await db.workspace.create({
     data: { name: `${user?.name || user?.email || "My"}'s workspace`, members: { create: { userId, role: "owner" } } },

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
-import { addMember } from "../db/members";
+import { addMember } from "../db/test-members";
 import { ForkedFromEvent, forkThread, THREAD_FORKED } from "./fork-thread";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 import { type CheckpointEntry, historyGraph, listCheckpoints } from "./time-travel";

@@ -4,13 +4,17 @@ import { FilterNotes, NoFlows, NoMatch, NoRuns } from "@/components/dashboard/da
 import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
 import { DashboardTotals } from "@/components/dashboard/dashboard-totals";
 import { type DashboardQuery, dashboardHref, STATUS_LABEL } from "@/components/dashboard/dashboard-url";
-import { NewFlowButton } from "@/components/dashboard/new-flow-button";
+import { InvitationsNotice } from "@/components/dashboard/invitations-notice";
+import { NewFlowButtons } from "@/components/dashboard/new-flow-button";
 import { RefreshWhileRunning } from "@/components/dashboard/refresh-while-running";
 import { RunsPager, ThreadTable } from "@/components/dashboard/thread-table";
 import { StartRunForm } from "@/components/run/start-run-form";
 import { db } from "@/lib/db/client";
 import { dashboardCounts, dashboardTotals, listThreads, ThreadStatus } from "@/lib/db/dashboard";
 import { listFlows } from "@/lib/db/flows";
+import { myInvitations } from "@/lib/db/invitation-answers";
+import { newFlowTargets } from "@/lib/db/new-flow-workspace";
+import { flowWorkspaceLabels } from "@/lib/db/workspace-labels";
 import { can } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
 import { TEMPLATE_TASKS, TEMPLATES } from "@/templates";
@@ -67,12 +71,19 @@ function describeFilters(query: DashboardQuery, flowName: string | undefined): s
  * Dashboard (SPEC.md 8, issue 5): the user's flows (open the editor, start a run) and the
  * runs of every workspace they belong to, with status, flow and version, start, duration,
  * steps, tokens and estimated cost; filtered by status, flow and a search in the tasks
- * through URL search params (`?status=failed&flow=<id>&q=notes`).
+ * through URL search params (`?status=failed&flow=<id>&q=notes`). A user in several workspaces
+ * sees each flow's and run's workspace, and picks the workspace of a new flow; invitations
+ * waiting for the user are announced (docs/security.md "Membership").
  */
 export default async function FlowsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
   const { query, notes } = parseQuery(await searchParams);
-  const flows = await listFlows(db(), user.id);
+  const [flows, labels, targets, invitations] = await Promise.all([
+    listFlows(db(), user.id),
+    flowWorkspaceLabels(db(), user.id),
+    newFlowTargets(db(), user.id),
+    myInvitations(db(), user.id),
+  ]);
   if (query.flow && !flows.some((f) => f.id === query.flow)) {
     notes.push(`Ignored flow="${query.flow}": no flow of your workspaces has that id.`);
     query.flow = undefined;
@@ -91,14 +102,17 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
   const filtered = Boolean(query.status || query.flow || query.q);
   const noRunsAtAll = !filtered && counts.all === 0;
   const now = Date.now();
-  const templates = Object.entries(TEMPLATES).map(([key, doc]) => <NewFlowButton key={key} template={key} label={doc.settings.name} />);
+  const templates = (
+    <NewFlowButtons templates={Object.entries(TEMPLATES).map(([key, doc]) => ({ key, label: doc.settings.name }))} own={targets.own} others={targets.others} />
+  );
 
   return (
     <main className="wide">
       <ThreadDeletedNotice />
+      <InvitationsNotice workspaces={invitations.map((i) => i.workspace.name)} />
       <div className="row">
         <h1>Flows</h1>
-        {flows.length > 0 ? <div className="row gap">{templates}</div> : null}
+        {flows.length > 0 ? <div className="row gap wrap">{templates}</div> : null}
       </div>
       {flows.length === 0 ? (
         <NoFlows>{templates}</NoFlows>
@@ -112,6 +126,14 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
                     {f.name}
                   </Link>{" "}
                   <span className="muted small">v{f.version}</span>
+                  {labels.several ? (
+                    <>
+                      {" "}
+                      <span className="badge" title="Workspace" data-testid="flow-workspace">
+                        {labels.byFlow.get(f.id)}
+                      </span>
+                    </>
+                  ) : null}
                   <p className="muted small">{f.description}</p>
                 </div>
                 <Link href={`/flows/${f.id}`} className="button secondary">
@@ -142,7 +164,7 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
             ) : (
               <>
                 <RefreshWhileRunning active={page.rows.some((r) => r.running)} />
-                <ThreadTable rows={page.rows} now={now} />
+                <ThreadTable rows={page.rows} now={now} workspaceOf={labels.several ? labels.byFlow : undefined} />
                 <RunsPager newest={query.cursor ? dashboardHref({ ...query, cursor: undefined }) : null} older={page.nextCursor ? dashboardHref({ ...query, cursor: page.nextCursor }) : null} />
               </>
             )}

@@ -1,8 +1,15 @@
 import Link from "next/link";
+import { InstanceAdmin } from "@/components/settings/instance-admin";
 import { MembersForm } from "@/components/settings/members-form";
+import { MyInvitations } from "@/components/settings/my-invitations";
 import { ProviderForm } from "@/components/settings/provider-form";
+import { instanceOverview } from "@/lib/db/accounts";
 import { db } from "@/lib/db/client";
+import { isInstanceAdmin } from "@/lib/db/instance-admin";
+import { myInvitations } from "@/lib/db/invitation-answers";
+import { listInvitations } from "@/lib/db/invitations";
 import { listMembers, listWorkspaces } from "@/lib/db/members";
+import { can } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
 import { listProviders } from "@/lib/models/provider-settings";
 
@@ -15,18 +22,26 @@ const PROVIDERS = [
 ] as const;
 
 /**
- * Settings: model providers (SPEC.md 8; keys are sealed at rest and never shown again) and
- * the workspaces I belong to with their members (issue 4 roles; owners manage them).
+ * Settings: invitations waiting for me (accept or decline; docs/security.md "Membership"),
+ * model providers (SPEC.md 8; keys are sealed at rest and never shown again), the workspaces I
+ * belong to with their members and, for owners, pending invitations (docs/security.md "Roles
+ * and powers"), and, for instance admins only, the "Instance" section (accounts, workspaces).
  */
 export default async function SettingsPage() {
   const user = await requireUser();
-  const saved = await listProviders(db(), user.id);
+  const [saved, invitations, admin] = await Promise.all([listProviders(db(), user.id), myInvitations(db(), user.id), isInstanceAdmin(db(), user.id)]);
   const workspaces = await Promise.all(
-    (await listWorkspaces(db(), user.id)).map(async (ws) => ({ ws, members: await listMembers(db(), user.id, ws.id) })),
+    (await listWorkspaces(db(), user.id)).map(async (ws) => ({
+      ws,
+      members: await listMembers(db(), user.id, ws.id),
+      invitations: can(ws.role, "manage") ? await listInvitations(db(), user.id, ws.id) : [],
+    })),
   );
+  const instance = admin ? await instanceOverview(db(), user.id) : null;
   return (
     <main>
       <h1>Settings</h1>
+      {invitations.length > 0 ? <MyInvitations invitations={invitations} /> : null}
       <p>
         <Link href="/settings/mcp" data-testid="settings-mcp-link">
           MCP servers
@@ -45,13 +60,15 @@ export default async function SettingsPage() {
       <h2>Workspaces and members</h2>
       <p className="muted">
         Flows, their runs and approvals belong to a workspace. <strong>Owners</strong> edit flows, run them, decide approvals and manage
-        members; <strong>approvers</strong> run flows and decide approvals; <strong>viewers</strong> see. Only people who already have an
-        account can be added: there is no sign-up.
+        members; <strong>approvers</strong> run flows and decide approvals; <strong>viewers</strong> see. An owner invites people by email;
+        they join only when they accept the invitation here, signed in with that email. There is no sign-up: an instance admin creates
+        accounts.
       </p>
       {workspaces.length === 0 ? <p className="muted">You are in no workspace yet; creating a flow gives you one.</p> : null}
-      {workspaces.map(({ ws, members }) => (
-        <MembersForm key={ws.id} workspace={ws} members={members} myUserId={user.id} />
+      {workspaces.map(({ ws, members, invitations: pending }) => (
+        <MembersForm key={ws.id} workspace={ws} members={members} invitations={pending} myUserId={user.id} />
       ))}
+      {instance ? <InstanceAdmin accounts={instance.accounts} workspaces={instance.workspaces} /> : null}
     </main>
   );
 }

@@ -37,7 +37,9 @@ const when = (iso: string | null) => (iso ? new Date(iso).toISOString().replace(
  * arguments and their full SHA-256), risk and rule, who asked and until when; while
  * pending, the decision panel (approve, edit with an argument diff, respond, reject,
  * ignore); once decided, the decision, who, when, the comment and, for an edit, both
- * hashes and the diff. Approvals of other workspaces are a 404. Follows live changes.
+ * hashes and the diff. Approvals of other workspaces are a 404. Follows live changes. The
+ * workspace is always named: an approval is decided knowing whose it is (docs/security.md
+ * "Membership").
  */
 export default async function ApprovalDetailPage({ params }: { params: Promise<{ approvalId: string }> }) {
   const user = await requireUser();
@@ -63,7 +65,10 @@ export default async function ApprovalDetailPage({ params }: { params: Promise<{
           {item.rule || "default for tools with side effects"}
         </Fact>
         <Fact label="Flow" testId="detail-flow">
-          <Link href={`/flows/${item.flowId}`}>{item.flowName}</Link> v{item.flowVersion} · workspace {item.workspaceName}
+          <Link href={`/flows/${item.flowId}`}>{item.flowName}</Link> v{item.flowVersion}
+        </Fact>
+        <Fact label="Workspace" testId="detail-workspace">
+          {item.workspaceName}
         </Fact>
         <Fact label="Thread" testId="detail-thread">
           <Link href={`/threads/${item.threadId}`}>{item.threadTitle}</Link>

@@ -1,6 +1,7 @@
-// GET|POST /api/workspaces/:workspaceId/members - list the members (any member); add one by email with a role (owners only).
+// GET|POST /api/workspaces/:workspaceId/members - list the members (any member); invite someone by email with a role (owners only; 202, the same answer for every email).
 import { db } from "@/lib/db/client";
-import { addMember, listMembers } from "@/lib/db/members";
+import { inviteMember } from "@/lib/db/invitations";
+import { listMembers } from "@/lib/db/members";
 import { withUser } from "@/lib/http/with-user";
 import { Body, Params } from "./schema";
 
@@ -8,6 +9,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = withUser({ params: Params }, async (_req, { user, params }) => Response.json({ members: await listMembers(db(), user.id, params.workspaceId) }));
 
+/** No membership is created here: the invitee accepts or declines in the app (docs/security.md "Membership"). */
 export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) =>
-  Response.json({ member: await addMember(db(), user.id, params.workspaceId, body) }, { status: 201 }),
+  Response.json({ invitation: await inviteMember(db(), user.id, params.workspaceId, body) }, { status: 202 }),
 );

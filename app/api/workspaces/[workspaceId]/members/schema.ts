@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { MemberInput } from "@/lib/db/members";
+import { InvitationInput } from "@/lib/db/invitations";
 
 /** Route params. */
 export const Params = z.object({ workspaceId: z.string().min(1).max(64) });
 
-/** POST body: the email of an existing account and its role (owner | approver | viewer). */
-export const Body = MemberInput;
+/** POST body: the invitee's email (an account need not exist) and the role accepting gives (owner | approver | viewer). */
+export const Body = InvitationInput;

@@ -1,0 +1,12 @@
+// DELETE /api/workspaces/:workspaceId/invitations/:invitationId - revoke a pending invitation (owners only); 204.
+import { db } from "@/lib/db/client";
+import { revokeInvitation } from "@/lib/db/invitations";
+import { withUser } from "@/lib/http/with-user";
+import { Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = withUser({ params: Params }, async (_req, { user, params }) => {
+  await revokeInvitation(db(), user.id, params.workspaceId, params.invitationId);
+  return new Response(null, { status: 204 });
+});

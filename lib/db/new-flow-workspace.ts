@@ -1,0 +1,53 @@
+import "server-only";
+import { AppError } from "../errors";
+import type { Db } from "./client";
+import { can, ownWorkspaceId, personalWorkspace, Role, requireCapability, roleIn } from "./workspaces";
+
+/**
+ * Where a new flow goes (docs/security.md "Membership"): the workspace the user picks, where
+ * they may edit flows, or else their own workspace (created when they have none). A workspace
+ * another account made is used only when the user names it, so a membership, even an owner's,
+ * never redirects someone's new flows.
+ */
+
+/**
+ * The workspace a new flow of `userId` goes to.
+ * @param workspaceId the workspace the user picked; omitted: their own (see personalWorkspace).
+ * @returns the workspace id.
+ * @throws AppError not_found ("workspace_not_found") when the user is not a member of the
+ *   picked workspace, forbidden ("role_forbidden") when their role there cannot edit flows.
+ */
+export async function workspaceForNewFlow(db: Db, userId: string, workspaceId?: string): Promise<string> {
+  if (workspaceId === undefined) return personalWorkspace(db, userId);
+  const role = await roleIn(db, userId, workspaceId);
+  if (!role) throw new AppError("not_found", "workspace_not_found", `workspaceId: no workspace ${workspaceId}; pick one of yours.`);
+  requireCapability(role, "edit");
+  return workspaceId;
+}
+
+/** Where the "New flow" buttons may put a flow. */
+export interface NewFlowTargets {
+  /** The user's own workspace, or null when it does not exist yet (the first new flow creates it). */
+  own: { id: string; name: string } | null;
+  /** Other workspaces where the user may edit flows, by name. */
+  others: { id: string; name: string }[];
+}
+
+/**
+ * The workspaces where the user may create flows: their own (if it exists yet) and the others
+ * where their role can edit.
+ */
+export async function newFlowTargets(db: Db, userId: string): Promise<NewFlowTargets> {
+  const [ownId, rows] = await Promise.all([
+    ownWorkspaceId(db, userId),
+    db.membership.findMany({ where: { userId }, select: { role: true, workspace: { select: { id: true, name: true } } }, orderBy: { workspace: { name: "asc" } } }),
+  ]);
+  const editable = rows.filter((m) => {
+    const role = Role.safeParse(m.role);
+    return role.success && can(role.data, "edit");
+  });
+  return {
+    own: editable.find((m) => m.workspace.id === ownId)?.workspace ?? null,
+    others: editable.filter((m) => m.workspace.id !== ownId).map((m) => m.workspace),
+  };
+}
