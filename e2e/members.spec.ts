@@ -40,6 +40,7 @@ test("the owner changes the viewer to approver and back, removes the approver, w
   const approverPage = await other.newPage();
   await new SignInPage(approverPage).signInAndWait(APPROVER.email, APPROVER.password);
   await expect(approverPage.getByTestId("invitations-notice")).toContainText("Demo workspace");
+  await expect(approverPage.getByTestId("nav-invitations")).toHaveText("1");
   await approverPage.getByTestId("invitations-notice-link").click();
   const invitation = approverPage.getByTestId("my-invitation-Demo workspace");
   await expect(invitation).toContainText("approver");

@@ -4,17 +4,18 @@ import { ApprovalsNavLink } from "@/components/approvals/approvals-badge";
 import { pendingCount } from "@/lib/approvals/inbox";
 import { signOut } from "@/lib/auth/auth";
 import { db } from "@/lib/db/client";
+import { myInvitations } from "@/lib/db/invitation-answers";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
 
 /**
- * Signed-in shell: navigation (with the live count of approvals waiting for the user) and
- * the account menu. Every page under it needs a session.
+ * Signed-in shell: navigation (with the live count of approvals waiting for the user, and
+ * of invitations waiting for their answer on Settings) and the account menu. Every page under it needs a session.
  */
 export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await requireUser();
-  const pending = await pendingCount(db(), user.id);
+  const [pending, invitations] = await Promise.all([pendingCount(db(), user.id), myInvitations(db(), user.id)]);
   return (
     <>
       <header className="topbar">
@@ -25,7 +26,14 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           <Link href="/flows">Flows &amp; runs</Link>
           <ApprovalsNavLink initialCount={pending} />
           <Link href="/memory">Memory</Link>
-          <Link href="/settings">Settings</Link>
+          <Link href="/settings" data-testid="nav-settings">
+            Settings
+            {invitations.length > 0 ? (
+              <span className="badge status-pending" data-testid="nav-invitations" title="Invitations waiting for your answer">
+                {invitations.length}
+              </span>
+            ) : null}
+          </Link>
         </nav>
         <form
           action={async () => {
