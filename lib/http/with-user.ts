@@ -2,7 +2,8 @@ import "server-only";
 import { redirect } from "next/navigation";
 import { auth } from "../auth/auth";
 import { AppError } from "../errors";
-import { errorResponse, parseJson } from "./errors";
+import { errorResponse } from "./errors";
+import { type InputSchemas, type RouteContext, readInput } from "./read-input";
 
 /** The signed-in user a handler acts for. */
 export interface SessionUser {
@@ -27,26 +28,23 @@ export async function requireUser(): Promise<SessionUser> {
   return user;
 }
 
-type Ctx = { params: Promise<Record<string, string | string[]>> };
-type Schema<T> = { parse(v: unknown): T };
-
 /**
- * The one wrapper for route handlers (STYLE.md rules 1, 3, 4): parses the route params and
- * the JSON body with zod first, then resolves the session user (401 when signed out), then
- * runs the handler; any thrown error becomes a JSON error response.
+ * The one wrapper for route handlers (STYLE.md rules 1, 3, 4): reads the route params,
+ * query and JSON body within the input limits and parses them with zod first
+ * (lib/http/read-input.ts, docs/security.md "Input limits"), then resolves the session
+ * user (401 when signed out), then runs the handler; any thrown error becomes a JSON error
+ * response (lib/http/errors.ts). `maxBodyBytes` raises the body cap for routes that need it.
  */
-export function withUser<P = Record<string, never>, B = undefined>(
-  schemas: { params?: Schema<P>; body?: Schema<B> },
-  handler: (req: Request, ctx: { user: SessionUser; params: P; body: B }) => Promise<Response>,
-): (req: Request, ctx: Ctx) => Promise<Response> {
+export function withUser<P = Record<string, never>, B = undefined, Q = undefined>(
+  schemas: InputSchemas<P, Q, B>,
+  handler: (req: Request, ctx: { user: SessionUser; params: P; body: B; query: Q }) => Promise<Response>,
+): (req: Request, ctx: RouteContext) => Promise<Response> {
   return async (req, ctx) => {
     try {
-      const rawParams = await ctx.params;
-      const params = (schemas.params ? schemas.params.parse(rawParams) : rawParams) as P;
-      const body = (schemas.body ? await parseJson(req, schemas.body) : undefined) as B;
+      const { params, query, body } = await readInput(req, ctx, schemas);
       const user = await currentUser();
       if (!user) throw new AppError("unauthorized", "signed_out", "Sign in first: this endpoint needs a session.");
-      return await handler(req, { user, params, body });
+      return await handler(req, { user, params, body, query });
     } catch (err) {
       return errorResponse(err);
     }

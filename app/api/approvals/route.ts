@@ -3,12 +3,11 @@ import { inboxFlows, listApprovals } from "@/lib/approvals/inbox";
 import type { InboxList } from "@/lib/approvals/inbox-item";
 import { db } from "@/lib/db/client";
 import { withUser } from "@/lib/http/with-user";
-import { Query, queryOf } from "./schema";
+import { Query } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({}, async (req, { user }) => {
-  const filters = Query.parse(queryOf(req));
+export const GET = withUser({ query: Query }, async (_req, { user, query: filters }) => {
   const [items, flows] = await Promise.all([listApprovals(db(), user.id, filters), inboxFlows(db(), user.id)]);
   return Response.json({ items, flows } satisfies InboxList, { headers: { "cache-control": "no-store" } });
 });

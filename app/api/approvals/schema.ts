@@ -7,7 +7,3 @@ import { InboxFilters } from "@/lib/approvals/inbox-item";
  */
 export const Query = InboxFilters;
 
-/** The query string of a request as a plain object (the last value of a repeated key wins). */
-export function queryOf(req: Request): Record<string, string> {
-  return Object.fromEntries(new URL(req.url).searchParams);
-}

@@ -5,7 +5,6 @@ import { db } from "@/lib/db/client";
 import { onApproval } from "@/lib/events/approval-bus";
 import { withUser } from "@/lib/http/with-user";
 import { logger } from "@/lib/log";
-import { queryOf } from "../schema";
 import { KEEP_ALIVE_MS, Query } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -19,8 +18,7 @@ const log = logger.child({ module: "approvals-events" });
  * workspace of the user; a `: keep-alive` comment every 15 s; the subscription ends when
  * the browser goes away (`req.signal`).
  */
-export const GET = withUser({}, async (req, { user }) => {
-  Query.parse(queryOf(req));
+export const GET = withUser({ query: Query }, async (req, { user }) => {
   const encoder = new TextEncoder();
   let stop = () => {};
   const stream = new ReadableStream<Uint8Array>({

@@ -2,6 +2,7 @@
 import { db } from "@/lib/db/client";
 import { listVersions } from "@/lib/db/flow-versions";
 import { saveFlowVersion } from "@/lib/db/flows";
+import { FLOW_DOCUMENT_MAX_BYTES } from "@/lib/http/input-limits";
 import { withUser } from "@/lib/http/with-user";
 import { Body, Params } from "./schema";
 
@@ -15,7 +16,7 @@ export const GET = withUser({ params: Params }, async (_req, { user, params }) =
   );
 });
 
-export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) => {
+export const POST = withUser({ params: Params, body: Body, maxBodyBytes: FLOW_DOCUMENT_MAX_BYTES }, async (_req, { user, params, body }) => {
   const created = await saveFlowVersion(db(), user.id, params.flowId, body.document, body.message || "Saved from the editor");
   return Response.json({ version: created.version, id: created.id }, { status: 201 });
 });

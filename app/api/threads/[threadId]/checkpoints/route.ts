@@ -6,8 +6,7 @@ import { Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (req, { user, params }) => {
-  const query = Query.parse(Object.fromEntries(new URL(req.url).searchParams));
+export const GET = withUser({ params: Params, query: Query }, async (_req, { user, params, query }) => {
   const page = await listCheckpoints(db(), user.id, params.threadId, query);
   return Response.json(page);
 });

@@ -10,8 +10,7 @@ import { Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (req, { user, params }) => {
-  const query = Query.parse(Object.fromEntries(new URL(req.url).searchParams));
+export const GET = withUser({ params: Params, query: Query }, async (_req, { user, params, query }) => {
   const thread = await getThread(db(), user.id, params.threadId);
   const workspaceDir = await ensureWorkspace(env().WORKSPACES_DIR, thread.id);
   const res = query.path ? await runTool("read_file", { path: query.path }, { workspaceDir }) : await runTool("list_files", { path: "." }, { workspaceDir });

@@ -8,8 +8,7 @@ import { Body, Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (req, { user, params }) => {
-  const query = Query.parse(Object.fromEntries(new URL(req.url).searchParams));
+export const GET = withUser({ params: Params, query: Query }, async (_req, { user, params, query }) => {
   await memberRole(db(), user.id, params.workspaceId);
   const status = query.status ? { status: query.status } : {};
   const facts =
