@@ -1,6 +1,7 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "../../generated/prisma/client";
 import { env } from "../env";
+import { wellFormedDeep } from "./well-formed";
 
 /** The generated Prisma client type. */
 export type Db = PrismaClient;
@@ -21,11 +22,22 @@ class SecureDeleteSQLite3 extends PrismaBetterSQLite3 {
 
 /**
  * Creates a Prisma client on a SQLite file through the better-sqlite3 driver adapter
- * (JS engine, STACK.md), with secure_delete on. `url` is a `file:` URL; defaults to
- * `DATABASE_URL`.
+ * (JS engine, STACK.md), with secure_delete on and every string argument made well-formed
+ * Unicode. `url` is a `file:` URL; defaults to `DATABASE_URL`.
  */
 export function createDb(url: string = env().DATABASE_URL): Db {
-  return new PrismaClient({ adapter: new SecureDeleteSQLite3({ url }) });
+  const client = new PrismaClient({ adapter: new SecureDeleteSQLite3({ url }) });
+  // Every model query's arguments are repaired to well-formed Unicode (lib/db/well-formed.ts).
+  // A query extension leaves the models' types unchanged, so the client keeps its type.
+  return client.$extends({
+    query: {
+      $allModels: {
+        $allOperations({ args, query }) {
+          return query(wellFormedDeep(args));
+        },
+      },
+    },
+  }) as unknown as Db;
 }
 
 const globalForDb = globalThis as unknown as { __phylacteryDb?: Db };

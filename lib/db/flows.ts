@@ -3,6 +3,7 @@ import { AppError } from "../errors";
 import { FlowDocument } from "../flow/schema";
 import type { Db } from "./client";
 import { flowAccess, memberOf, personalWorkspace, requireCapability, rolesOf } from "./workspaces";
+import { prismaErrorCode } from "./prisma-error-code";
 
 /**
  * Flows and their immutable versions (SPEC.md 1, 5). Every function takes the acting
@@ -59,7 +60,7 @@ export async function saveFlowVersion(db: Db, userId: string, flowId: string, ra
     ]);
     return created;
   } catch (err) {
-    if ((err as { code?: string }).code === "P2002") throw new AppError("conflict", "version_conflict", "Someone saved this flow at the same time; reload and save again.");
+    if (prismaErrorCode(err) === "P2002") throw new AppError("conflict", "version_conflict", "Someone saved this flow at the same time; reload and save again.");
     throw err;
   }
 }

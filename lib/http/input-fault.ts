@@ -1,10 +1,3 @@
-declare global {
-  interface String {
-    /** ES2024: true when the string has no lone UTF-16 surrogate (Node 20+). */
-    isWellFormed(): boolean;
-  }
-}
-
 /** A field of request input that cannot be accepted: its dotted path and why. */
 export interface InputFault {
   /** Dotted path as zod writes it (`input.args.0.name`); "" for the value itself. */

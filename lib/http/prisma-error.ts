@@ -1,4 +1,4 @@
-import { Prisma } from "../../generated/prisma/client";
+import { prismaErrorCode } from "../db/prisma-error-code";
 import { AppError } from "../errors";
 
 /**
@@ -19,17 +19,6 @@ const KNOWN: Record<string, () => AppError> = {
   // An operation needed a record that was not found (update or delete of a missing row).
   P2025: () => new AppError("not_found", "not_found", "Not found: it may have been removed; reload and try again."),
 };
-
-/**
- * The Prisma error code of `err` (e.g. "P2002"), when it is Prisma's known request error
- * (`Prisma.PrismaClientKnownRequestError` of the generated client). The class name is
- * accepted too, in case a bundler loaded a second copy of Prisma's runtime.
- */
-export function prismaErrorCode(err: unknown): string | undefined {
-  if (err instanceof Prisma.PrismaClientKnownRequestError) return err.code;
-  if (err instanceof Error && err.name === "PrismaClientKnownRequestError" && "code" in err && typeof err.code === "string") return err.code;
-  return undefined;
-}
 
 /**
  * Maps Prisma's request errors centrally (STYLE.md rule 18): P2002 -> 409 conflict,

@@ -9,6 +9,7 @@ import { discoverTools } from "./discover";
 import { openSecrets, sealSecrets } from "./secrets";
 import { requireStdioCatalogue } from "./stdio-commands";
 import { checkStdioSecretNames, chooseStdioValues } from "./stdio-launch";
+import { prismaErrorCode } from "../db/prisma-error-code";
 
 /**
  * A workspace's MCP servers (issue 6). Any member lists them; only owners add, change,
@@ -179,7 +180,7 @@ export async function addServer(db: Db, userId: string, workspaceId: string, inp
       },
     });
   } catch (err) {
-    if ((err as { code?: unknown }).code === "P2002") throw exists();
+    if (prismaErrorCode(err) === "P2002") throw exists();
     throw err;
   }
   return view(await refreshRow(db, row));

@@ -9,6 +9,7 @@ import { scrubFreedPages, secureDeleteOn } from "./scrub";
 import { searchFacts } from "./search";
 import type { FactOrigin, FactStatus, FactView } from "./types";
 import { logger } from "../log";
+import { prismaErrorCode } from "../db/prisma-error-code";
 
 export { searchFacts } from "./search";
 
@@ -104,7 +105,7 @@ export async function upsertFact(db: Db, input: UpsertFactInput): Promise<{ fact
     });
     return { fact: toFactView(row), created: true };
   } catch (err) {
-    if ((err as { code?: string }).code !== "P2002") throw err;
+    if (prismaErrorCode(err) !== "P2002") throw err;
     // Stated twice at once: the other statement made the row; merge into it.
     return { fact: toFactView(await mergeInto(db, await db.memoryFact.findUniqueOrThrow({ where }), tags, status, agentRole, input.embedder)), created: false };
   }

@@ -5,6 +5,7 @@ import { AppError } from "../errors";
 import { announce } from "./announce";
 import { scrubFreedPages, secureDeleteOn } from "./scrub";
 import { SHORT_TERM_IN_CONTEXT, SHORT_TERM_TTL_MS, type ShortTermEntry } from "./types";
+import { prismaErrorCode } from "../db/prisma-error-code";
 
 /**
  * Short-term memory (SPEC.md 6, seed 004): per-thread entries (timestamp, agent, action,
@@ -79,7 +80,7 @@ export async function appendEntry(db: Db, input: AppendInput): Promise<ShortTerm
     });
   } catch (err) {
     // Lost a race with the same key: the other writer's entry is the entry.
-    if ((err as { code?: string }).code !== "P2002") throw err;
+    if (prismaErrorCode(err) !== "P2002") throw err;
     return toEntry(await db.memoryEntry.findUniqueOrThrow({ where }));
   }
   await announce("memory.appended", input.threadId, { entryId: row.id, agentId: row.agentId, action: row.action, stepId: row.stepId }, now);

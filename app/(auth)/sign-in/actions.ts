@@ -14,11 +14,17 @@ export type SignInState = { error: string | null; email?: string };
  * "Sign-in") says how long to wait. The redirect itself is thrown by Auth.js.
  */
 export async function signInAction(_prev: SignInState, form: FormData): Promise<SignInState> {
-  const email = String(form.get("email") ?? "").slice(0, 320);
+  // A server action can be called with any arguments: take only a form with two short texts.
+  const rawEmail = form instanceof FormData ? form.get("email") : null;
+  const password = form instanceof FormData ? form.get("password") : null;
+  if (typeof rawEmail !== "string" || typeof password !== "string" || rawEmail.length > 320 || password.length > 200) {
+    return { error: "Enter your email and password." };
+  }
+  const email = rawEmail;
   const waitMs = await signInWaitMs(db(), { email, address: clientAddress(await headers()) });
   if (waitMs > 0) return { error: throttledMessage(waitMs), email };
   try {
-    await signIn("credentials", { email, password: form.get("password"), redirectTo: "/flows" });
+    await signIn("credentials", { email, password, redirectTo: "/flows" });
     return { error: null };
   } catch (err) {
     if (err instanceof AuthError) {

@@ -8,6 +8,9 @@ import { errorResponse } from "@/lib/http/errors";
 
 export const { GET } = handlers;
 
+/** Largest credentials sign-in body read, bytes. */
+const MAX_SIGNIN_BODY_BYTES = 16_384;
+
 /**
  * Auth.js's POST, behind the sign-in throttle (docs/security.md "Sign-in"): a credentials
  * sign-in for a locked account or address gets 429 with Retry-After before any password
@@ -15,6 +18,11 @@ export const { GET } = handlers;
  */
 export async function POST(req: NextRequest): Promise<Response> {
   if (new URL(req.url).pathname.endsWith("/callback/credentials")) {
+    // A sign-in form is a few hundred bytes: a larger (or unsized) body is not read here.
+    const size = Number(req.headers.get("content-length") ?? Number.NaN);
+    if (!(size <= MAX_SIGNIN_BODY_BYTES)) {
+      return errorResponse(new AppError("payload_too_large", "body_too_large", `A sign-in request has at most ${MAX_SIGNIN_BODY_BYTES} bytes.`));
+    }
     let email = "";
     try {
       email = String((await req.clone().formData()).get("email") ?? "");
