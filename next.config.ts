@@ -34,7 +34,8 @@ const config: NextConfig = {
   // better-sqlite3 is native; Prisma's generated client loads its wasm query compiler.
   // QuickJS (run_javascript) finds its .wasm file next to its own module file: bundled, that
   // path would point into .next and the sandbox could not start.
-  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync"],
+  // undici (the guarded outbound client, lib/net) loads optional Node built-ins lazily; it runs as Node installed it.
+  serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "undici"],
   typedRoutes: false,
   poweredByHeader: false,
   async headers() {

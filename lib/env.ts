@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { StdioCatalogueSetting } from "./mcp/stdio-catalogue";
+import { parseOpenHostList } from "./net/open-hosts";
 
 /**
  * Environment, read once and validated (STYLE.md rule 14). Every setting has a default
@@ -22,6 +24,15 @@ const EnvSchema = z.object({
   DEMO_APPROVER_EMAIL: z.string().email().default("approver@phylactery.dev"),
   /** Seeded viewer of the demo workspace (issue 4 roles); same password as the demo account. */
   DEMO_VIEWER_EMAIL: z.string().email().default("viewer@phylactery.dev"),
+  /**
+   * Instance admins (docs/security.md "Roles and powers"): comma-separated emails, compared
+   * lower-case. Unset: the first account created is the admin.
+   */
+  ADMIN_EMAILS: z
+    .string()
+    .transform((v) => v.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().email("ADMIN_EMAILS: each entry must be an email")).min(1, "ADMIN_EMAILS: list at least one email, or unset it"))
+    .optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
   OPENAI_MODEL: z.string().default("gpt-4.1-mini"),
   ANTHROPIC_API_KEY: z.string().min(1).optional(),
@@ -36,6 +47,30 @@ const EnvSchema = z.object({
   EMBEDDING_BASE_URL: z.string().url().optional(),
   EMBEDDING_MODEL: z.string().min(1).optional(),
   EMBEDDING_API_KEY: z.string().optional(),
+  /**
+   * Hosts the operator opens to private addresses for outbound requests (docs/security.md
+   * "Outbound requests"): comma-separated `host` or `host:port`, e.g.
+   * `127.0.0.1:11434,ollama.internal`. Default empty: tenants reach public addresses only.
+   */
+  OUTBOUND_ALLOW_PRIVATE: z
+    .string()
+    .default("")
+    .superRefine((v, ctx) => {
+      const { invalid } = parseOpenHostList(v);
+      if (invalid.length > 0) ctx.addIssue({ code: "custom", message: `OUTBOUND_ALLOW_PRIVATE: ${invalid.map((e) => JSON.stringify(e)).join(", ")} is not a host or host:port` });
+    }),
+  /**
+   * Stdio MCP commands a workspace owner may pick by name (docs/security.md "Stdio MCP
+   * servers"): JSON, name -> { argv, values?, env?, timeoutMs?, maxMessageBytes?,
+   * maxOutputBytes?, description? } (lib/mcp/stdio-catalogue.ts). Unset: stdio MCP is off.
+   */
+  MCP_STDIO_COMMANDS: StdioCatalogueSetting.optional(),
+  /**
+   * Worker threads that run run_javascript scripts, i.e. scripts running at once per process
+   * (docs/security.md "CPU isolation"). Default: one less than the CPU cores (at least 1), so
+   * one core always stays free for the server's event loop.
+   */
+  JS_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** How often expired short-term memory is purged, ms (SPEC.md 6 TTL sweeper). */
   MEMORY_SWEEP_MS: z.coerce.number().int().min(200).default(60_000),
   /** Log level of the structured logs (pino levels). */

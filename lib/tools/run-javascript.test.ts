@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runToolDefinition } from "./gateway";
+import { JsPool } from "./js-pool";
 import { builtinTools } from "./registry";
 import { createRunJavascript, MAX_LOG_LINE_CHARS, MAX_LOG_LINES, runJavascript } from "./run-javascript";
 
@@ -99,6 +100,45 @@ describe("run_javascript", () => {
   it("runs each call in a fresh sandbox", async () => {
     await out({ code: "globalThis.leak = 1; Object.prototype.polluted = true; 0" });
     expect((await out({ code: "[typeof leak, ({}).polluted === undefined]" })).result).toEqual(["undefined", true]);
+  });
+
+  it("runs off the event loop: timers keep firing while a script loops until its deadline", async () => {
+    let ticks = 0;
+    const interval = setInterval(() => ticks++, 20);
+    try {
+      const r = await run({ code: "for (;;) {}" }, createRunJavascript({ timeoutMs: 1_000 }));
+      expect(r.errorCode).toBe("js_timeout");
+    } finally {
+      clearInterval(interval);
+    }
+    expect(ticks).toBeGreaterThan(15);
+  });
+
+  it("stops a script at its deadline even when the interrupt handler cannot, by ending its thread", async () => {
+    const pool = new JsPool({ size: 1, maxQueued: 0, interrupt: false });
+    try {
+      const tool = createRunJavascript({ timeoutMs: 300, pool });
+      const r = await run({ code: "while (true) {}" }, tool);
+      expect(r).toMatchObject({ status: "error", errorCode: "js_timeout" });
+      expect(r.output).toContain("longer than 300 ms");
+      expect(JSON.parse((await run({ code: "6 * 7" }, tool)).output).result).toBe(42);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it("answers js_busy when every sandbox thread is taken and the queue is full", async () => {
+    const pool = new JsPool({ size: 1, maxQueued: 0 });
+    try {
+      const tool = createRunJavascript({ timeoutMs: 500, pool });
+      const looping = run({ code: "while (true) {}" }, tool);
+      const refused = await run({ code: "1" }, tool);
+      expect(refused).toMatchObject({ status: "error", errorCode: "js_busy" });
+      expect(refused.output).toMatch(/try again in a few seconds/);
+      expect((await looping).errorCode).toBe("js_timeout");
+    } finally {
+      await pool.close();
+    }
   });
 
   it("validates its input", async () => {

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Client, signIn } from "../http/client";
+import { startServer, type TestServer } from "../http/server";
+import { percentile, sampleLatencies, scriptEnding, scriptParts, startScriptRun } from "./script-runs";
+
+/**
+ * CPU isolation through the built app (docs/security.md "CPU isolation"): an account whose
+ * flow allows run_javascript sends endless scripts; the server keeps answering everyone,
+ * stops the scripts at their deadline, bounds how many may wait, and keeps computing for
+ * other accounts. One sandbox thread (JS_WORKERS=1), so the queue holds 4.
+ */
+
+const LOOP = "Compute `while (true) {}`";
+
+let server: TestServer;
+let attacker: Client;
+let attackerFlow: string;
+let other: Client;
+let otherFlow: string;
+
+async function memoryFlow(c: Client): Promise<string> {
+  const res = await c.post("/api/flows", { template: "memory-assistant" });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { flowId: string }).flowId;
+}
+
+beforeAll(async () => {
+  server = await startServer({ JS_WORKERS: "1", LOG_LEVEL: "warn" });
+  const [alice, bob] = server.users;
+  if (!alice || !bob) throw new Error("the test server has no users");
+  attacker = await signIn(server.url, alice.email, alice.password);
+  other = await signIn(server.url, bob.email, bob.password);
+  attackerFlow = await memoryFlow(attacker);
+  otherFlow = await memoryFlow(other);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("CPU isolation: endless scripts", () => {
+  it("an attacker's four endless scripts leave /api/health and another account's pages answering fast", async () => {
+    const runs = await Promise.all(Array.from({ length: 4 }, () => startScriptRun(attacker, attackerFlow, LOOP)));
+    await Promise.all(runs.map((r) => r.running));
+    const health = await sampleLatencies(`${server.url}/api/health`, 50, 20);
+    const started = performance.now();
+    const page = await other.fetch(`/api/flows/${otherFlow}/versions`);
+    const pageMs = performance.now() - started;
+    expect(page.status).toBe(200);
+    // On the event loop, each script would hold every request for its whole 5 s deadline.
+    expect(percentile(health, 99)).toBeLessThan(1_000);
+    expect(pageMs).toBeLessThan(2_000);
+    const endings = (await Promise.all(runs.map((r) => r.done))).map(scriptEnding);
+    expect(endings.every((e) => e === "js_timeout" || e === "timeout"), endings.join(", ")).toBe(true);
+    expect(endings).toContain("js_timeout");
+  }, 60_000);
+
+  it("an attacker cannot pile up scripts: past the queue the server answers js_busy at once", async () => {
+    const runs = await Promise.all(Array.from({ length: 8 }, () => startScriptRun(attacker, attackerFlow, LOOP)));
+    const endings = (await Promise.all(runs.map((r) => r.done))).map(scriptEnding);
+    expect(endings.filter((e) => e === "js_busy").length, endings.join(", ")).toBeGreaterThanOrEqual(1);
+    // One thread and four places in the queue: at most five of the eight were accepted.
+    expect(endings.filter((e) => e !== "js_busy").length, endings.join(", ")).toBeLessThanOrEqual(5);
+  }, 60_000);
+
+  it("after the attack, another account's script still runs: Compute `6 * 7` returns 42", async () => {
+    const run = await startScriptRun(other, otherFlow, "Compute `6 * 7`");
+    const text = await run.done;
+    expect(scriptEnding(text)).toBe("ok");
+    expect(scriptParts(text).at(-1)?.output).toMatch(/"result": 42\b/);
+  }, 60_000);
+});
