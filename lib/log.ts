@@ -70,12 +70,17 @@ export function logContext(): LogContext | undefined {
 /**
  * Sends the logger's lines to `stream` instead of stdout (tests capture lines this way;
  * an embedder may send them to a file). Each line is one JSON object ending in "\n".
- * @returns the function that restores the previous destination.
+ * @param opts.level the level to log at while this destination is set (e.g. "info" for a
+ *   test that reads lines while the suite runs with LOG_LEVEL=silent); default unchanged.
+ * @returns the function that restores the previous destination (and level).
  */
-export function setLogDestination(stream: DestinationStream): () => void {
+export function setLogDestination(stream: DestinationStream, opts: { level?: string } = {}): () => void {
   const previous = sink.current;
+  const previousLevel = logger.level;
   sink.current = stream;
+  if (opts.level) logger.level = opts.level;
   return () => {
     sink.current = previous;
+    logger.level = previousLevel;
   };
 }

@@ -1,25 +1,7 @@
 "use client";
 import { type FormEvent, useState } from "react";
+import type { AccountView, InstanceWorkspaceView } from "@/lib/db/instance-types";
 import { useApiCall } from "./use-api-call";
-
-/** An account as `GET /api/admin/users` answers it. */
-export interface AccountRow {
-  id: string;
-  email: string;
-  name: string | null;
-  createdAt: string;
-  admin: boolean;
-  workspaces: number;
-}
-
-/** A workspace as `GET /api/admin/users` answers it: name, size and owners, nothing inside. */
-export interface InstanceWorkspaceRow {
-  id: string;
-  name: string;
-  createdAt: string;
-  members: number;
-  owners: string[];
-}
 
 /**
  * Settings' "Instance" section, for instance admins only (docs/security.md "Roles and powers"):
@@ -27,7 +9,7 @@ export interface InstanceWorkspaceRow {
  * new person then signs in with the password set here; invitations already sent to the email
  * wait for them in Settings.
  */
-export function InstanceAdmin({ accounts, workspaces }: { accounts: AccountRow[]; workspaces: InstanceWorkspaceRow[] }) {
+export function InstanceAdmin({ accounts, workspaces }: { accounts: AccountView[]; workspaces: InstanceWorkspaceView[] }) {
   const { call, busy, error, setError } = useApiCall();
   const [email, setEmail] = useState("");
   const [name, setName] = useState("");

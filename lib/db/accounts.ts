@@ -5,6 +5,9 @@ import { AppError } from "../errors";
 import type { Db } from "./client";
 import { env } from "../env";
 import { type AdminSource, adminIds, requireInstanceAdmin } from "./instance-admin";
+import type { AccountView, InstanceWorkspaceView } from "./instance-types";
+
+export type { AccountView, InstanceWorkspaceView };
 
 /**
  * Accounts, as the instance admin manages them (docs/security.md "Roles and powers"): there is
@@ -28,29 +31,6 @@ export const NewAccountInput = z.object({
     .refine((p) => Buffer.byteLength(p, "utf8") <= 72, "Passwords are at most 72 bytes (bcrypt ignores the rest); use a shorter one."),
 });
 export type NewAccountInput = z.infer<typeof NewAccountInput>;
-
-/** An account as the admin sees it. */
-export interface AccountView {
-  id: string;
-  email: string;
-  name: string | null;
-  /** ISO 8601. */
-  createdAt: string;
-  admin: boolean;
-  /** How many workspaces it is a member of. */
-  workspaces: number;
-}
-
-/** A workspace as the admin sees it: its name and who owns it, nothing inside it. */
-export interface InstanceWorkspaceView {
-  id: string;
-  name: string;
-  /** ISO 8601. */
-  createdAt: string;
-  members: number;
-  /** Emails of its owners. */
-  owners: string[];
-}
 
 /** At most this many rows of each list. */
 export const INSTANCE_LIST_LIMIT = 500;

@@ -27,7 +27,7 @@ describe("approval bus", () => {
   it("carries the trace id and run of the run it happens in; a failing listener is logged, not thrown at the publisher", async () => {
     const onBus: BusEvent[] = [];
     const lines: Record<string, unknown>[] = [];
-    stops.push(setLogDestination({ write: (line: string) => void lines.push(JSON.parse(line)) }));
+    stops.push(setLogDestination({ write: (line: string) => void lines.push(JSON.parse(line)) }, { level: "info" }));
     stops.push(
       onApproval(() => {
         throw new Error("listener bug");

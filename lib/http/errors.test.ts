@@ -17,7 +17,7 @@ describe("errorResponse", () => {
   let restore = () => {};
   beforeEach(() => {
     logged = [];
-    restore = setLogDestination({ write: (line: string) => void logged.push(JSON.parse(line)) });
+    restore = setLogDestination({ write: (line: string) => void logged.push(JSON.parse(line)) }, { level: "info" });
   });
   afterEach(() => restore());
 
