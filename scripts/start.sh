@@ -5,6 +5,7 @@ export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 export DATABASE_URL="${DATABASE_URL:-file:./.data/phylactery.db}"
 PORT="${PORT:-3000}"
+# Loopback only unless the operator says otherwise (BIND_HOST=0.0.0.0 behind a reverse proxy).
 umask 077  # owner-only database, secrets and workspaces (docs/security.md "Secrets at rest")
 mkdir -p .data
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci
@@ -18,4 +19,4 @@ echo "Also seeded in \"Demo workspace\", same password:"
 echo "  ${DEMO_APPROVER_EMAIL:-approver@phylactery.dev} (approver: runs flows and decides approvals)"
 echo "  ${DEMO_VIEWER_EMAIL:-viewer@phylactery.dev} (viewer: sees flows, runs and approvals)"
 echo "(set DEMO_EMAIL / DEMO_PASSWORD / DEMO_APPROVER_EMAIL / DEMO_VIEWER_EMAIL to change them)"
-exec node node_modules/next/dist/bin/next start -p "$PORT"
+exec node node_modules/next/dist/bin/next start -p "$PORT" -H "${BIND_HOST:-127.0.0.1}"

@@ -52,7 +52,11 @@ export function ProviderForm({ provider, label, needsUrl, saved }: { provider: s
       {needsUrl ? (
         <label>
           Base URL
-          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="http://127.0.0.1:11434/v1" data-testid="provider-baseurl-openai-compatible" />
+          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://llm.example.com/v1" data-testid="provider-baseurl-openai-compatible" />
+          <span className="small muted">
+            A server on this machine or the private network (such as a local Ollama) is reachable only once the operator opens its host with
+            OUTBOUND_ALLOW_PRIVATE.
+          </span>
         </label>
       ) : null}
       <label>
