@@ -32,4 +32,22 @@ describe("continue after a crash", () => {
     // Nothing left to continue now: the run waits for approval.
     await expect(f.prepare(threadId, { kind: "continue" })).rejects.toMatchObject({ status: 409 });
   });
+
+  it("a run killed after its approval was checkpointed but before its status was saved shows the same card again", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
+    const approvalId = lastData(first, "data-approval")?.data.approvalId;
+    expect(approvalId).toBeTruthy();
+    // The kill landed between the interrupt's checkpoint and the run's bookkeeping.
+    await f.t.db.thread.update({ where: { id: threadId }, data: { status: "running" } });
+    await f.t.db.run.updateMany({ where: { threadId }, data: { status: "running", endedAt: null } });
+
+    const rest = await collect(await f.prepare(threadId, { kind: "continue" }));
+    expect(lastData(rest, "data-run")?.data.status).toBe("awaiting_approval");
+    expect(await f.t.db.approval.count({ where: { threadId } })).toBe(1);
+    expect((await f.t.db.approval.findFirstOrThrow({ where: { threadId } })).id).toBe(approvalId);
+    expect((await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } })).status).toBe("awaiting_approval");
+    await expect(f.prepare(threadId, { kind: "continue" })).rejects.toMatchObject({ status: 409 });
+  });
 });

@@ -116,7 +116,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   let intent: "task" | "conversation" | null = null;
   let label: string;
   if (input.kind === "continue") {
-    const interruptedRun = thread.status === "running" && snapshot.next.length > 0 && !snapshot.tasks.some((t) => t.interrupts.length > 0);
+    // A thread still marked running with a next node was cut off by a stopped server. That
+    // includes a kill after an interrupt's checkpoint but before the run's status was saved:
+    // re-running AwaitApproval (nothing runs before its interrupt) raises the same interrupt.
+    const interruptedRun = thread.status === "running" && snapshot.next.length > 0;
     if (!interruptedRun) throw new AppError("conflict", "nothing_to_continue", "This thread has no interrupted run to continue.");
     await db.run.updateMany({ where: { threadId, status: "running" }, data: { status: "interrupted", endedAt: new Date(), error: "The server stopped during the run." } });
     // No input: LangGraph continues from the last checkpoint, exactly where the run stopped.
