@@ -12,19 +12,11 @@ export interface DashboardQuery {
   cursor?: string;
 }
 
-/** People's words for thread statuses (the run view uses the same ones). */
-export const STATUS_LABEL: Record<string, string> = {
-  idle: "Not started",
-  running: "Running",
-  awaiting_approval: "Awaiting approval",
-  awaiting_input: "Awaiting your answer",
-  completed: "Completed",
-  failed: "Failed",
-  cancelled: "Cancelled",
-};
+/** People's words for thread statuses: the one vocabulary of lib/run-status.ts. */
+export { STATUS_LABEL } from "@/lib/run-status";
 
 /** Status chips always shown, in order; the others appear only when some thread has them. */
-export const CHIP_STATUSES = ["running", "awaiting_approval", "completed", "failed", "cancelled"] as const;
+export const CHIP_STATUSES = ["running", "awaiting_approval", "completed", "incomplete", "failed", "cancelled"] as const;
 export const EXTRA_STATUSES = ["awaiting_input", "idle"] as const;
 
 /** The dashboard URL for a set of filters (a new filter always starts at the first page). */

@@ -190,7 +190,7 @@ describe("dashboard threads", () => {
     await thread(w.owner, w.mixed.id, "d", "failed", 4);
     await thread(w.stranger, w.foreign.id, "e", "completed", 5);
 
-    expect(await dashboardCounts(t.db, w.viewer)).toEqual({ all: 4, idle: 0, running: 0, awaiting_approval: 1, awaiting_input: 0, completed: 2, failed: 1, cancelled: 0 });
+    expect(await dashboardCounts(t.db, w.viewer)).toEqual({ all: 4, idle: 0, running: 0, awaiting_approval: 1, awaiting_input: 0, completed: 2, incomplete: 0, failed: 1, cancelled: 0 });
     expect(await dashboardCounts(t.db, w.owner, { flowId: w.mixed.id })).toMatchObject({ all: 1, failed: 1, completed: 0 });
     expect(await dashboardCounts(t.db, w.owner, { q: "C" })).toMatchObject({ all: 1, awaiting_approval: 1 });
     expect(await dashboardCounts(t.db, w.stranger)).toMatchObject({ all: 1, completed: 1 });

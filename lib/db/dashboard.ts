@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { THREAD_STATUSES } from "../run-status";
 import type { Prisma } from "../../generated/prisma/client";
 import { estimateCost } from "../models/pricing";
 import type { Db } from "./client";
@@ -19,7 +20,7 @@ export type { DashboardRow, DashboardTotals } from "./dashboard-types";
  */
 
 /** Thread statuses (prisma/schema.prisma Thread.status, lib/engine/run-thread.ts). */
-export const ThreadStatus = z.enum(["idle", "running", "awaiting_approval", "awaiting_input", "completed", "failed", "cancelled"]);
+export const ThreadStatus = z.enum(THREAD_STATUSES);
 export type ThreadStatus = z.infer<typeof ThreadStatus>;
 
 /** Default and largest page size. */

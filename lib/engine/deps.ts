@@ -71,8 +71,11 @@ export interface EngineDeps {
      * and marks the challenge consumed in one conditional update.
      */
     consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string; editedArgsHash?: string }): Promise<ConsumeResult>;
-    /** Marks a pending challenge rejected (no-op when already decided). */
-    reject(input: { approvalId: string; threadId: string; userId: string; reason: string }): Promise<void>;
+    /**
+     * Marks a pending challenge rejected (no-op when already decided); answers who rejected
+     * it, as the run's report names them (their name, else their email).
+     */
+    reject(input: { approvalId: string; threadId: string; userId: string; reason: string }): Promise<{ by: string }>;
   };
   /** Blob storage for evicted tool outputs (SPEC.md 2 Interpreter). */
   blobs: {

@@ -104,6 +104,8 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
           // Decided from a card (already rejected) or expired meanwhile: nothing to mark.
           if (!isAppError(err) || (err.reason !== "approval_already_decided" && err.reason !== "approval_expired")) throw err;
         }
+        const who = await opts.db.user.findUnique({ where: { id: input.userId }, select: { name: true, email: true } });
+        return { by: who?.name?.trim() || who?.email || "the approver" };
       },
     },
     async audit(threadId, record) {

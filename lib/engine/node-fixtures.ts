@@ -93,6 +93,7 @@ export function fakeDeps(turns: Script = [], doc: FlowDocument = workspaceAssist
       },
       reject: async (input) => {
         deps.rejected.push(input);
+        return { by: input.userId };
       },
     },
     blobs: {

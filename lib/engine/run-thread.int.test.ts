@@ -79,17 +79,19 @@ describe("run a thread", () => {
     expect(run?.error?.message).toContain("1 iterations");
   });
 
-  it("reject: the supervisor is told and the run finishes without running the tool", async () => {
+  it("reject: the action is cancelled, the run ends incomplete and its answer names who rejected it and why, without dumping the file", async () => {
     f = await engineFixture();
     const threadId = await f.newThread();
     const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
     const a = lastData(first, "data-approval")?.data;
     if (!a) throw new Error("no approval");
     const second = await collect(await f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "reject", comment: "not now" }));
-    expect(lastData(second, "data-run")?.data.status).toBe("failed");
+    expect(lastData(second, "data-run")?.data.status).toBe("incomplete");
     expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
     const text = second.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join(" ");
-    expect(text).toMatch(/reject/i);
+    expect(text).toMatch(/Not done:\n- Step \d "[^"]+" was rejected: write_file summary\.md was not done: rejected by .+ \(not now\)\./);
+    expect(text.length).toBeLessThan(1200);
+    expect((await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } })).status).toBe("incomplete");
     expect((await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } })).status).toBe("rejected");
   });
 

@@ -20,6 +20,7 @@ import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../even
 import { logger, withLogContext } from "../log";
 import { startRunTrace } from "../telemetry";
 import type { RunChunk } from "./ui-parts";
+import type { RunStatus } from "../run-status";
 
 const log = logger.child({ module: "run" });
 
@@ -220,7 +221,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   // subscription, then yielded from what it handed on; the final run part comes last.
   async function* steps(): AsyncGenerator<RunChunk> {
     active.add(threadId);
-    const runChunk = (status: "running" | "awaiting_approval" | "awaiting_input" | "completed" | "failed" | "cancelled", error: StructuredError | null): RunChunk => ({
+    const runChunk = (status: RunStatus, error: StructuredError | null): RunChunk => ({
       type: "data-run",
       id: run.id,
       data: {
@@ -262,7 +263,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       }
       usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
       const waiting = after.tasks.some((t) => t.interrupts.length > 0);
-      const status = question ? "awaiting_input" : waiting ? "awaiting_approval" : v.plan?.status === "cancelled" ? "cancelled" : v.lifecycle === "FAILED" ? "failed" : "completed";
+      const status = runStatusOf(v, question !== null, waiting);
       final = runChunk(status, v.error && !waiting && status !== "cancelled" ? v.error : null);
     } catch (err) {
       log.error({ err }, "run failed");
@@ -289,6 +290,19 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   }
 
   return { runId: run.id, traceId: ids.traceId, model, stream };
+}
+
+/**
+ * How a run that stopped streaming ended (docs/runs.md "Status vocabulary"): waiting on a
+ * question or an approval; cancelled; failed (the lifecycle ended FAILED); incomplete (the
+ * plan ran to its end but some step was not done); else completed.
+ */
+function runStatusOf(v: GraphStateValue, asking: boolean, waiting: boolean): RunStatus {
+  if (asking) return "awaiting_input";
+  if (waiting) return "awaiting_approval";
+  if (v.plan?.status === "cancelled") return "cancelled";
+  if (v.lifecycle === "FAILED") return "failed";
+  return v.intent !== "conversation" && v.plan?.status === "incomplete" ? "incomplete" : "completed";
 }
 
 /** The question the run waits on (a Finalizer interrupt), with its interrupt id. */

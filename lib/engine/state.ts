@@ -15,8 +15,13 @@ export interface ChatMessage {
   content: string;
 }
 
-/** Step status (SPEC.md 3). */
-export type StepStatus = "pending" | "in_progress" | "completed" | "failed" | "skipped";
+/**
+ * Step status (docs/runs.md "Status vocabulary"): completed (its work was done), failed (it
+ * errored on every try), blocked (a policy refused its action: final, never retried),
+ * rejected (an approver said no: final), skipped (it did not run: a step it needs was not
+ * completed, or the run was cancelled).
+ */
+export type StepStatus = "pending" | "in_progress" | "completed" | "failed" | "skipped" | "blocked" | "rejected";
 
 /** Model tokens (AI SDK usage), summed. */
 export interface TokenUsage {
@@ -50,13 +55,22 @@ export interface PlanStep {
   ended_at: string | null;
   /** Tokens the step's agent used, across its tries (copied in by the Supervisor). */
   usage?: TokenUsage;
+  /** A reviewer's request for changes the step's next run must act on (docs/runs.md "Reviews"). */
+  feedback?: string | null;
+  /** How many times a review sent this (reviewing) step's work back for changes. */
+  revisions?: number;
 }
 
 /** The plan (SPEC.md 3). */
 export interface Plan {
   id: string;
   query: string;
-  status: "planning" | "executing" | "completed" | "failed" | "cancelled";
+  /**
+   * completed: every step completed; incomplete: the plan ran to its end but some steps were
+   * blocked, rejected or skipped (docs/runs.md "Status vocabulary"); failed: it stopped on an
+   * error; cancelled: an approver dismissed a call.
+   */
+  status: "planning" | "executing" | "completed" | "incomplete" | "failed" | "cancelled";
   steps: PlanStep[];
   current_step_index: number;
   summary: string | null;
@@ -151,8 +165,13 @@ export interface ApprovalRequest {
 export interface StepOutput {
   step_id: string;
   text: string;
-  /** False when the step failed (model error); the Supervisor retries up to max_tries. */
+  /** False when the try failed (model or tool error); the Supervisor retries up to max_tries. */
   ok: boolean;
+  /**
+   * Set when the try must not be retried because someone decided against its action: the
+   * flow's policy blocked it, or an approver rejected it. `text` then says who and why.
+   */
+  final?: "blocked" | "rejected";
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { UIMessage } from "ai";
 import { z } from "zod";
+import { RUN_STATUSES } from "../run-status";
 
 /**
  * The run stream's custom data parts (STYLE.md rule 9, SPEC.md 7): one zod schema each.
@@ -15,7 +16,7 @@ const StepView = z.object({
   task: z.string(),
   agentId: z.string(),
   agentName: z.string(),
-  status: z.enum(["pending", "in_progress", "completed", "failed", "skipped"]),
+  status: z.enum(["pending", "in_progress", "completed", "failed", "skipped", "blocked", "rejected"]),
   tries: z.number().int(),
   /** Ids of the steps this one waits for; steps with none pending run side by side. */
   dependsOn: z.array(z.string()).optional(),
@@ -29,7 +30,7 @@ export const dataSchemas = {
   /** The plan with every step's status (plan_generated / plan_completed). */
   plan: z.object({
     planId: z.string(),
-    status: z.enum(["planning", "executing", "completed", "failed", "cancelled"]),
+    status: z.enum(["planning", "executing", "completed", "incomplete", "failed", "cancelled"]),
     steps: z.array(StepView),
   }),
   /** One step's start and end (plan_step_started / plan_step_completed). */
@@ -77,7 +78,7 @@ export const dataSchemas = {
     runId: z.string(),
     /** The run's W3C trace id (32 hex chars; SPEC.md 7), as in its logs and spans; absent in events stored before it was added. */
     traceId: z.string().optional(),
-    status: z.enum(["running", "awaiting_approval", "awaiting_input", "completed", "failed", "cancelled"]),
+    status: z.enum(RUN_STATUSES),
     model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable(),
     /** The run's structured error (SPEC.md 3); severity and the rest are absent in events stored before they were added. */
     error: z

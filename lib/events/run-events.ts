@@ -86,14 +86,15 @@ export function eventsOf(chunk: RunChunk, seen: NamerState): { name: RunEventNam
       break;
     case "data-run": {
       const s = chunk.data.status;
-      add(s === "running" ? "run_started" : s === "completed" ? "run_completed" : s === "failed" ? "run_failed" : "run_suspended", chunk.data);
+      // An incomplete run ended too: its report (status, answer) says what was not done.
+      add(s === "running" ? "run_started" : s === "completed" || s === "incomplete" ? "run_completed" : s === "failed" ? "run_failed" : "run_suspended", chunk.data);
       break;
     }
     case "data-plan": {
       const s = chunk.data.status;
       const first = !seen.plans.has(chunk.data.planId);
       seen.plans.add(chunk.data.planId);
-      add(s === "completed" ? "plan_completed" : s === "failed" ? "plan_failed" : first ? "plan_generated" : "plan_updated", chunk.data);
+      add(s === "completed" || s === "incomplete" ? "plan_completed" : s === "failed" ? "plan_failed" : first ? "plan_generated" : "plan_updated", chunk.data);
       break;
     }
     case "data-step":

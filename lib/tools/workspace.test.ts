@@ -56,6 +56,15 @@ describe("ensureWorkspace", () => {
     expect((await fs.readdir(dir)).sort()).toEqual(["notes.md", "release-notes.md"]);
   });
 
+  it("calls at the same time (steps side by side) each see the whole seed, and no staging folder is left", async () => {
+    const root = path.join(base, "ws");
+    // Every caller reads a seeded file as soon as its own call returns.
+    const read = async () => fs.readFile(path.join(await ensureWorkspace(root, "t9"), "release-notes.md"), "utf8");
+    const texts = await Promise.all(Array.from({ length: 8 }, read));
+    expect(new Set(texts)).toEqual(new Set([await fs.readFile(path.join(seedDir, "release-notes.md"), "utf8")]));
+    expect(await fs.readdir(root)).toEqual(["t9"]);
+  });
+
   it("does not seed a directory that already existed", async () => {
     await fs.mkdir(path.join(base, "t3"));
     const dir = await ensureWorkspace(base, "t3");

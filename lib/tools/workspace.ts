@@ -43,9 +43,11 @@ async function copySeed(from: string, to: string): Promise<void> {
 }
 
 /**
- * Creates the thread's workspace if needed and returns its absolute path. Only a directory
+ * Creates the thread's workspace if needed and returns its absolute path. Only a workspace
  * this call created is seeded with the files of `templates/workspace-files/` (none when that
- * folder is missing), so later calls never overwrite what the agent or user changed.
+ * folder is missing), so later calls never overwrite what the agent or user changed. The
+ * seed is copied into a private folder beside it and renamed into place in one step, so a
+ * call running at the same time (steps run side by side) never sees a half-seeded workspace.
  * @throws AppError bad_request / "invalid_thread_id" (see {@link workspaceDirFor});
  *   AppError internal / "workspace_unavailable" when the path exists but is not a directory.
  */
@@ -53,19 +55,35 @@ export async function ensureWorkspace(baseDir: string, threadId: string): Promis
   const dir = workspaceDirFor(baseDir, threadId);
   // Owner-only (docs/security.md "Secrets at rest"): a workspace holds a tenant's files.
   await fs.mkdir(path.dirname(dir), { recursive: true, mode: 0o700 });
+  if (await existingDir(dir, threadId)) return dir;
+  // A name no thread id can have (ids never contain "."), so it is never served as a workspace.
+  const staging = await fs.mkdtemp(path.join(path.dirname(dir), `.seed.${threadId}.`));
   try {
-    await fs.mkdir(dir, { mode: 0o700 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    if (!(await fs.stat(dir)).isDirectory()) {
-      throw new AppError("internal", "workspace_unavailable", `Workspace path for thread ${threadId} is not a directory.`);
+    await fs.chmod(staging, 0o700);
+    try {
+      await copySeed(seedDir(), staging);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
     }
-    return dir;
-  }
-  try {
-    await copySeed(seedDir(), dir);
+    await fs.rename(staging, dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    // Another call put the workspace in place first: theirs stands.
+    if (code !== "ENOTEMPTY" && code !== "EEXIST" && code !== "EISDIR") throw err;
+    if (!(await existingDir(dir, threadId))) throw err;
+  } finally {
+    await fs.rm(staging, { recursive: true, force: true });
   }
   return dir;
+}
+
+/** True when the workspace exists as a directory; false when it does not exist. */
+async function existingDir(dir: string, threadId: string): Promise<boolean> {
+  try {
+    if ((await fs.stat(dir)).isDirectory()) return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw err;
+  }
+  throw new AppError("internal", "workspace_unavailable", `Workspace path for thread ${threadId} is not a directory.`);
 }

@@ -18,7 +18,7 @@ const waiting = (req: Partial<ApprovalRequest> = {}, extra: Partial<StepBranch> 
   });
 
 describe("approvalHandlerNode", () => {
-  it.each(["card", "chat"] as const)("reject (%s): marks it rejected, clears the pending call, outcome rejected -> Supervisor", async (via) => {
+  it.each(["card", "chat"] as const)("reject (%s): marks it rejected, clears the pending call, ends the try as rejected (final) naming who and why -> Supervisor", async (via) => {
     const deps = fakeDeps();
     const { config, chunks } = recorder();
     const cmd = await approvalHandlerNode(deps)(waiting({ kind: "reject", token: null, reason: "not that file", via }), config as never);
@@ -33,7 +33,7 @@ describe("approvalHandlerNode", () => {
       approval_id: null,
       approval_request: null,
       approval_outcome: { approval_id: "apv_123456", tool_name: "write_file", decision: "rejected", reason: "not that file" },
-      output: { step_id: "s0", ok: false, text: "The user rejected write_file: not that file" },
+      output: { step_id: "s0", ok: false, final: "rejected", text: "write_file summary.md was not done: rejected by user-1 (not that file)." },
     });
     expect(deps.audits).toEqual([{ threadId: "thread-1", action: "approval_rejected", tool: "write_file" }]);
     expect(updateOf(cmd).audit_trail).toMatchObject([{ action: "approval_rejected", args_hash: p.args_hash }]);

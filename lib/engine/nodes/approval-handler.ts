@@ -4,6 +4,7 @@ import { canonicalArgs } from "../../policy/canonical";
 import { mirror, sendBranch } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit, iso } from "../emit";
+import { describeCall } from "../outcomes";
 import type { ApprovalOutcome, AuditRecord, BranchTask, GraphUpdate, ProposedTool, StepBranch } from "../state";
 
 /**
@@ -17,8 +18,9 @@ import type { ApprovalOutcome, AuditRecord, BranchTask, GraphUpdate, ProposedToo
  *   keeps both hashes.
  * - respond: the tool does not run; the approver's feedback goes back to the agent as the
  *   call's result and the step goes on -> Supervisor -> Executor.
- * - reject: `awaiting_approval`, `proposed_tool` and `approval_id` are cleared; the
- *   Supervisor is told that the user rejected the tool.
+ * - reject: `awaiting_approval`, `proposed_tool` and `approval_id` are cleared; the step's
+ *   try ends as rejected (final: the action is cancelled, never retried) and the Supervisor
+ *   records who rejected it and why.
  * - ignore: the run is cancelled (state `cancelled`) -> Supervisor -> Finalizer.
  * - expired: nobody decided in time; the step failed this try and the Supervisor decides
  *   (asks again with a new challenge while tries remain, else the step fails).
@@ -38,9 +40,10 @@ export function approvalHandlerNode(deps: EngineDeps) {
     const record = (action: string, detail: string, argsHash = p.args_hash): AuditRecord => ({ action, at, actor: req.decided_by, tool: p.name, args_hash: argsHash, detail });
     const outcome = (decision: ApprovalOutcome["decision"], reason: string): ApprovalOutcome => ({ approval_id: approvalId, tool_name: p.name, decision, reason });
     /** Ends the step's try without running the tool. */
-    const closed = async (r: AuditRecord, o: ApprovalOutcome, text: string, extra: GraphUpdate = {}) => {
+    const closed = async (r: AuditRecord, o: ApprovalOutcome, text: string, extra: GraphUpdate = {}, final?: "rejected") => {
       await deps.audit(task.thread_id, r);
-      return settle({ ...branch, ...cleared, phase: "done", approval_outcome: o, output: { step_id: branch.step_id, text, ok: false } }, [r], extra);
+      const output = { step_id: branch.step_id, text, ok: false, ...(final ? { final } : {}) };
+      return settle({ ...branch, ...cleared, phase: "done", approval_outcome: o, output }, [r], extra);
     };
 
     const closing = req.kind === "reject" || req.kind === "respond" || req.kind === "ignore";
@@ -48,9 +51,11 @@ export function approvalHandlerNode(deps: EngineDeps) {
     switch (req.kind) {
       case "reject": {
         const reason = req.reason ?? "no reason given";
-        await deps.approvals.reject({ approvalId, threadId: task.thread_id, userId: req.decided_by, reason });
-        emitTool(config, branch.agent.id, p, "rejected", `Rejected by the user: ${reason}`);
-        return closed(record("approval_rejected", reason), outcome("rejected", reason), `The user rejected ${p.name}: ${reason}`);
+        const { by } = await deps.approvals.reject({ approvalId, threadId: task.thread_id, userId: req.decided_by, reason });
+        emitTool(config, branch.agent.id, p, "rejected", `Rejected by ${by}: ${reason}`);
+        // Final for this action: the step is recorded as rejected, never retried.
+        const text = `${describeCall(p.name, p.args)} was not done: rejected by ${by} (${reason}).`;
+        return closed(record("approval_rejected", reason), outcome("rejected", reason), text, {}, "rejected");
       }
       case "ignore": {
         emitTool(config, branch.agent.id, p, "rejected", "Dismissed by the approver; the run is cancelled.");

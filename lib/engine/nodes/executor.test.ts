@@ -47,6 +47,41 @@ describe("executorNode", () => {
     expect(updateOf(cmd).plan).toBeUndefined();
   });
 
+  it("a reply after a failed call is a failed try with the call's error, whatever the reply claims", async () => {
+    const deps = fakeDeps([textTurn("Here is todo.md: ERROR: no such file")]);
+    const call: ModelMessage = { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "todo.md" } }] };
+    const failed = { tool_name: "read_file", call_id: "c1", output: "File not found: todo.md", status: "error" as const, evicted: false, pointer: null, size_chars: 23, rehydration_allowed: false, metadata: {} };
+    const result: ModelMessage = { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "read_file", output: { type: "text", value: "ERROR: File not found: todo.md" } }] };
+    const cmd = await executorNode(deps)(branchTask({ executor_messages: [{ role: "user", content: "Read todo.md" }, call, result], last_tool_result: failed }));
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(mirrored(cmd)?.output).toEqual({ step_id: "s0", ok: false, text: "read_file todo.md failed: File not found: todo.md" });
+  });
+
+  it("a reply after a failed call that the agent then made good (a later call succeeded) completes the step", async () => {
+    const deps = fakeDeps([textTurn("Read notes.md instead.")]);
+    const ok = { tool_name: "read_file", call_id: "c2", output: "hello", status: "success" as const, evicted: false, pointer: null, size_chars: 5, rehydration_allowed: false, metadata: {} };
+    const cmd = await executorNode(deps)(branchTask({ executor_messages: [{ role: "user", content: "Read a note" }], last_tool_result: ok }));
+    expect(mirrored(cmd)?.output).toMatchObject({ ok: true, text: "Read notes.md instead." });
+  });
+
+  it("a later step is told every earlier Human input answer (not only its dependencies') and a review's feedback", async () => {
+    const doc: FlowDocument = {
+      ...workspaceAssistant,
+      nodes: [...workspaceAssistant.nodes, { id: "ask", type: "human_input", position: { x: 0, y: 0 }, data: { name: "Audience", prompt: "Who is it for?" } } as never],
+    };
+    const deps = fakeDeps([textTurn("ok")], doc);
+    const p = plan([
+      step(0, { agent_id: "ask", status: "completed", task: "Who is it for?", result: "for the engineering managers; focus on deadlines" }),
+      step(1, { status: "completed", task: "Read notes.md", result: "NOTES" }),
+      step(2, { status: "in_progress", tries: 1, depends_on: ["s1"], task: "Write the summary", feedback: "Verdict: changes needed\n- Unused source: b.md" }),
+    ]);
+    await executorNode(deps)(branchTask({ step_id: "s2" }, p));
+    const prompt = JSON.stringify(deps.model.doGenerateCalls[0]?.prompt);
+    expect(prompt).toContain("for the engineering managers; focus on deadlines");
+    expect(prompt).toContain("NOTES");
+    expect(prompt).toContain("Unused source: b.md");
+  });
+
   it("an empty reply still completes the step with a placeholder", async () => {
     const cmd = await executorNode(fakeDeps([textTurn("")]))(branchTask());
     expect(mirrored(cmd)?.output).toMatchObject({ ok: true, text: expect.stringContaining("without a reply") });

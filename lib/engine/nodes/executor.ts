@@ -7,6 +7,7 @@ import { agentInfo } from "../agents";
 import { mirror, sendBranch, stepOf } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
+import { describeCall } from "../outcomes";
 import type { AgentSpec } from "../../flow/compile";
 import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usageOf } from "../state";
 
@@ -16,7 +17,8 @@ import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usag
  * RiskGate). It works inside the step's branch (one per step in progress; see StepBranch).
  * A tool call becomes the branch's `proposed_tool` with its RFC 8785 canonical arguments and
  * SHA-256, computed here and recomputed by the RiskGate -> RiskGate. A reply without a tool
- * call is the step's result -> Supervisor. The Executor never edits the plan and never picks
+ * call is the step's result -> Supervisor, unless the agent's last call failed: then the try
+ * failed with that error, whatever the reply claims. The Executor never edits the plan and never picks
  * the next step; a model error is reported to the Supervisor, which retries.
  */
 export function executorNode(deps: EngineDeps) {
@@ -29,11 +31,7 @@ export function executorNode(deps: EngineDeps) {
 
     let messages: ModelMessage[] = branch.executor_messages;
     if (messages.length === 0) {
-      const byId = new Map(plan.steps.map((s) => [s.id, s]));
-      const context = step.depends_on.flatMap((id) => {
-        const dep = byId.get(id);
-        return dep?.result ? [{ task: dep.task, result: dep.result }] : [];
-      });
+      const context = stepContext(deps, plan.steps, step);
       const memory = await recallFor(deps, task, step, agent, config);
       const content = executorPrompt({ stepIndex: step.index, stepCount: plan.steps.length, task: step.task, expectedOutput: step.expected_output, context, ...(memory ? { memory } : {}) });
       messages = [{ role: "user", content }];
@@ -72,6 +70,13 @@ export function executorNode(deps: EngineDeps) {
         };
         return new Command({ update: { ...spent, ...mirror(next) }, goto: sendBranch("risk_gate", task, next) });
       }
+      const failed = branch.last_tool_result?.status === "error" ? branch.last_tool_result : null;
+      if (failed) {
+        // The agent's last call failed and it stopped there: whatever it says, this try did
+        // not do the work. The Supervisor retries, then re-plans, then asks the user.
+        const text = `${describeCall(failed.tool_name, callArgs(messages, failed.call_id))} failed: ${failed.output}`;
+        return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text, ok: false } }, spent);
+      }
       const text = res.text.trim() || "(the agent finished the step without a reply)";
       return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text, ok: true } }, { ...spent, lifecycle: "STEP_REVIEW" });
     } catch (err) {
@@ -80,6 +85,30 @@ export function executorNode(deps: EngineDeps) {
       return done({ ...branch, phase: "done", executor_messages: [], output: { step_id: step.id, text: `model error: ${message}`, ok: false } });
     }
   };
+}
+
+/**
+ * What a step's agent is told of earlier work: the results of the steps it depends on, every
+ * answer a person gave to an earlier Human input step (it shapes all later work: audience,
+ * focus), and a reviewer's request for changes to this step's previous result.
+ */
+export function stepContext(deps: EngineDeps, steps: PlanStep[], step: PlanStep): { task: string; result: string }[] {
+  const isHuman = (s: PlanStep) => deps.flow.humanInputs.some((h) => h.id === s.agent_id);
+  const context = steps
+    .filter((s) => s.status === "completed" && s.result && (step.depends_on.includes(s.id) || (isHuman(s) && s.index < step.index)))
+    .sort((a, b) => a.index - b.index)
+    .map((s) => ({ task: s.task, result: s.result ?? "" }));
+  if (step.feedback) context.push({ task: "Reviewer feedback", result: step.feedback });
+  return context;
+}
+
+/** The arguments of a call in the agent's conversation (for the report of a failed call). */
+function callArgs(messages: ModelMessage[], callId: string): unknown {
+  for (const m of messages) {
+    if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
+    for (const c of m.content) if (c.type === "tool-call" && c.toolCallId === callId) return c.input;
+  }
+  return undefined;
 }
 
 /** Recent entries shown to an agent are cut to this many chars each (the store keeps 2,000). */

@@ -56,22 +56,44 @@ describe("finalizerNode", () => {
     expect(prompt).not.toContain("<note>");
   });
 
-  it("a failed plan: the failure reason goes to the model as a note; FAILED", async () => {
-    const deps = fakeDeps([textTurn("The summary was not written: you rejected write_file.")]);
-    const p = plan([step(0, { status: "failed", error: "The user rejected write_file: no" })], { status: "failed", failure_reason: "The user rejected write_file: no" });
+  it("an incomplete plan: the model writes only about the steps that were done; the run's own report lists what was not done and why", async () => {
+    const deps = fakeDeps([textTurn("Read notes.md.")]);
+    const p = plan(
+      [
+        step(0, { status: "completed", task: "Read notes.md", result: "NOTES-TEXT" }),
+        step(1, { status: "rejected", task: "Write summary.md", error: "write_file summary.md was not done: rejected by Ana (not now)." }),
+        step(2, { status: "skipped", task: "Review", error: "it needs step 2, which was rejected." }),
+      ],
+      { status: "incomplete" },
+    );
     const cmd = await finalizerNode(deps)(baseState({ intent: "task", plan: p }));
-    expect(updateOf(cmd)).toMatchObject({ lifecycle: "FAILED", final_answer: "The summary was not written: you rejected write_file." });
-    expect(promptOf(deps)).toContain("<note>\\nThe user rejected write_file: no\\n</note>");
+    const answer = updateOf(cmd).final_answer as string;
+    expect(updateOf(cmd).lifecycle).toBe("COMPLETED");
+    expect(answer).toBe(
+      'Read notes.md.\n\nNot done:\n- Step 2 "Write summary.md" was rejected: write_file summary.md was not done: rejected by Ana (not now).\n- Step 3 "Review" was skipped: it needs step 2, which was rejected.',
+    );
+    expect(promptOf(deps)).toContain("NOTES-TEXT");
+    expect(promptOf(deps)).not.toContain("Write summary.md");
   });
 
-  it("a structured error is the note (before the plan's reason) and ends FAILED", async () => {
+  it("nothing done: no model call, the answer says so and why; a model's claim cannot enter it", async () => {
+    const deps = fakeDeps([textTurn("Deleted release-notes.md.")]);
+    const p = plan([step(0, { status: "blocked", task: "Delete release-notes.md", error: "delete_file release-notes.md was not done: blocked by policy (File safety #4)." })], { status: "incomplete" });
+    const cmd = await finalizerNode(deps)(baseState({ intent: "task", plan: p }));
+    const answer = updateOf(cmd).final_answer as string;
+    expect(answer).toMatch(/^Nothing was done\.\n\nNot done:\n- Step 1 "Delete release-notes\.md" was blocked: delete_file release-notes\.md was not done: blocked by policy/);
+    expect(answer).not.toContain("Deleted");
+    expect(deps.model.doGenerateCalls).toHaveLength(0);
+  });
+
+  it("a structured error ends FAILED and the answer says why the run stopped", async () => {
     const deps = fakeDeps([textTurn("Stopped.")]);
     const error = structuredError("limit_exceeded", "The run stopped: it reached the flow's limit of 50 iterations.");
-    const p = plan([step(0, { status: "in_progress" })], { status: "failed", failure_reason: "other reason" });
+    const p = plan([step(0, { status: "completed", result: "R" }), step(1, { status: "in_progress" })], { status: "failed", failure_reason: "other reason" });
     const cmd = await finalizerNode(deps)(baseState({ intent: "task", plan: p, error }));
     expect(updateOf(cmd).lifecycle).toBe("FAILED");
-    expect(promptOf(deps)).toContain("limit of 50 iterations");
-    expect(promptOf(deps)).not.toContain("other reason");
+    expect(updateOf(cmd).final_answer).toContain("limit of 50 iterations");
+    expect(updateOf(cmd).final_answer).not.toContain("other reason");
   });
 
   it("a model error still ends the run with an explanatory answer", async () => {

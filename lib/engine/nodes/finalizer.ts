@@ -3,12 +3,14 @@ import { generateText } from "ai";
 import { conversationSystem, finalizerPrompt, finalizerSystem } from "../../models/prompts";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
-import { type GraphStateValue, type GraphUpdate, usageOf } from "../state";
+import { notDoneLines } from "../outcomes";
+import { type GraphStateValue, type GraphUpdate, type Plan, usageOf } from "../state";
 
 /**
  * Finalizer (SPEC.md 2): writes the answer the user sees: small talk for a conversation,
- * otherwise a summary of the plan's steps and results, saying plainly when a tool was
- * rejected, the run was cancelled by an approver, or it stopped on an error. Streams it as text and appends it to the
+ * otherwise the model's summary of the steps that were done, followed by the run's own
+ * account of what was not done (blocked, rejected, failed, skipped: who or what and why)
+ * and of an error that stopped it; a run cancelled by an approver says so. Streams it as text and appends it to the
  * thread's messages; the run's lifecycle ends COMPLETED or FAILED -> END.
  * When the Supervisor gives up on a plan, the Finalizer asks the user how to proceed and
  * the run waits for the answer as an interrupt (the run service shows the question); the
@@ -56,21 +58,42 @@ export function finalizerNode(deps: EngineDeps) {
         text = res.text;
         spent = usageOf(res.usage);
       } else {
-        const note = state.error?.message ?? plan.failure_reason ?? undefined;
-        const steps = plan.steps.map((s) => ({ task: s.task, status: s.status, result: s.result ?? s.error ?? "" }));
-        const res = await generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps, ...(note ? { note } : {}) }) });
-        text = res.text;
-        spent = usageOf(res.usage);
+        // The model writes only about work that was done, from those steps' results; what was
+        // not done (and why) is the engine's own account, appended below, so no model can
+        // turn a blocked, rejected or failed action into a success.
+        const done = plan.steps.filter((s) => s.status === "completed").map((s) => ({ task: s.task, status: s.status, result: s.result ?? "" }));
+        if (done.length > 0) {
+          const res = await generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done }) });
+          text = res.text;
+          spent = usageOf(res.usage);
+        } else {
+          text = "Nothing was done.";
+        }
       }
     } catch (err) {
       text = `The run finished, but the final answer could not be written: ${err instanceof Error ? err.message : String(err)}`;
     }
     text = text.trim() || "(no answer)";
+    if (plan && plan.status !== "cancelled" && state.intent !== "conversation") text = withReport(text, plan, state.error?.message ?? null);
     emit(config, { type: "text", id: `final-${state.messages.length}`, text });
     // Small talk never fails, even after a failed task in the same thread.
     const failed = state.intent !== "conversation" && (Boolean(state.error) || plan?.status === "failed");
     return new Command({ goto: END, update: { token_usage: spent, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null } });
   };
+}
+
+/**
+ * The answer with the run's own account appended: why it stopped (an error or a failed
+ * plan), then every step that was blocked, rejected, failed or skipped, and why
+ * (docs/runs.md "Status vocabulary").
+ */
+export function withReport(answer: string, plan: Plan, error: string | null): string {
+  const parts = [answer];
+  const stopped = error ?? (plan.status === "failed" ? plan.failure_reason : null);
+  if (stopped) parts.push(`The run stopped: ${stopped}`);
+  const lines = notDoneLines(plan);
+  if (lines.length > 0) parts.push(["Not done:", ...lines].join("\n"));
+  return parts.join("\n\n");
 }
 
 /** The interrupt payload of a question to the user (SPEC.md 2 retries). */

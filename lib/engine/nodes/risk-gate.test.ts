@@ -3,7 +3,7 @@ import { workspaceAssistant } from "../../../templates/workspace-assistant";
 import type { FlowDocument } from "../../flow/schema";
 import { canonicalArgs } from "../../policy/canonical";
 import type { ProposedTool } from "../state";
-import { assistantAgent, branchTask, fakeDeps, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
+import { assistantAgent, branchTask, fakeDeps, gotoOf, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
 import { riskGateNode } from "./risk-gate";
 
 /** RiskGate (SPEC.md 2, 4): integrity check on the recomputed hash, then the flow's policy. */
@@ -62,40 +62,23 @@ describe("riskGateNode", () => {
     expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "allowed", decision: "ALLOW", risk: "low" } }]);
   });
 
-  it("BLOCKED (delete_file) -> Interpreter with a blocked result, audited, never run", async () => {
+  it("BLOCKED (delete_file) ends the step's try as blocked, final -> Supervisor: audited, never run, never handed back to the agent", async () => {
     const deps = fakeDeps();
     const { config, chunks } = recorder();
     const cmd = await riskGateNode(deps)(at(proposal("delete_file", { path: "notes.md" })), config as never);
-    const t = targets(cmd);
-    expect(t.map((x) => x.node)).toEqual(["interpreter"]);
-    expect(t[0]?.arg?.branch.last_tool_result).toMatchObject({ status: "error", output: expect.stringMatching(/^BLOCKED by policy/), metadata: { code: "tool_blocked" } });
-    expect(mirrored(cmd)?.last_tool_result?.metadata).toEqual({ code: "tool_blocked" });
+    expect(targets(cmd)).toEqual([{ node: "supervisor" }]);
+    const b = mirrored(cmd);
+    expect(b?.phase).toBe("done");
+    expect(b?.last_tool_result).toMatchObject({ status: "error", output: expect.stringMatching(/^BLOCKED by policy/), metadata: { code: "tool_blocked" } });
+    expect(b?.output).toMatchObject({ ok: false, final: "blocked", text: expect.stringMatching(/^delete_file notes\.md was not done: blocked by policy \(File safety #\d/) });
+    expect(b?.executor_messages).toEqual([]);
     expect(deps.audits).toEqual([{ threadId: "thread-1", action: "tool_blocked", tool: "delete_file" }]);
     expect(updateOf(cmd).audit_trail).toMatchObject([{ action: "tool_blocked", tool: "delete_file" }]);
     expect(deps.created).toHaveLength(0);
+    expect(deps.ran).toHaveLength(0);
     expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "blocked", decision: "BLOCKED" } }]);
   });
 
-  it("AUTH_REQUIRED (write_file): a challenge on the canonical args and hash -> AwaitApproval, approval card", async () => {
-    const deps = fakeDeps();
-    const { config, chunks } = recorder();
-    const p = proposal("write_file", { path: "summary.md", content: "hi" });
-    const cmd = await riskGateNode(deps)(at(p), config as never);
-    const t = targets(cmd);
-    expect(t.map((x) => x.node)).toEqual(["await_approval"]);
-    expect(deps.created).toEqual([{ threadId: "thread-1", userId: "user-1", toolName: "write_file", toolCallId: p.tool_call_id, canonicalArgs: '{"content":"hi","path":"summary.md"}', argsHash: canonicalArgs({ path: "summary.md", content: "hi" }).hash, agentId: "assistant", agentName: "Assistant", stepId: "s0", stepTask: "Read notes.md", risk: "medium", rule: "File safety #3: write_file → AUTH_REQUIRED (medium)" }]);
-    expect(t[0]?.arg?.branch).toMatchObject({ phase: "awaiting_approval", awaiting_approval: true, approval_id: "apv_1xxxxxx", proposed_tool: p });
-    expect(mirrored(cmd)).toMatchObject({ awaiting_approval: true, approval_id: "apv_1xxxxxx" });
-    expect(updateOf(cmd).lifecycle).toBe("WAIT_HUMAN");
-    expect(deps.audits.map((a) => a.action)).toEqual(["tool_proposed"]);
-    expect((updateOf(cmd).audit_trail as { action: string }[]).map((a) => a.action)).toEqual(["tool_proposed", "approval_required"]);
-    expect(deps.ran).toHaveLength(0);
-    expect(chunks.map((c) => c.type)).toEqual(["data-tool", "data-approval"]);
-    expect(chunks[1]).toMatchObject({
-      id: "apv_1xxxxxx",
-      data: { approvalId: "apv_1xxxxxx", toolName: "write_file", canonicalArgs: p.canonical_args, argsHash: p.args_hash, token: "tok_abcdefgh", status: "pending" },
-    });
-  });
   it("a stored canonical text that differs from the args is an integrity error: no challenge shows it", async () => {
     const deps = fakeDeps();
     const p = { ...proposal("write_file", { path: "summary.md", content: "evil" }), canonical_args: '{"content":"harmless","path":"summary.md"}' };
@@ -108,17 +91,18 @@ describe("riskGateNode", () => {
   it("a tool not wired to the branch's agent is refused, even one the policy allows", async () => {
     const deps = fakeDeps();
     const cmd = await riskGateNode(deps)(branchTask({ agent: { ...assistantAgent, id: "someone-else" }, proposed_tool: proposal("read_file", { path: "x" }) }));
-    const t = targets(cmd);
-    expect(t.map((x) => x.node)).toEqual(["interpreter"]);
-    expect(t[0]?.arg?.branch.last_tool_result).toMatchObject({ status: "error", metadata: { code: "tool_not_allowed" } });
+    expect(gotoOf(cmd)).toBe("supervisor");
+    expect(mirrored(cmd)?.last_tool_result).toMatchObject({ status: "error", metadata: { code: "tool_not_allowed" } });
+    expect(mirrored(cmd)?.output).toMatchObject({ ok: false, final: "blocked", text: expect.stringContaining("read_file x was not done") });
     expect(deps.created).toHaveLength(0);
   });
 
   it("a tool the agent lost on the canvas is refused (agent wired to read_file only)", async () => {
     const doc: FlowDocument = { ...workspaceAssistant, edges: workspaceAssistant.edges.filter((e) => e.id !== "e-write") };
     const deps = fakeDeps([], doc);
-    const t = targets(await riskGateNode(deps)(at(proposal("write_file", { path: "a", content: "b" }))));
-    expect(t[0]?.arg?.branch.last_tool_result?.metadata).toEqual({ code: "tool_not_allowed" });
+    const cmd = await riskGateNode(deps)(at(proposal("write_file", { path: "a", content: "b" })));
+    expect(mirrored(cmd)?.last_tool_result?.metadata).toEqual({ code: "tool_not_allowed" });
+    expect(mirrored(cmd)?.output?.final).toBe("blocked");
     expect(deps.created).toHaveLength(0);
   });
 

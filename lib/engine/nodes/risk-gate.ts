@@ -4,6 +4,7 @@ import { policyDecision } from "../../policy/policy-decision";
 import type { EngineDeps } from "../deps";
 import { emit, iso } from "../emit";
 import { mirror, sendBranch, stepOf } from "../branch";
+import { describeCall } from "../outcomes";
 import type { BranchTask, GraphUpdate, StepBranch, ToolResultState } from "../state";
 
 /** A tool result that never ran (blocked, refused, integrity error). */
@@ -16,8 +17,10 @@ export function refusedResult(tool: string, callId: string, output: string, code
  * arguments and its SHA-256 and refuses the call when it differs from `args_hash`
  * (integrity error; a hash the model or anyone else produced is never trusted). A tool not
  * wired to the current agent is refused. Then the flow's policies decide on the tool name,
- * the canonical arguments and the run's permission level (the matched rule is shown): ALLOW -> Tools; BLOCKED -> Interpreter with a blocked result;
- * AUTH_REQUIRED -> a signed approval challenge is stored -> AwaitApproval.
+ * the canonical arguments and the run's permission level (the matched rule is shown): ALLOW -> Tools;
+ * BLOCKED (or a tool the agent does not have) -> the step's try ends as blocked, final, ->
+ * Supervisor; AUTH_REQUIRED -> a signed approval challenge is stored -> AwaitApproval.
+ * An integrity error goes back to the agent as a failed call (Interpreter).
  */
 export function riskGateNode(deps: EngineDeps) {
   return async (task: BranchTask, config?: LangGraphRunnableConfig): Promise<Command> => {
@@ -30,7 +33,16 @@ export function riskGateNode(deps: EngineDeps) {
       const record = { action: code, at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: output };
       await deps.audit(task.thread_id, record);
       emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status, decision, rule, output } });
-      const next: StepBranch = { ...branch, last_tool_result: refusedResult(p.name, p.tool_call_id, output, code) };
+      const result = refusedResult(p.name, p.tool_call_id, output, code);
+      if (status === "blocked") {
+        // A blocked action is final: the step's try ends here, without handing the refusal
+        // back to the agent (which could only retry it or claim it done). The Supervisor
+        // records the step as blocked and the run goes on with what it can still do.
+        const text = `${describeCall(p.name, p.args)} was not done: ${rule ? `blocked by policy (${rule}).` : output}`;
+        const blocked: StepBranch = { ...branch, phase: "done", proposed_tool: null, last_tool_result: result, output: { step_id: branch.step_id, text, ok: false, final: "blocked" } };
+        return new Command({ update: { audit_trail: [record], ...mirror(blocked) }, goto: "supervisor" });
+      }
+      const next: StepBranch = { ...branch, last_tool_result: result };
       return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: sendBranch("interpreter", task, next) });
     };
 

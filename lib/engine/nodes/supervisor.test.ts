@@ -98,17 +98,68 @@ describe("supervisorNode", () => {
     expect(updateOf(cmd).question).toContain("still broken");
   });
 
-  it("a rejected approval fails the step at once (no retry), the plan fails naming the tool -> Finalizer", async () => {
-    const b = done("s0", "The user rejected write_file: not now", false, {
+  it("a rejected action is final: the step is rejected (no retry), the step that needs it is skipped saying why, the plan is incomplete -> Finalizer", async () => {
+    const b = done("s0", "write_file summary.md was not done: rejected by Ana (not now).", false, {
       approval_outcome: { approval_id: "apv_123456", tool_name: "write_file", decision: "rejected", reason: "not now" },
+      output: { step_id: "s0", text: "write_file summary.md was not done: rejected by Ana (not now).", ok: false, final: "rejected" },
     });
     const cmd = await supervisorNode(fakeDeps())(twoSteps(1, b));
     expect(gotoOf(cmd)).toBe("finalizer");
     const p = planOf(updateOf(cmd));
-    expect(p.steps.map((s) => s.status)).toEqual(["failed", "pending"]);
-    expect(p.status).toBe("failed");
-    expect(p.failure_reason).toContain("write_file");
-    expect(updateOf(cmd).lifecycle).toBe("FAILED");
+    expect(p.steps.map((s) => s.status)).toEqual(["rejected", "skipped"]);
+    expect(p.steps[0]).toMatchObject({ tries: 1, error: "write_file summary.md was not done: rejected by Ana (not now)." });
+    expect(p.steps[1]?.error).toBe("it needs step 1, which was rejected.");
+    expect(p.status).toBe("incomplete");
+    expect(updateOf(cmd).lifecycle).toBe("GLOBAL_REVIEW");
+  });
+
+  it("a blocked action is final and the run goes on with the steps that do not need it", async () => {
+    const b = done("s0", "delete_file release-notes.md was not done: blocked by policy (File safety #4).", false, {
+      output: { step_id: "s0", text: "delete_file release-notes.md was not done: blocked by policy (File safety #4).", ok: false, final: "blocked" },
+    });
+    const state = baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 }), step(1, { task: "Read notes.md" })]), branches: { s0: b } });
+    const cmd = await supervisorNode(fakeDeps())(state);
+    const p = planOf(updateOf(cmd));
+    expect(p.steps.map((s) => s.status)).toEqual(["blocked", "in_progress"]);
+    expect(p.steps[0]?.tries).toBe(1);
+    expect(targets(cmd).map((t) => [t.node, t.arg?.branch.step_id])).toEqual([["executor", "s1"]]);
+  });
+
+  it("every step blocked: the plan is incomplete, never completed", async () => {
+    const b = done("s0", "x was not done: blocked by policy (r).", false, { output: { step_id: "s0", text: "x was not done: blocked by policy (r).", ok: false, final: "blocked" } });
+    const cmd = await supervisorNode(fakeDeps())(baseState({ plan: plan([step(0, { status: "in_progress", tries: 1 })]), branches: { s0: b } }));
+    expect(planOf(updateOf(cmd))).toMatchObject({ status: "incomplete", summary: "" });
+  });
+
+  it("a review asking for changes sends the reviewed step back once with the review as its feedback, then reviews again", async () => {
+    const review = "Verdict: changes needed\n- Unused source: b.md";
+    const state = baseState({
+      plan: plan([step(0, { status: "completed", result: "Wrote brief.md" }), step(1, { status: "in_progress", tries: 1, depends_on: ["s0"] })]),
+      branches: { s1: done("s1", review, true) },
+    });
+    const cmd = await supervisorNode(fakeDeps())(state);
+    const p = planOf(updateOf(cmd));
+    expect(p.steps.map((s) => s.status)).toEqual(["in_progress", "pending"]);
+    expect(p.steps[0]).toMatchObject({ feedback: review, result: null, tries: 1 });
+    expect(p.steps[1]).toMatchObject({ revisions: 1, result: null });
+    expect(targets(cmd).map((t) => t.arg?.branch.step_id)).toEqual(["s0"]);
+
+    // The second review still asks for changes: the run reports it instead of looping.
+    const again = baseState({
+      plan: plan([step(0, { status: "completed", result: "Wrote brief.md" }), step(1, { status: "in_progress", tries: 1, depends_on: ["s0"], revisions: 1 })]),
+      branches: { s1: done("s1", review, true) },
+    });
+    const after = planOf(updateOf(await supervisorNode(fakeDeps())(again)));
+    expect(after.steps[1]).toMatchObject({ status: "failed", error: expect.stringContaining("still asks for changes") });
+    expect(after.status).toBe("incomplete");
+  });
+
+  it("a review that approves completes the step", async () => {
+    const state = baseState({
+      plan: plan([step(0, { status: "completed", result: "Wrote brief.md" }), step(1, { status: "in_progress", tries: 1, depends_on: ["s0"] })]),
+      branches: { s1: done("s1", "Verdict: approved\nEvery point has a source.", true) },
+    });
+    expect(planOf(updateOf(await supervisorNode(fakeDeps())(state)))).toMatchObject({ status: "completed" });
   });
 
   it("an invalid approval (refused by the checks) also fails the step without a retry", async () => {

@@ -4,22 +4,26 @@ import { structuredError } from "../../errors";
 import { newBranch, sendBranch } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit, emitPlan, emitStep, iso } from "../emit";
+import { finishedPlanStatus, NOT_DONE, reviewVerdict } from "../outcomes";
 import type { BranchTask, GraphStateValue, GraphUpdate, Handoff, Plan, PlanStep, StepBranch } from "../state";
 
 /**
  * Supervisor (SPEC.md 2, 3). The only node besides the Interpreter that changes step state,
  * and the one that joins the branches of steps running side by side. Each pass counts one
  * iteration and enforces the flow's limits. Then:
- * - each step in progress: its branch is done -> the step completes, or is retried up to
- *   `max_tries` (an expired approval too: the retry asks again), or fails (a rejected,
- *   dismissed or refused approval fails it at once); its branch
+ * - each step in progress: its branch is done -> the step completes (unless its result is a
+ *   review asking for changes: the reviewed step runs again with the review as feedback,
+ *   once), or is blocked or rejected (final: never retried; the steps that need it are
+ *   skipped, the others go on), or is retried up to `max_tries` (an expired approval too:
+ *   the retry asks again), or fails (a dismissed or refused approval fails it at once); its branch
  *   returned a tool result -> Executor again; its branch waits for approval but lost its
  *   task (a new message arrived) -> AwaitApproval again;
  * - every pending step whose dependencies are completed is delegated to its agent (handoff
  *   recorded, agent identity set): several at once run in parallel (LangGraph `Send`);
  * - an approver dismissed a call (`cancelled`): the plan is cancelled, its open steps
  *   skipped -> Finalizer;
- * - nothing running and nothing left -> Finalizer (plan completed or failed); a step that
+ * - nothing running and nothing left -> Finalizer (plan completed, or incomplete when some
+ *   step was not done); a step that
  *   still fails after its tries makes a new plan once (Planner), then the Finalizer asks
  *   the user how to proceed. The plan is never finished while a branch is still running.
  */
@@ -88,8 +92,26 @@ export function supervisorNode(deps: EngineDeps) {
           stepId: step.id,
         });
         if (b.output.ok) {
-          Object.assign(step, { status: "completed", result: b.output.text, error: null, ended_at: now });
-          emitStep(config, deps.flow, step, "plan_step_completed");
+          const reviewed = reviewVerdict(b.output.text) === "changes_needed" ? reviewedStep(steps, step, isHuman) : null;
+          if (reviewed && (step.revisions ?? 0) < MAX_REVISIONS) {
+            // The review asks for changes: the reviewed step runs again with the review as
+            // its feedback, then this review runs again on the new work.
+            Object.assign(reviewed, { status: "pending", tries: 0, result: null, error: null, ended_at: null, feedback: b.output.text });
+            Object.assign(step, { status: "pending", tries: 0, result: null, error: null, ended_at: null, revisions: (step.revisions ?? 0) + 1 });
+            emitStep(config, deps.flow, reviewed, "plan_step_started");
+          } else if (reviewed) {
+            const why = `the review still asks for changes after ${MAX_REVISIONS} revision${MAX_REVISIONS === 1 ? "" : "s"}:\n${b.output.text}`;
+            Object.assign(step, { status: "failed", result: b.output.text, error: why, ended_at: now });
+            emitStep(config, deps.flow, step, "plan_step_failed");
+          } else {
+            Object.assign(step, { status: "completed", result: b.output.text, error: null, ended_at: now });
+            emitStep(config, deps.flow, step, "plan_step_completed");
+          }
+        } else if (b.output.final) {
+          // Blocked by a policy or rejected by an approver: final for this action, never
+          // retried. Steps that need it are skipped below; the others go on.
+          Object.assign(step, { status: b.output.final, error: b.output.text, ended_at: now });
+          emitStep(config, deps.flow, step, "plan_step_failed");
         } else if (state.error || (b.approval_outcome && STOPS_STEP.includes(b.approval_outcome.decision))) {
           // A rejected, dismissed or refused approval or a stopping error (e.g. a loop) is
           // not retried; an expired one is (the retry asks again with a new challenge).
@@ -112,6 +134,7 @@ export function supervisorNode(deps: EngineDeps) {
 
     const stillRunning = steps.some((s) => s.status === "in_progress" && state.branches[s.id]?.phase !== "done");
     if (!failure && !exhausted) {
+      skipUnreachable(config, deps, steps, now);
       const done = new Set(steps.filter((s) => s.status === "completed").map((s) => s.id));
       for (const step of steps.filter((s) => s.status === "pending" && s.depends_on.every((d) => done.has(d)))) {
         if (isHuman(step)) {
@@ -166,16 +189,52 @@ export function supervisorNode(deps: EngineDeps) {
       const question = `${why} A new plan failed as well. How should I proceed?`;
       return new Command({ update: { iterations, plan: failed, awaiting_user_input: true, question, lifecycle: "WAIT_HUMAN" }, goto: "finalizer" });
     }
-    const allDone = steps.every((s) => s.status === "completed" || s.status === "skipped");
-    const finished: Plan = allDone
-      ? { ...next, status: "completed", summary: steps.map((s) => s.result ?? "").join("\n\n") }
+    const settled = steps.every((s) => s.status !== "pending" && s.status !== "in_progress");
+    const finished: Plan = settled
+      ? {
+          ...next,
+          status: finishedPlanStatus(steps),
+          summary: steps.flatMap((s) => (s.status === "completed" && s.result ? [s.result] : [])).join("\n\n"),
+        }
       : { ...next, status: "failed", failure_reason: "Some steps could not run because the steps they depend on did not complete." };
-    return finish(config, deps, { iterations, plan: finished }, allDone ? "completed" : "failed");
+    return finish(config, deps, { iterations, plan: finished }, settled ? "completed" : "failed");
   };
 }
 
-/** Approval outcomes that fail the step at once (issue 4): the approver said no, or a factor failed. */
-const STOPS_STEP: readonly string[] = ["rejected", "ignored", "invalid"];
+/** Approval outcomes that fail the step at once: the approver dismissed the call, or a factor failed. */
+const STOPS_STEP: readonly string[] = ["ignored", "invalid"];
+
+/** How many times a review may send work back for changes before the run reports it (docs/runs.md "Reviews"). */
+export const MAX_REVISIONS = 1;
+
+/**
+ * The step a review judged: the latest completed agent step it depends on (a Human input
+ * answer is never revised). Null when there is none, so the verdict is only reported.
+ */
+function reviewedStep(steps: PlanStep[], review: PlanStep, isHuman: (s: PlanStep) => boolean): PlanStep | null {
+  const deps = steps.filter((s) => review.depends_on.includes(s.id) && s.status === "completed" && !isHuman(s));
+  return deps.sort((a, b) => b.index - a.index)[0] ?? null;
+}
+
+/**
+ * Skips every pending step that needs a step that will never complete (blocked, rejected,
+ * skipped, or failed for good), transitively, saying which step and why: the run goes on
+ * with the steps it can still do (docs/runs.md "Status vocabulary").
+ */
+function skipUnreachable(config: LangGraphRunnableConfig | undefined, deps: EngineDeps, steps: PlanStep[], now: string): void {
+  const byId = new Map(steps.map((s) => [s.id, s]));
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const step of steps.filter((s) => s.status === "pending")) {
+      const lost = step.depends_on.map((id) => byId.get(id)).find((d) => d && NOT_DONE.includes(d.status));
+      if (!lost) continue;
+      Object.assign(step, { status: "skipped", error: `it needs step ${lost.index + 1}, which was ${lost.status}.`, ended_at: now });
+      emitStep(config, deps.flow, step, "plan_step_failed");
+      changed = true;
+    }
+  }
+}
 
 /**
  * Hands a Human input step to the user (SPEC.md 1): the step goes in progress, a
