@@ -53,7 +53,7 @@ test.describe("run the Workspace assistant", () => {
     await expect(run.approvalCard()).toHaveAttribute("data-status", "consumed");
   });
 
-  test("reject the write: the run finishes and summary.md is not written", async ({ page }) => {
+  test("reject the write: the run ends incomplete, says who rejected what and why, and summary.md is not written", async ({ page }) => {
     const flows = new FlowsPage(page);
     await flows.newFromTemplate();
     await flows.startRun("Summarize notes.md into summary.md");
@@ -61,8 +61,10 @@ test.describe("run the Workspace assistant", () => {
     await run.waitForStatus("awaiting approval");
     await run.approvalCard().getByTestId("reject-reason").fill("not today");
     await run.approvalCard().getByTestId("reject").click();
-    await run.waitForStatus("failed");
-    await expect(page.getByTestId("final-answer").last()).toContainText(/reject/i);
+    await run.waitForStatus("incomplete");
+    await expect(run.status()).toHaveText("Incomplete");
+    await expect(page.getByTestId("final-answer").last()).toContainText(/Not done:.*write_file summary\.md was not done: rejected by .+ \(not today\)/s);
+    await expect(page.getByTestId("run-incomplete")).toContainText("rejected");
     await expect(run.approvalCard()).toHaveAttribute("data-status", "rejected");
     await expect(page.getByTestId("ws-file-notes.md")).toBeVisible();
     await expect(page.getByTestId("ws-file-summary.md")).toHaveCount(0);

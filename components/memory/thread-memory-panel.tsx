@@ -1,4 +1,5 @@
 "use client";
+import { FINISHED_STATUSES } from "@/lib/run-status";
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { AgentBadge, type AgentIdentity } from "@/components/run/agent-badge";
@@ -48,7 +49,7 @@ function promoted(facts: FactView[]): { text: string; factId?: string } {
 }
 
 /** Thread statuses after which promote(thread) may propose facts. */
-const FINISHED = new Set(["completed", "failed", "cancelled"]);
+const FINISHED = new Set(FINISHED_STATUSES);
 
 /** A long result folded behind its first line. */
 function Result({ text }: { text: string }) {

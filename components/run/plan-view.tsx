@@ -1,7 +1,8 @@
 "use client";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import { STEP_STATUS_LABEL, statusLabel } from "@/lib/run-status";
 
-const ICON: Record<string, string> = { pending: "○", in_progress: "◐", completed: "●", failed: "✕", skipped: "–" };
+const ICON: Record<string, string> = { pending: "○", in_progress: "◐", completed: "●", failed: "✕", skipped: "–", blocked: "⊘", rejected: "✕" };
 type StepView = RunDataTypes["plan"]["steps"][number];
 
 /** Steps grouped by depth of their dependencies: each group's steps can run side by side. */
@@ -34,14 +35,15 @@ export function PlanView({ plan }: { plan: RunDataTypes["plan"] }) {
   return (
     <section className="card plan" data-testid="plan" data-status={plan.status}>
       <h2>
-        Plan <span className={`badge status-${plan.status}`}>{plan.status}</span>
+        Plan <span className={`badge status-${plan.status}`}>{statusLabel(plan.status === "executing" ? "running" : plan.status)}</span>
       </h2>
       <ol className="waves">
         {waves(plan.steps).map((wave) => (
           <li key={wave[0]?.id} className="wave" data-testid="plan-wave" data-size={wave.length}>
             {wave.map((s) => (
               <div key={s.id} className={`step status-${s.status}`} data-testid="plan-step" data-status={s.status}>
-                <span aria-hidden>{ICON[s.status] ?? "○"}</span> <strong>{s.task}</strong>
+                <span aria-hidden>{ICON[s.status] ?? "○"}</span> <strong>{s.task}</strong>{" "}
+                {s.status === "blocked" || s.status === "rejected" || s.status === "skipped" ? <span className={`badge status-${s.status}`}>{STEP_STATUS_LABEL[s.status]}</span> : null}
                 <div className="muted small">
                   {s.agentName}
                   {s.tries > 1 ? ` · try ${s.tries}` : ""}

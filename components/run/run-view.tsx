@@ -8,6 +8,8 @@ import { decisionInput } from "@/components/approvals/post-decision";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
 import type { AgentIdentity } from "./agent-badge";
 import { type ApprovalDecision, ApprovalCard } from "./approval-card";
+import { STATUS_MEANING, statusLabel } from "@/lib/run-status";
+import { IncompleteNotice } from "./incomplete-notice";
 import { PlanView } from "./plan-view";
 import { Timeline, type TimelineItem } from "./timeline";
 import { WorkspacePanel } from "./workspace-panel";
@@ -213,8 +215,8 @@ export function RunView({
     <div className="run-layout">
       <div className="run-main">
         <div className="run-header card" data-testid="run-header">
-          <span className={`badge status-${runStatus}`} data-testid="run-status">
-            {runStatus === "running" ? "running…" : runStatus === "ready" ? "ready to continue" : runStatus.replace("_", " ")}
+          <span className={`badge status-${runStatus}`} data-testid="run-status" data-status={runStatus} title={STATUS_MEANING[runStatus]}>
+            {runStatus === "running" ? "Running…" : statusLabel(runStatus)}
           </span>
           {model ? (
             <span className="small muted" data-testid="model-badge">
@@ -246,6 +248,7 @@ export function RunView({
             ) : null}
           </div>
         ) : null}
+        {runStatus === "incomplete" && plan ? <IncompleteNotice steps={plan.steps} /> : null}
         {runStatus === "cancelled" ? (
           <p className="card muted" data-testid="run-cancelled">
             This run was cancelled: an approver ignored its request, so the tool did not run and nothing after it ran either.

@@ -56,8 +56,10 @@ export class RunPage {
   approvalCard() {
     return this.page.getByTestId("approval-card").last();
   }
+  /** Waits for a run status: a status name ("awaiting approval" or "awaiting_approval", "ready to continue") or a pattern of its label. */
   async waitForStatus(text: string | RegExp, timeout = 30_000): Promise<void> {
-    await expect(this.status()).toHaveText(text, { timeout });
+    if (text instanceof RegExp) await expect(this.status()).toHaveText(text, { timeout });
+    else await expect(this.status()).toHaveAttribute("data-status", text === "ready to continue" ? "ready" : text.replaceAll(" ", "_"), { timeout });
   }
   async openWorkspaceFile(name: string): Promise<string> {
     await this.page.getByTestId(`ws-file-${name}`).click();

@@ -15,8 +15,10 @@ export class RunViewPage {
   status(): Locator {
     return this.page.getByTestId("run-status");
   }
+  /** Waits for a run status: a status name ("awaiting approval" or "awaiting_approval", "ready to continue") or a pattern of its label. */
   async waitForStatus(text: string | RegExp, timeout = 30_000): Promise<void> {
-    await expect(this.status()).toHaveText(text, { timeout });
+    if (text instanceof RegExp) await expect(this.status()).toHaveText(text, { timeout });
+    else await expect(this.status()).toHaveAttribute("data-status", text === "ready to continue" ? "ready" : text.replaceAll(" ", "_"), { timeout });
   }
   toolCall(tool: string): Locator {
     return this.page.locator(`[data-testid="tool-call"][data-tool="${tool}"]`).last();

@@ -42,7 +42,7 @@ export const ForkedFromEvent = z.object({
 export type ForkedFromEvent = z.infer<typeof ForkedFromEvent>;
 
 /** Thread statuses a fork can start in (see {@link forkThread}). */
-export type ForkStatus = "running" | "idle" | "completed" | "failed" | "cancelled";
+export type ForkStatus = "running" | "idle" | "completed" | "incomplete" | "failed" | "cancelled";
 
 /** Options of {@link forkThread}. */
 export interface ForkOptions {
@@ -163,7 +163,8 @@ function forkStatus(snap: StateSnapshot): ForkStatus {
   if (snap.next.length > 0) return "running";
   if (v.plan?.status === "cancelled") return "cancelled";
   if (v.lifecycle === "FAILED") return "failed";
-  return (v.messages?.length ?? 0) === 0 ? "idle" : "completed";
+  if ((v.messages?.length ?? 0) === 0) return "idle";
+  return v.intent !== "conversation" && v.plan?.status === "incomplete" ? "incomplete" : "completed";
 }
 
 /**

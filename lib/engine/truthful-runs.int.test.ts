@@ -1,0 +1,69 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ensureWorkspace } from "../tools/workspace";
+import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+import type { RunChunk } from "./ui-parts";
+
+const answerOf = (chunks: RunChunk[]) => chunks.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join("\n");
+
+/**
+ * A run's report is the truth (docs/runs.md "Status vocabulary"): with the default offline
+ * model and the Workspace assistant, a blocked action, a failed read and a rejection are
+ * each reported as what they were, in the status and in the answer.
+ */
+describe("truthful runs", () => {
+  let f: EngineFixture;
+  afterEach(async () => f?.cleanup());
+
+  it("a delete the policy blocks: no retry, the run ends incomplete, the answer says it was blocked and by which rule, the file is still there", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread("Delete release-notes.md");
+    await ensureWorkspace(f.workspacesDir, threadId);
+    const chunks = await collect(await f.prepare(threadId, { kind: "message", text: "Delete release-notes.md" }));
+    expect(lastData(chunks, "data-run")?.data.status).toBe("incomplete");
+    const plan = lastData(chunks, "data-plan")?.data;
+    expect(plan?.status).toBe("incomplete");
+    expect(plan?.steps.map((s) => [s.status, s.tries])).toEqual([["blocked", 1]]);
+    const tools = chunks.filter((c) => c.type === "data-tool" && c.data.toolName === "delete_file" && c.data.status === "proposed");
+    expect(tools).toHaveLength(1);
+    const answer = answerOf(chunks);
+    expect(answer).toMatch(/^Nothing was done\.\n\nNot done:\n- Step 1 "[^"]*" was blocked: delete_file release-notes\.md was not done: blocked by policy \(File safety #\d/);
+    expect(answer).not.toMatch(/\bDeleted\b/);
+    expect(existsSync(path.join(f.workspacesDir, threadId, "release-notes.md"))).toBe(true);
+    expect((await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } })).status).toBe("incomplete");
+    expect((await f.t.db.run.findFirstOrThrow({ where: { threadId } })).status).toBe("incomplete");
+  });
+
+  it("a read of a missing file is a failed try: retried, re-planned, then the user is asked; nothing is written and no approval asks to write the error", async () => {
+    f = await engineFixture();
+    const task = "Summarize missing.md into summary.md";
+    const threadId = await f.newThread(task);
+    const chunks = await collect(await f.prepare(threadId, { kind: "message", text: task }));
+    expect(lastData(chunks, "data-run")?.data.status).toBe("awaiting_input");
+    expect(chunks.some((c) => c.type === "data-approval")).toBe(false);
+    const steps = chunks.filter((c) => c.type === "data-step").map((c) => (c.type === "data-step" ? c.data : null));
+    expect(steps.some((s) => s?.status === "completed" && /missing\.md/.test(s.task))).toBe(false);
+    const failed = steps.filter((s) => s?.status === "failed");
+    expect(failed.length).toBeGreaterThan(0);
+    expect(failed[0]?.error).toMatch(/^read_file missing\.md failed: /);
+    expect(answerOf(chunks)).toMatch(/failed after \d+ tries: read_file missing\.md failed/);
+    expect(answerOf(chunks)).toMatch(/How should I proceed\?/);
+    expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
+  });
+
+  it("a rejected write: the read stays done, the write is reported rejected by name with the reason, and nothing is written", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
+    const a = lastData(first, "data-approval")?.data;
+    if (!a) throw new Error("no approval");
+    const second = await collect(await f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "reject", comment: "wrong audience" }));
+    const plan = lastData(second, "data-plan")?.data;
+    expect(plan?.steps.map((s) => s.status)).toContain("rejected");
+    expect(plan?.steps.some((s) => s.status === "completed")).toBe(true);
+    expect(answerOf(second)).toMatch(/was rejected: write_file summary\.md was not done: rejected by .+ \(wrong audience\)\./);
+    expect(readFileSync(path.join(f.workspacesDir, threadId, "notes.md"), "utf8").length).toBeGreaterThan(0);
+    expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
+  });
+});
