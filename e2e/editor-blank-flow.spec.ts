@@ -35,6 +35,8 @@ test("from a Blank flow to a completed run: name and description, add an agent a
   const dialog = page.getByTestId("new-flow-dialog");
   await expect(dialog).toBeVisible();
   await expect(dialog.getByTestId("new-flow-template").locator("option:checked")).toHaveText("Blank flow");
+  await expect(dialog.getByTestId("new-flow-about")).toHaveText("Start, a Supervisor, End and an empty Policy: you add the agents and tools.");
+  await expect(dialog.getByTestId("new-flow-description")).toHaveValue("");
   await dialog.getByTestId("new-flow-create").click();
   await expect(dialog.getByTestId("new-flow-name-error")).toContainText("Give the flow a name");
   await expect(page).toHaveURL(/\/flows$/);
@@ -53,7 +55,7 @@ test("from a Blank flow to a completed run: name and description, add an agent a
   await expect(editor.problemsPanel()).not.toContainText(/too small|expected array/i);
   await expect(editor.runButton()).toBeDisabled();
   await expect(page.getByTestId("run-blocked-reason")).toContainText("Add an Agent from the palette");
-  await expect(page.getByTestId("flow-node-policy-no-rules")).toContainText("a tool with side effects needs a rule");
+  await expect(page.getByTestId("flow-node-policy-no-rules")).toHaveText("No rules yet: a tool with side effects needs one before the flow runs.");
 
   // Drop an Agent under Start and a Tool (list_files) under End, away from the other nodes.
   const canvas = await editor.canvas().boundingBox();

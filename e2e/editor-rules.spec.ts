@@ -68,7 +68,7 @@ test("a viewer's editor is read-only: no palette, fields disabled, nothing moves
   const card = page.locator('li[data-testid^="flow-"]').filter({ hasText: "Workspace assistant" }).first();
   await expect(card.getByTestId("flow-role")).toHaveText("Viewer");
   await expect(card.getByTestId("open-editor")).toHaveText("View flow");
-  await expect(card.getByTestId("flow-read-only")).toContainText("only owners edit flows");
+  await expect(card.getByTestId("flow-read-only")).toHaveText("Read-only: only owners edit flows, and approvers or owners run them.");
   await expect(card.getByTestId("run-start")).toBeDisabled();
 
   await card.getByTestId("open-editor").click();

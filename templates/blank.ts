@@ -7,11 +7,14 @@ import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument } from "../lib/flow/schem
  * "missing_agent") until the user adds an Agent from the palette and connects the
  * Supervisor to it.
  */
+/** What the Blank flow starts with, in words for the "New flow" dialog (its own description is left empty for the user). */
+export const BLANK_FLOW_ABOUT = "Start, a Supervisor, End and an empty Policy: you add the agents and tools.";
+
 export const blankFlow: FlowDocument = {
   version: 1,
   settings: {
     name: "Blank flow",
-    description: "Start, a Supervisor, End and an empty Policy: add your own agents and tools.",
+    description: "",
     mode: "autonomous",
     model: "",
     limits: { maxIterations: 50, timeoutMs: 300_000 },

@@ -1,5 +1,5 @@
 import type { FlowDocument } from "../lib/flow/schema";
-import { blankFlow } from "./blank";
+import { BLANK_FLOW_ABOUT, blankFlow } from "./blank";
 import { guidedSummary } from "./guided-summary";
 import { memoryAssistant } from "./memory-assistant";
 import { researchBrief } from "./research-brief";
@@ -22,6 +22,11 @@ export const TEMPLATES: Record<string, FlowDocument> = {
  * so it is not seeded), then every template of {@link TEMPLATES}.
  */
 export const NEW_FLOW_TEMPLATES: Record<string, FlowDocument> = { blank: blankFlow, ...TEMPLATES };
+
+/** What each starting point of {@link NEW_FLOW_TEMPLATES} gives, for the "New flow" dialog: the template's description, or what the Blank flow holds. */
+export function starterAbout(key: string): string {
+  return key === "blank" ? BLANK_FLOW_ABOUT : (NEW_FLOW_TEMPLATES[key]?.settings.description ?? "");
+}
 
 /**
  * The task the flows page suggests for a flow made from a template (what that template's

@@ -13,8 +13,10 @@ export interface FlowTarget {
 export interface FlowStarter {
   key: string;
   label: string;
-  /** The template's own description, offered as the new flow's until the user changes it. */
+  /** The template's own description, offered as the new flow's until the user changes it ("" for the Blank flow). */
   description: string;
+  /** What it starts with, shown under the "Start from" menu. */
+  about: string;
 }
 
 /** Longest name and description the flow settings accept (lib/flow/schema.ts FlowSettings). */
@@ -86,13 +88,16 @@ function NewFlowDialog({ starters, starter, workspaceId, onClose }: { starters: 
       <form className={styles.form} onSubmit={create} noValidate>
         <label>
           Start from
-          <select value={template} onChange={(e) => pick(e.target.value)} data-testid="new-flow-template">
+          <select value={template} onChange={(e) => pick(e.target.value)} aria-describedby={`${id}-about`} data-testid="new-flow-template">
             {starters.map((s) => (
               <option key={s.key} value={s.key}>
                 {s.label}
               </option>
             ))}
           </select>
+          <span id={`${id}-about`} className={styles.hint} data-testid="new-flow-about">
+            {starters.find((s) => s.key === template)?.about}
+          </span>
         </label>
         <label>
           Name

@@ -30,6 +30,9 @@ import styles from "./nodes.module.css";
  * beyond cached lookups (tool coverage: lib/flow/coverage-memo.ts).
  */
 
+/** What a Policy without rules means, as validation enforces it (lib/flow/policy-gap.ts). */
+const NO_RULES = "No rules yet: a tool with side effects needs one before the flow runs.";
+
 /** Rules and routes shown on a node; the inspector shows all of them. */
 const MAX_LISTED = 6;
 
@@ -147,8 +150,8 @@ export const PolicyNode = memo(function PolicyNode({ id, data, selected, isConne
         <Globe size={12} aria-hidden /> Applies to the whole flow
       </div>
       {data.rules.length === 0 ? (
-        <div className={styles.nodeLine} data-testid={`flow-node-${id}-no-rules`}>
-          No rules yet. Tools without side effects are allowed; a tool with side effects needs a rule before the flow can run.
+        <div className={styles.nodeClamp} data-testid={`flow-node-${id}-no-rules`} title={NO_RULES}>
+          {NO_RULES}
         </div>
       ) : (
         <ol className={styles.ruleList}>

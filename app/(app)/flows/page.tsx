@@ -17,7 +17,7 @@ import { newFlowTargets } from "@/lib/db/new-flow-workspace";
 import { flowWorkspaceLabels } from "@/lib/db/workspace-labels";
 import { can, type Role } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
-import { NEW_FLOW_TEMPLATES, TEMPLATE_TASKS } from "@/templates";
+import { NEW_FLOW_TEMPLATES, starterAbout, TEMPLATE_TASKS } from "@/templates";
 import { ThreadDeletedNotice } from "@/components/memory/thread-deleted-notice";
 
 export const dynamic = "force-dynamic";
@@ -113,7 +113,7 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
   const now = Date.now();
   const templates = (
     <NewFlowButtons
-      templates={Object.entries(NEW_FLOW_TEMPLATES).map(([key, doc]) => ({ key, label: doc.settings.name, description: doc.settings.description }))}
+      templates={Object.entries(NEW_FLOW_TEMPLATES).map(([key, doc]) => ({ key, label: doc.settings.name, description: doc.settings.description, about: starterAbout(key) }))}
       own={targets.own}
       others={targets.others}
     />
@@ -165,7 +165,7 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
                     </Link>
                     {editable ? null : (
                       <span id={`read-only-${f.id}`} className="muted small" data-testid="flow-read-only">
-                        Read-only: only owners edit flows.
+                        {can(f.role, "run") ? "Read-only: only owners edit flows." : "Read-only: only owners edit flows, and approvers or owners run them."}
                       </span>
                     )}
                   </span>
