@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { DEMO, SignInPage } from "./pages/app";
+import { DEMO, FlowsPage, SignInPage } from "./pages/app";
 import { APPROVER, MembersPage } from "./pages/members";
 
 /**
@@ -51,8 +51,7 @@ test("the admin creates an account; its owner accepts an invitation and new flow
   await expect(picker).toBeVisible();
   await expect(picker.locator("option:checked")).toHaveText(/A new workspace of your own/);
   await expect(picker.locator("option", { hasText: "Demo workspace" })).toHaveCount(1);
-  await them.getByTestId("new-flow-workspace-assistant").click();
-  await them.waitForURL(/\/flows\/[^/]+$/);
+  await new FlowsPage(them).createFlow("workspace-assistant");
   const flowId = them.url().split("/").pop() ?? "";
   await them.goto("/flows");
   await expect(them.getByTestId(`flow-${flowId}`).getByTestId("flow-workspace")).toHaveText("Newcomer's workspace");

@@ -1,16 +1,32 @@
 import type { FlowDocument } from "../lib/flow/schema";
+import { BLANK_FLOW_ABOUT, blankFlow } from "./blank";
 import { guidedSummary } from "./guided-summary";
 import { memoryAssistant } from "./memory-assistant";
 import { researchBrief } from "./research-brief";
 import { workspaceAssistant } from "./workspace-assistant";
 
-/** Template flows offered to every user (SPEC.md 1: templates), by stable key. */
+/**
+ * Template flows offered to every user (SPEC.md 1: templates), by stable key: complete
+ * flows that run as they are. The seed puts one of each into the demo workspace.
+ */
 export const TEMPLATES: Record<string, FlowDocument> = {
   "workspace-assistant": workspaceAssistant,
   "research-brief": researchBrief,
   "guided-summary": guidedSummary,
   "memory-assistant": memoryAssistant,
 };
+
+/**
+ * What "New flow" starts from, by stable key, in the order the flows page offers them: the
+ * Blank flow (Start, Supervisor, End and an empty Policy; it needs an Agent before it runs,
+ * so it is not seeded), then every template of {@link TEMPLATES}.
+ */
+export const NEW_FLOW_TEMPLATES: Record<string, FlowDocument> = { blank: blankFlow, ...TEMPLATES };
+
+/** What each starting point of {@link NEW_FLOW_TEMPLATES} gives, for the "New flow" dialog: the template's description, or what the Blank flow holds. */
+export function starterAbout(key: string): string {
+  return key === "blank" ? BLANK_FLOW_ABOUT : (NEW_FLOW_TEMPLATES[key]?.settings.description ?? "");
+}
 
 /**
  * The task the flows page suggests for a flow made from a template (what that template's

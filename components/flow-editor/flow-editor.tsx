@@ -9,6 +9,8 @@ import { createNode } from "@/lib/flow/node-defaults";
 import { type EditorEdge, type EditorNode, fromReactFlow, type PolicyNodeType } from "@/lib/flow/react-flow";
 import type { FlowDocument } from "@/lib/flow/schema";
 import { type FlowProblem, validateFlow } from "@/lib/flow/validate";
+import { ConnectionStatus } from "./connection-status";
+import { type EditorAccess, editDeniedReason, OWNER_ACCESS, runDeniedReason } from "./editor-access";
 import { type CatalogTool, EditorContext } from "./editor-context";
 import styles from "./flow-editor.module.css";
 import { FlowSettingsDialog } from "./flow-settings-dialog";
@@ -34,6 +36,8 @@ export interface FlowEditorProps {
   /** Read once on mount; give the editor a new `key` to load another document. */
   document: FlowDocument;
   tools: CatalogTool[];
+  /** What the user's role allows (editor-access.ts); omitted: an owner's full editor. */
+  access?: EditorAccess;
 }
 
 const DELETE_KEYS = ["Delete", "Backspace"];
@@ -45,7 +49,9 @@ const FIT = { padding: 0.15, duration: 300 };
  * The flow editor (SPEC.md 1, issue 5): the run bar, a toolbar (save a new version, undo/
  * redo, auto-layout, zoom to fit, Flow settings, import/export, problems, shortcuts), the node palette,
  * the React Flow canvas with live validation, the problems panel and the inspector of the
- * selection. Warns before leaving with unsaved changes.
+ * selection. Warns before leaving with unsaved changes. A user whose role cannot edit gets
+ * a read-only editor: no palette, inspector fields disabled, nodes neither moved, connected
+ * nor deleted, Save disabled with the reason (and Run too when the role cannot run).
  */
 export function FlowEditor(props: FlowEditorProps) {
   return (
@@ -55,8 +61,10 @@ export function FlowEditor(props: FlowEditorProps) {
   );
 }
 
-function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorProps) {
-  const doc = useFlowState(document);
+function Editor({ flowId, version: loadedVersion, document, tools, access = OWNER_ACCESS }: FlowEditorProps) {
+  const readOnlyReason = editDeniedReason(access);
+  const readOnly = readOnlyReason !== null;
+  const doc = useFlowState(document, { readOnly });
   const { nodes, edges, settings, setNodes, setEdges, current, change, insert, replace, updateSettings, undo, redo } = doc;
   const [message, setMessage] = useState("");
   const { version, state: saveState, save, dismissError } = useSaveFlow(flowId, loadedVersion);
@@ -96,20 +104,20 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
   );
 
   const onDragOver = useCallback((e: DragEvent) => {
-    if (!isPaletteDrag(e)) return;
+    if (readOnly || !isPaletteDrag(e)) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = "copy";
-  }, []);
+  }, [readOnly]);
   const onDrop = useCallback(
     (e: DragEvent) => {
-      const drop = readPaletteDrop(e);
+      const drop = readOnly ? null : readPaletteDrop(e);
       if (!drop) return;
       e.preventDefault();
       const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
       // Centre the new node under the pointer.
       addFromPalette(drop, { x: p.x - DEFAULT_NODE_SIZE.width / 2, y: p.y - DEFAULT_NODE_SIZE.height / 2 });
     },
-    [flow, addFromPalette],
+    [flow, addFromPalette, readOnly],
   );
 
   const paste = useCallback(
@@ -161,7 +169,7 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
   );
 
   const handleSave = async () => {
-    if (saveState.status === "saving") return;
+    if (readOnly || saveState.status === "saving") return;
     const sent = doc.revision;
     // A held-back edit is saved in place of its node's data, so the save refuses and names the field.
     const saved = pending ? nodes.map((n) => (n.id === pending.nodeId ? ({ ...n, data: pending.data } as EditorNode) : n)) : nodes;
@@ -171,15 +179,17 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
     }
   };
 
+  // A read-only editor keeps only the shortcuts that change nothing (copy, select, zoom, help).
+  const none = () => {};
   useShortcuts({
     save: () => void handleSave(),
-    undo,
-    redo,
+    undo: readOnly ? none : undo,
+    redo: readOnly ? none : redo,
     copy: clipboard.copy,
-    paste: clipboard.requestPaste,
-    duplicate: clipboard.duplicate,
+    paste: readOnly ? none : clipboard.requestPaste,
+    duplicate: readOnly ? none : clipboard.duplicate,
     selectAll,
-    autoLayout: layout,
+    autoLayout: readOnly ? none : layout,
     fitView,
     help: () => setDialog("shortcuts"),
   });
@@ -225,7 +235,7 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
 
   return (
     <>
-      <RunBar flowId={flowId} nodes={nodes} reason={runBlockedReason(problemList, doc.dirty)} />
+      <RunBar flowId={flowId} nodes={nodes} reason={runDeniedReason(access) ?? runBlockedReason(problemList, doc.dirty)} />
       <div className={styles.editor}>
         <Toolbar
           flowId={flowId}
@@ -239,6 +249,7 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
           onDismissError={dismissError}
           errors={errors}
           warnings={problemList.length - errors}
+          readOnlyReason={readOnlyReason}
           actions={{
             canUndo: doc.canUndo,
             canRedo: doc.canRedo,
@@ -255,7 +266,7 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
         />
         <EditorContext value={context}>
           <div className={styles.body}>
-            <Palette tools={tools} tool={paletteTool} onToolChange={setPaletteTool} onAdd={addFromPalette} />
+            {readOnly ? null : <Palette tools={tools} tool={paletteTool} onToolChange={setPaletteTool} onAdd={addFromPalette} />}
             <div className={styles.main}>
               {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for palette drags; keyboard users add from the palette with Enter */}
               <div className={styles.canvas} data-testid="flow-canvas" ref={canvasRef} onDragOver={onDragOver} onDrop={onDrop}>
@@ -264,7 +275,9 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
                   edges={edges}
                   nodeTypes={nodeTypes}
                   {...doc.flowHandlers}
-                  deleteKeyCode={dialog ? null : DELETE_KEYS}
+                  deleteKeyCode={dialog || readOnly ? null : DELETE_KEYS}
+                  nodesDraggable={!readOnly}
+                  nodesConnectable={!readOnly}
                   multiSelectionKeyCode={MULTI_SELECT_KEYS}
                   defaultEdgeOptions={EDGE_OPTIONS}
                   colorMode="system"
@@ -277,16 +290,23 @@ function Editor({ flowId, version: loadedVersion, document, tools }: FlowEditorP
                   <Background />
                   <Controls />
                   <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />
+                  <ConnectionStatus />
                 </ReactFlow>
               </div>
               <ProblemsPanel problems={problemList} nodes={structure.nodes} open={problemsOpen} onOpenChange={setProblemsOpen} onPick={pickProblem} />
             </div>
-            <Inspector nodes={nodes} edges={edges} tools={tools} {...doc.inspectorHandlers} onPendingChange={setPending} />
+            <Inspector nodes={nodes} edges={edges} tools={tools} {...doc.inspectorHandlers} onPendingChange={setPending} readOnlyReason={readOnlyReason} />
           </div>
         </EditorContext>
         <ShortcutsDialog open={dialog === "shortcuts"} onClose={() => setDialog(null)} />
-        <ImportDialog open={dialog === "import"} onClose={() => setDialog(null)} onImport={importDocument} />
-        <FlowSettingsDialog open={dialog === "settings"} settings={settings} onClose={() => setDialog(null)} onApply={updateSettings} />
+        <ImportDialog open={dialog === "import" && !readOnly} onClose={() => setDialog(null)} onImport={importDocument} />
+        <FlowSettingsDialog
+          open={dialog === "settings"}
+          settings={settings}
+          onClose={() => setDialog(null)}
+          onApply={updateSettings}
+          readOnlyReason={readOnlyReason}
+        />
       </div>
     </>
   );

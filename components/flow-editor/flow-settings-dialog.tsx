@@ -48,6 +48,8 @@ export interface FlowSettingsDialogProps {
   onClose: () => void;
   /** Called with the new settings when Apply passes the schema and something changed. */
   onApply: (next: Settings) => void;
+  /** Why this user cannot change the settings (their role), or null: the fields are then shown disabled, without Apply. */
+  readOnlyReason?: string | null;
 }
 
 /** The first error of the allowlist: the list itself, or the first bad entry, quoted. */
@@ -87,7 +89,8 @@ function Field({ label, htmlFor, error, testId, hint, children }: { label: strin
  * validated by the flow's own zod schemas; errors show under their field. Apply hands the
  * new settings to the editor (one undoable change); Cancel or Escape discards the edits.
  */
-export function FlowSettingsDialog({ open, settings, onClose, onApply }: FlowSettingsDialogProps) {
+export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyReason = null }: FlowSettingsDialogProps) {
+  const readOnly = readOnlyReason !== null;
   const ref = useRef<HTMLDialogElement>(null);
   const id = useId();
   const form = useForm<FormValues, unknown, z.output<typeof FlowSettingsForm>>({ resolver, defaultValues: toForm(settings) });
@@ -105,6 +108,7 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply }: FlowSet
   }, [open, settings, reset]);
 
   const submit = handleSubmit((out) => {
+    if (readOnly) return onClose();
     const next: Settings = { ...settings, name: out.name, description: out.description, limits: out.limits, network: out.network, memory: out.memory };
     if (JSON.stringify(next) !== JSON.stringify(settings)) onApply(next);
     onClose();
@@ -116,9 +120,14 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply }: FlowSet
       <div className={editorStyles.dialogHead}>
         <h2 id={f("title")}>Flow settings</h2>
         <button type="button" onClick={onClose} data-testid="settings-cancel">
-          Cancel
+          {readOnly ? "Close" : "Cancel"}
         </button>
       </div>
+      {readOnly && (
+        <p className={styles.hint} data-testid="settings-read-only">
+          Read-only: {readOnlyReason}
+        </p>
+      )}
       <form
         className={styles.form}
         noValidate
@@ -127,6 +136,7 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply }: FlowSet
           void submit(e);
         }}
       >
+        <fieldset className={styles.readOnly} disabled={readOnly}>
         <fieldset className={styles.group}>
           <legend>Flow</legend>
           <Field label="Name" htmlFor={f("name")} error={errors.name?.message} testId="name">
@@ -192,13 +202,16 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply }: FlowSet
           </Field>
         </fieldset>
 
+        </fieldset>
         <div className={editorStyles.dialogActions}>
           <button type="button" onClick={onClose}>
-            Cancel
+            {readOnly ? "Close" : "Cancel"}
           </button>
-          <button type="submit" className={editorStyles.primary} data-testid="settings-apply">
-            Apply
-          </button>
+          {readOnly ? null : (
+            <button type="submit" className={editorStyles.primary} data-testid="settings-apply">
+              Apply
+            </button>
+          )}
         </div>
       </form>
     </dialog>

@@ -2,7 +2,9 @@
 
 import { zodResolver } from "@hookform/resolvers/zod";
 import { memo, useId } from "react";
-import { useForm, useWatch } from "react-hook-form";
+import { Controller, useForm, useWatch } from "react-hook-form";
+import { AGENT_ICONS, AgentIcon } from "@/components/ui/agent-icon";
+import { AGENT_ICON_LABEL, AGENT_ICON_NAMES, agentIconName } from "@/lib/flow/agent-icons";
 import { AgentData } from "@/lib/flow/schema";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
 import styles from "./inspector.module.css";
@@ -18,7 +20,11 @@ const ROLE_HINT: Record<(typeof ROLES)[number], string> = {
   reviewer: "Checks the work of the other agents.",
 };
 
-/** The inspector of an Agent (SPEC.md 1): name, role, instructions, model, max tries, icon and colour. */
+/**
+ * The inspector of an Agent (SPEC.md 1): name, role, instructions, model, max tries, icon
+ * (one of a small set of lucide icons, lib/flow/agent-icons.ts; an old emoji shows as its
+ * nearest icon until another is picked) and colour.
+ */
 export const AgentForm = memo(function AgentForm({ nodeId, data, onApply, onPending }: NodeFormProps<"agent">) {
   const id = useId();
   const form = useForm({ resolver, defaultValues: data, mode: "onChange" });
@@ -35,7 +41,7 @@ export const AgentForm = memo(function AgentForm({ nodeId, data, onApply, onPend
       unapplied={unapplied}
       title={
         <>
-          <span aria-hidden="true">{data.icon}</span> {data.role === "reviewer" ? "Reviewer" : "Agent"}
+          <AgentIcon icon={data.icon} /> {data.role === "reviewer" ? "Reviewer" : "Agent"}
         </>
       }
     >
@@ -81,14 +87,38 @@ export const AgentForm = memo(function AgentForm({ nodeId, data, onApply, onPend
           step={1}
         />
       </Field>
-      <div className={styles.row}>
-        <Field id={`${id}-icon`} label="Icon" path="icon" error={errors.icon?.message}>
-          <input {...register("icon")} {...fieldAria(`${id}-icon`, errors.icon?.message)} data-testid="inspector-agent-icon" autoComplete="off" />
-        </Field>
-        <Field id={`${id}-color`} label="Colour" path="color" error={errors.color?.message}>
-          <input {...register("color")} {...fieldAria(`${id}-color`, errors.color?.message)} data-testid="inspector-agent-color" type="color" />
-        </Field>
-      </div>
+      <Controller
+        control={form.control}
+        name="icon"
+        render={({ field }) => (
+          <fieldset className={styles.iconPicker} data-testid="inspector-agent-icon">
+            <legend>Icon</legend>
+            <div className={styles.iconGrid}>
+              {AGENT_ICON_NAMES.map((name) => {
+                const Icon = AGENT_ICONS[name];
+                return (
+                  <label key={name} className={styles.iconOption} title={AGENT_ICON_LABEL[name]}>
+                    <input
+                      type="radio"
+                      name={`${id}-icon`}
+                      value={name}
+                      checked={agentIconName(field.value ?? "") === name}
+                      onChange={() => field.onChange(name)}
+                      onBlur={field.onBlur}
+                      aria-label={AGENT_ICON_LABEL[name]}
+                      data-testid={`inspector-agent-icon-${name}`}
+                    />
+                    <Icon size={16} aria-hidden />
+                  </label>
+                );
+              })}
+            </div>
+          </fieldset>
+        )}
+      />
+      <Field id={`${id}-color`} label="Colour" path="color" error={errors.color?.message}>
+        <input {...register("color")} {...fieldAria(`${id}-color`, errors.color?.message)} data-testid="inspector-agent-color" type="color" />
+      </Field>
     </NodeFormFrame>
   );
 });

@@ -5,6 +5,7 @@ import { memo, useId } from "react";
 import { useForm } from "react-hook-form";
 import { HumanInputData } from "@/lib/flow/schema";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
+import { KindIcon } from "./kind-icon";
 
 const resolver = zodResolver(HumanInputData, FIELD_MESSAGES);
 
@@ -18,7 +19,7 @@ export const HumanInputForm = memo(function HumanInputForm({ nodeId, data, onApp
     formState: { errors },
   } = form;
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><span aria-hidden="true">🙋</span> Human input</>}>
+    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="human_input" /> Human input</>}>
       <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
         <input {...register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-human_input-name" autoComplete="off" />
       </Field>

@@ -8,6 +8,7 @@ import type { PolicyRule } from "@/lib/flow/schema";
 import type { CatalogTool } from "./editor-context";
 import { FIELD_MESSAGES, Field, FieldError, fieldAria, type NodeFormProps, NodeFormFrame, ownErrorAt, useNodeFormSync } from "./inspector-form";
 import styles from "./inspector.module.css";
+import { KindIcon } from "./kind-icon";
 import { RuleRow } from "./policy-fields";
 
 const PolicyData = nodeDataSchema("policy");
@@ -39,14 +40,18 @@ export const PolicyForm = memo(function PolicyForm({ nodeId, data, onApply, onPe
   };
 
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><span aria-hidden="true">🛡</span> Policy</>}>
+    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="policy" /> Policy</>}>
       <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
         <input {...form.register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-policy-name" autoComplete="off" />
       </Field>
       <h3 className={styles.subTitle}>Rules</h3>
       <p className={styles.hint}>
-        In order; the first rule whose tool, permission and argument matchers all hold decides. Tool may be a glob such as{" "}
-        <code>*_file</code>. With no rule, tools with side effects need approval.
+        A policy applies to the whole flow: it needs no connection. Rules apply in order; the first rule whose tool, permission and
+        argument matchers all hold decides. Tool may be a glob such as <code>*_file</code>.
+      </p>
+      <p className={styles.hint} data-testid="inspector-policy-defaults">
+        A tool with no rule: allowed when it has no side effects. A tool with side effects needs a rule (in this or another Policy)
+        before the flow can run; choose AUTH_REQUIRED to have a person approve each call.
       </p>
       {fields.map((field, index) => (
         <RuleRow

@@ -7,6 +7,7 @@ import type { RouteTarget } from "@/lib/flow/router-targets";
 import { RouterData } from "@/lib/flow/schema";
 import { FIELD_MESSAGES, Field, FieldError, fieldAria, firstErrorAt, type NodeFormProps, NodeFormFrame, ownErrorAt, useNodeFormSync } from "./inspector-form";
 import styles from "./inspector.module.css";
+import { KindIcon } from "./kind-icon";
 
 const resolver = zodResolver(RouterData, FIELD_MESSAGES);
 /** RouterData allows at most 50 routes. */
@@ -33,7 +34,7 @@ export const RouterForm = memo(function RouterForm({ nodeId, data, onApply, onPe
   const ids = new Set(targets.map((t) => t.id));
 
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><span aria-hidden="true">🔀</span> Router</>}>
+    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="router" /> Router</>}>
       <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
         <input {...register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-router-name" autoComplete="off" />
       </Field>
@@ -87,7 +88,6 @@ export const RouterForm = memo(function RouterForm({ nodeId, data, onApply, onPe
                   {!ids.has(target) && <option value={target}>{target ? `${target} (not connected)` : "choose an agent"}</option>}
                   {targets.map((t) => (
                     <option key={t.id} value={t.id}>
-                      {t.icon ? `${t.icon} ` : ""}
                       {t.name}
                     </option>
                   ))}

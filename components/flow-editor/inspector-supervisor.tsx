@@ -5,6 +5,7 @@ import { memo, useId } from "react";
 import { useForm } from "react-hook-form";
 import { nodeDataSchema } from "@/lib/flow/node-data";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
+import { KindIcon } from "./kind-icon";
 
 const SupervisorData = nodeDataSchema("supervisor");
 const resolver = zodResolver(SupervisorData, FIELD_MESSAGES);
@@ -19,7 +20,7 @@ export const SupervisorForm = memo(function SupervisorForm({ nodeId, data, onApp
     formState: { errors },
   } = form;
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><span aria-hidden="true">🧭</span> Supervisor</>}>
+    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="supervisor" /> Supervisor</>}>
       <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
         <input {...register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-supervisor-name" autoComplete="off" />
       </Field>

@@ -6,6 +6,7 @@ import { useForm } from "react-hook-form";
 import { nodeDataSchema } from "@/lib/flow/node-data";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
 import styles from "./inspector.module.css";
+import { KindIcon } from "./kind-icon";
 
 const StartData = nodeDataSchema("start");
 const EndData = nodeDataSchema("end");
@@ -19,7 +20,7 @@ export const StartForm = memo(function StartForm({ nodeId, data, onApply, onPend
   const unapplied = useNodeFormSync(form, StartData, { nodeId, data, onApply: (d) => onApply(nodeId, d), onPending });
   const error = form.formState.errors.label?.message;
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title="▶ Start">
+    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="start" /> Start</>}>
       <Field id={`${id}-label`} label="Label" path="label" error={error}>
         <input {...form.register("label")} {...fieldAria(`${id}-label`, error)} data-testid="inspector-start-label" autoComplete="off" />
       </Field>
@@ -35,7 +36,7 @@ export const EndForm = memo(function EndForm({ nodeId, data, onApply, onPending 
   const unapplied = useNodeFormSync(form, EndData, { nodeId, data, onApply: (d) => onApply(nodeId, d), onPending });
   const error = form.formState.errors.label?.message;
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title="■ End">
+    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="end" /> End</>}>
       <Field id={`${id}-label`} label="Label" path="label" error={error}>
         <input {...form.register("label")} {...fieldAria(`${id}-label`, error)} data-testid="inspector-end-label" autoComplete="off" />
       </Field>

@@ -7,6 +7,7 @@ import { toolCoverage } from "@/lib/flow/coverage-memo";
 import { nodeDataSchema } from "@/lib/flow/node-data";
 import type { PolicyNodeType } from "@/lib/flow/react-flow";
 import type { CatalogTool } from "./editor-context";
+import { KindIcon } from "./kind-icon";
 import { groupBySource, sourceLabel, toolSource } from "./palette";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
 import styles from "./inspector.module.css";
@@ -29,7 +30,9 @@ function inputSchemaOf(tool: CatalogTool): unknown {
 /**
  * The inspector of a Tool node (SPEC.md 1, 7): which catalog tool it binds (grouped by
  * source: built-in or an MCP server, issue 6), what the tool does, where it comes from,
- * whether it has side effects, its input schema, and which policy rule decides it.
+ * whether it has side effects, its input schema, and which policy rule decides it; a tool
+ * with side effects that no rule covers shows "needs a rule" (validation refuses the flow
+ * until one does), never a default decision it would not get to.
  */
 export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPending, tools, policies }: ToolFormProps) {
   const id = useId();
@@ -38,10 +41,10 @@ export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPendin
   const error = form.formState.errors.tool?.message;
   const entry = tools.find((t) => t.name === data.tool);
   const sideEffect = entry?.sideEffect ?? true;
-  const { coverage, title } = toolCoverage(policies, data.tool, sideEffect);
+  const { coverage, needsRule, title } = toolCoverage(policies, data.tool, sideEffect);
 
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><span aria-hidden="true">🔧</span> Tool</>}>
+    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="tool" /> Tool</>}>
       <Field id={`${id}-tool`} label="Catalog tool" path="tool" error={error}>
         <select {...form.register("tool")} {...fieldAria(`${id}-tool`, error)} data-testid="inspector-tool-select">
           {!entry && <option value={data.tool}>{data.tool} (not in catalog)</option>}
@@ -85,9 +88,15 @@ export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPendin
         )}
         <div className={styles.badges}>
           <span className={styles.muted}>Policy decision</span>
-          <span className={`${styles.badge} ${styles[`decision-${coverage.decision}`] ?? ""}`} data-testid="inspector-tool-decision">
-            {coverage.decision}
-          </span>
+          {needsRule ? (
+            <span className={`${styles.badge} ${styles.badgeNeedsRule}`} data-testid="inspector-tool-decision" data-decision="none">
+              needs a rule
+            </span>
+          ) : (
+            <span className={`${styles.badge} ${styles[`decision-${coverage.decision}`] ?? ""}`} data-testid="inspector-tool-decision">
+              {coverage.decision}
+            </span>
+          )}
         </div>
         <p className={styles.coverage} data-testid="inspector-tool-coverage">
           {title}

@@ -31,14 +31,20 @@ export interface InspectorProps {
    * names the field instead of silently saving the last valid values.
    */
   onPendingChange?: (pending: PendingEdit | null) => void;
+  /**
+   * Why this user cannot change the flow (their role), or null: every field is then
+   * disabled (a disabled fieldset) and the reason is shown above them.
+   */
+  readOnlyReason?: string | null;
 }
 
 /**
  * The side panel: the selected node's live problems and its form (one per node kind,
  * react-hook-form with the kind's zod schema), or the selected edge with Disconnect.
- * Forms are keyed by node id, so selecting another node starts a fresh form.
+ * Forms are keyed by node id, so selecting another node starts a fresh form. Read-only
+ * (a role that cannot edit): the same forms, every control disabled.
  */
-export function Inspector({ nodes, edges, tools, onNodeChange, onDisconnect, onPendingChange }: InspectorProps) {
+export function Inspector({ nodes, edges, tools, onNodeChange, onDisconnect, onPendingChange, readOnlyReason = null }: InspectorProps) {
   const selectedNodes = nodes.filter((n) => n.selected);
   const selectedEdges = edges.filter((e) => e.selected);
   const node = selectedNodes.length === 1 && selectedEdges.length === 0 ? selectedNodes[0] : undefined;
@@ -67,17 +73,24 @@ export function Inspector({ nodes, edges, tools, onNodeChange, onDisconnect, onP
       </>
     );
   else if (edge) body = <EdgeFields edge={edge} nodes={nodes} onDisconnect={onDisconnect} />;
-  else if (count > 1) body = <p className={styles.hint}>{count} items selected. Press Delete to remove them.</p>;
+  else if (count > 1) body = <p className={styles.hint}>{count} items selected.{readOnlyReason ? "" : " Press Delete to remove them."}</p>;
   else
     body = (
       <p className={styles.hint} data-testid="inspector-hint">
-        Select a node to edit it. Drag from a handle to connect.
+        {readOnlyReason ? "Select a node to see its settings." : "Select a node to edit it. Drag from a handle to connect."}
       </p>
     );
 
   return (
     <aside className={styles.inspector} data-testid="inspector" aria-label="Inspector">
-      {body}
+      {readOnlyReason && (node || edge) ? (
+        <p className={styles.readOnlyNote} data-testid="inspector-read-only">
+          Read-only: {readOnlyReason}
+        </p>
+      ) : null}
+      <fieldset className={styles.readOnly} disabled={readOnlyReason !== null} data-testid="inspector-fields">
+        {body}
+      </fieldset>
     </aside>
   );
 }

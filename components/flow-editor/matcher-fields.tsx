@@ -1,5 +1,6 @@
 "use client";
 
+import { X } from "lucide-react";
 import { useState } from "react";
 import type { ArgMatcher } from "@/lib/flow/schema";
 import { FieldError } from "./inspector-form";
@@ -106,7 +107,7 @@ export function MatcherList({ ruleIndex, matchers, error: ruleError, onChange }:
                 data-testid={`${testId}-remove`}
                 onClick={() => onChange(matchers.filter((_, i) => i !== index))}
               >
-                ×
+                <X size={14} aria-hidden />
               </button>
             </div>
             <FieldError id={`${testId}-field-error`} path={path("field")} text={fieldError} />

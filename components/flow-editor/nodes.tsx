@@ -1,7 +1,9 @@
 "use client";
 
 import { type NodeProps, type NodeTypes, useNodesData } from "@xyflow/react";
+import { Globe } from "lucide-react";
 import { memo, useMemo } from "react";
+import { AgentIcon } from "@/components/ui/agent-icon";
 import { toolCoverage } from "@/lib/flow/coverage-memo";
 import type {
   AgentNodeType,
@@ -18,7 +20,8 @@ import type {
 import { describeRoute } from "@/lib/flow/router-targets";
 import { ruleConditions } from "@/lib/policy/describe-rule";
 import { useEditorContext } from "./editor-context";
-import { DecisionBadge, firstLine, More, NodeShell } from "./node-parts";
+import { KindIcon } from "./kind-icon";
+import { DecisionBadge, firstLine, More, NeedsRuleBadge, NodeShell } from "./node-parts";
 import styles from "./nodes.module.css";
 
 /**
@@ -27,31 +30,38 @@ import styles from "./nodes.module.css";
  * beyond cached lookups (tool coverage: lib/flow/coverage-memo.ts).
  */
 
+/** What a Policy without rules means, as validation enforces it (lib/flow/policy-gap.ts). */
+const NO_RULES = "No rules yet: a tool with side effects needs one before the flow runs.";
+
 /** Rules and routes shown on a node; the inspector shows all of them. */
 const MAX_LISTED = 6;
 
-export const StartNode = memo(function StartNode({ id, data, selected }: NodeProps<StartNodeType>) {
+export const StartNode = memo(function StartNode({ id, data, selected, isConnectable }: NodeProps<StartNodeType>) {
   return (
-    <NodeShell id={id} kind="start" selected={selected} handles="source">
-      <span className={styles.terminal}>▶ {data.label}</span>
+    <NodeShell id={id} kind="start" selected={selected} connectable={isConnectable}>
+      <span className={styles.terminal}>
+        <KindIcon kind="start" /> {data.label}
+      </span>
     </NodeShell>
   );
 });
 
-export const EndNode = memo(function EndNode({ id, data, selected }: NodeProps<EndNodeType>) {
+export const EndNode = memo(function EndNode({ id, data, selected, isConnectable }: NodeProps<EndNodeType>) {
   return (
-    <NodeShell id={id} kind="end" selected={selected} handles="target">
-      <span className={styles.terminal}>■ {data.label}</span>
+    <NodeShell id={id} kind="end" selected={selected} connectable={isConnectable}>
+      <span className={styles.terminal}>
+        <KindIcon kind="end" /> {data.label}
+      </span>
     </NodeShell>
   );
 });
 
-export const SupervisorNode = memo(function SupervisorNode({ id, data, selected }: NodeProps<SupervisorNodeType>) {
+export const SupervisorNode = memo(function SupervisorNode({ id, data, selected, isConnectable }: NodeProps<SupervisorNodeType>) {
   return (
-    <NodeShell id={id} kind="supervisor" selected={selected} handles="both">
+    <NodeShell id={id} kind="supervisor" selected={selected} connectable={isConnectable}>
       <div className={styles.nodeKind}>Supervisor · planner</div>
       <div className={styles.nodeTitle}>
-        <span aria-hidden="true">🧭</span> {data.name}
+        <KindIcon kind="supervisor" /> {data.name}
       </div>
       {data.instructions && (
         <div className={styles.nodeLine} title={data.instructions}>
@@ -62,10 +72,10 @@ export const SupervisorNode = memo(function SupervisorNode({ id, data, selected 
   );
 });
 
-export const AgentNode = memo(function AgentNode({ id, data, selected }: NodeProps<AgentNodeType>) {
+export const AgentNode = memo(function AgentNode({ id, data, selected, isConnectable }: NodeProps<AgentNodeType>) {
   const reviewer = data.role === "reviewer";
   return (
-    <NodeShell id={id} kind="agent" selected={selected} handles="both" accent={data.color} className={reviewer ? styles.nodeReviewer : undefined}>
+    <NodeShell id={id} kind="agent" selected={selected} connectable={isConnectable} accent={data.color} className={reviewer ? styles.nodeReviewer : undefined}>
       <div className={styles.nodeKind}>
         {reviewer ? (
           <span className={styles.chip} data-testid={`flow-node-${id}-reviewer`}>
@@ -77,7 +87,7 @@ export const AgentNode = memo(function AgentNode({ id, data, selected }: NodePro
         {data.model && <span title={`Model: ${data.model}`}>· {data.model}</span>}
       </div>
       <div className={styles.nodeTitle}>
-        <span aria-hidden="true">{data.icon}</span> {data.name}
+        <AgentIcon icon={data.icon} color={data.color} /> {data.name}
       </div>
       {data.instructions && (
         <div className={styles.nodeLine} title={data.instructions}>
@@ -88,18 +98,18 @@ export const AgentNode = memo(function AgentNode({ id, data, selected }: NodePro
   );
 });
 
-export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps<ToolNodeType>) {
+export const ToolNode = memo(function ToolNode({ id, data, selected, isConnectable }: NodeProps<ToolNodeType>) {
   const { tools, policies } = useEditorContext();
   const entry = tools.get(data.tool);
   // An unknown tool counts as having side effects, as validation and the engine treat it.
   const sideEffect = entry?.sideEffect ?? true;
-  const { coverage, line, title } = toolCoverage(policies, data.tool, sideEffect);
+  const { coverage, needsRule, line, title } = toolCoverage(policies, data.tool, sideEffect);
   // Compact: tool nodes are often stacked close together. The badge is the decision when no
   // conditional rule holds; conditional rules get one clamped line (two at most).
   return (
-    <NodeShell id={id} kind="tool" selected={selected} handles="both">
+    <NodeShell id={id} kind="tool" selected={selected} connectable={isConnectable}>
       <div className={styles.nodeTitle} title={entry?.description}>
-        <span aria-hidden="true">🔧</span> <code>{data.tool}</code>
+        <KindIcon kind="tool" /> <code>{data.tool}</code>
       </div>
       <div className={styles.badges}>
         {entry?.sideEffect && (
@@ -108,7 +118,11 @@ export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps
           </span>
         )}
         {!entry && <span className={styles.unknownTool}>not in catalog</span>}
-        <DecisionBadge decision={coverage.decision} testId={`flow-node-${id}-decision`} title={title} />
+        {needsRule ? (
+          <NeedsRuleBadge testId={`flow-node-${id}-decision`} title={title} />
+        ) : (
+          <DecisionBadge decision={coverage.decision} testId={`flow-node-${id}-decision`} title={title} />
+        )}
       </div>
       {line && (
         <div className={styles.coverageLine} data-testid={`flow-node-${id}-coverage`} title={title}>
@@ -119,16 +133,26 @@ export const ToolNode = memo(function ToolNode({ id, data, selected }: NodeProps
   );
 });
 
-export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeProps<PolicyNodeType>) {
+/**
+ * A Policy: it applies to the whole flow, so it has no handles (lib/flow/connection-rule.ts)
+ * and says so. With no rules it says what validation enforces: tools without side effects
+ * run, and each tool with side effects needs a rule before the flow may run.
+ */
+export const PolicyNode = memo(function PolicyNode({ id, data, selected, isConnectable }: NodeProps<PolicyNodeType>) {
   const shown = data.rules.slice(0, MAX_LISTED);
   return (
-    <NodeShell id={id} kind="policy" selected={selected} handles="both">
+    <NodeShell id={id} kind="policy" selected={selected} connectable={isConnectable}>
       <div className={styles.nodeKind}>Policy</div>
       <div className={styles.nodeTitle}>
-        <span aria-hidden="true">🛡</span> {data.name}
+        <KindIcon kind="policy" /> {data.name}
+      </div>
+      <div className={styles.scope} data-testid={`flow-node-${id}-scope`}>
+        <Globe size={12} aria-hidden /> Applies to the whole flow
       </div>
       {data.rules.length === 0 ? (
-        <div className={styles.nodeLine}>No rules: defaults apply.</div>
+        <div className={styles.nodeClamp} data-testid={`flow-node-${id}-no-rules`} title={NO_RULES}>
+          {NO_RULES}
+        </div>
       ) : (
         <ol className={styles.ruleList}>
           {shown.map((rule, index) => (
@@ -146,12 +170,12 @@ export const PolicyNode = memo(function PolicyNode({ id, data, selected }: NodeP
   );
 });
 
-export const HumanInputNode = memo(function HumanInputNode({ id, data, selected }: NodeProps<HumanInputNodeType>) {
+export const HumanInputNode = memo(function HumanInputNode({ id, data, selected, isConnectable }: NodeProps<HumanInputNodeType>) {
   return (
-    <NodeShell id={id} kind="human_input" selected={selected} handles="both">
+    <NodeShell id={id} kind="human_input" selected={selected} connectable={isConnectable}>
       <div className={styles.nodeKind}>Human input · waits for you</div>
       <div className={styles.nodeTitle}>
-        <span aria-hidden="true">🙋</span> {data.name}
+        <KindIcon kind="human_input" /> {data.name}
       </div>
       {data.prompt && (
         <div className={`${styles.nodeClamp} ${styles.prompt}`} title={data.prompt} data-testid={`flow-node-${id}-prompt`}>
@@ -162,17 +186,17 @@ export const HumanInputNode = memo(function HumanInputNode({ id, data, selected 
   );
 });
 
-export const RouterNode = memo(function RouterNode({ id, data, selected }: NodeProps<RouterNodeType>) {
+export const RouterNode = memo(function RouterNode({ id, data, selected, isConnectable }: NodeProps<RouterNodeType>) {
   const shown = data.routes.slice(0, MAX_LISTED);
   const targetIds = useMemo(() => data.routes.slice(0, MAX_LISTED).map((r) => r.target), [data.routes]);
   // Only the target agents' data: a drag elsewhere does not re-render this node.
   const targets = useNodesData<EditorNode>(targetIds);
   const names = new Map(targets.flatMap((t) => (t.type === "agent" ? [[t.id, t.data.name] as const] : [])));
   return (
-    <NodeShell id={id} kind="router" selected={selected} handles="both">
+    <NodeShell id={id} kind="router" selected={selected} connectable={isConnectable}>
       <div className={styles.nodeKind}>Router</div>
       <div className={styles.nodeTitle}>
-        <span aria-hidden="true">🔀</span> {data.name}
+        <KindIcon kind="router" /> {data.name}
       </div>
       <ul className={styles.routeList} data-testid={`flow-node-${id}-routes`}>
         {shown.map((route, index) => {

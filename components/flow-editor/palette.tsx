@@ -1,9 +1,12 @@
 "use client";
 
+import { TriangleAlert } from "lucide-react";
 import { type DragEvent, useId } from "react";
+import { AgentIcon } from "@/components/ui/agent-icon";
 import { PALETTE, type PaletteKey } from "@/lib/flow/node-defaults";
 import type { CatalogTool } from "./editor-context";
 import styles from "./flow-editor.module.css";
+import { KindIcon } from "./kind-icon";
 
 /** The drag-and-drop payload type of a palette item (JSON `{ key, tool }`). */
 export const PALETTE_MIME = "application/x-phylactery-palette";
@@ -113,7 +116,9 @@ export function Palette({ tools, tool, onToolChange, onAdd }: PaletteProps) {
                   onAdd(drop);
                 }}
               >
-                <span className={styles.paletteLabel}>{item.label}</span>
+                <span className={styles.paletteLabel}>
+                  {item.key === "reviewer" ? <AgentIcon icon="search" /> : <KindIcon kind={item.kind} />} {item.label}
+                </span>
                 <span id={`${id}-${item.key}`} className={styles.paletteDescription}>
                   {item.description}
                 </span>
@@ -159,7 +164,8 @@ export function Palette({ tools, tool, onToolChange, onAdd }: PaletteProps) {
                             </button>
                             {t.sideEffect ? (
                               <span title="side effects">
-                                <span aria-hidden="true"> ⚠</span>
+                                {" "}
+                                <TriangleAlert size={12} aria-hidden style={{ verticalAlign: "-0.1em" }} />
                                 <span className="sr-only"> (side effects)</span>
                               </span>
                             ) : null}

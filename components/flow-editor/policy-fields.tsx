@@ -1,5 +1,6 @@
 "use client";
 
+import { ArrowDown, ArrowUp } from "lucide-react";
 import { Controller, type UseFormReturn, useWatch } from "react-hook-form";
 import type { z } from "zod";
 import type { nodeDataSchema } from "@/lib/flow/node-data";
@@ -41,10 +42,10 @@ export function RuleRow({ form, index, count, onMove, onRemove }: RuleRowProps) 
         </span>
         <span className={styles.ruleButtons}>
           <button type="button" aria-label={`Move rule ${n} up`} data-testid={`inspector-rule-up-${index}`} disabled={index === 0} onClick={() => onMove(-1)}>
-            ↑
+            <ArrowUp size={14} aria-hidden />
           </button>
           <button type="button" aria-label={`Move rule ${n} down`} data-testid={`inspector-rule-down-${index}`} disabled={index === count - 1} onClick={() => onMove(1)}>
-            ↓
+            <ArrowDown size={14} aria-hidden />
           </button>
           <button type="button" aria-label={`Remove rule ${n}`} data-testid={`inspector-rule-remove-${index}`} onClick={onRemove}>
             Remove

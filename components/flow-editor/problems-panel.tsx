@@ -1,5 +1,6 @@
 "use client";
 
+import { ChevronDown, ChevronRight } from "lucide-react";
 import { NODE_KIND_LABEL } from "@/lib/flow/node-defaults";
 import { useId } from "react";
 import type { EditorNode } from "@/lib/flow/react-flow";
@@ -44,7 +45,7 @@ export function ProblemsPanel({ problems, nodes, open, onOpenChange, onPick }: P
         onClick={() => onOpenChange(!open)}
         data-testid="problems-toggle"
       >
-        <span aria-hidden="true">{open ? "▾" : "▸"}</span>
+        {open ? <ChevronDown size={14} aria-hidden /> : <ChevronRight size={14} aria-hidden />}
         <strong id={`${id}-title`}>Problems</strong>
         <span className={errors > 0 ? styles.problemsErrors : styles.muted}>{summary}</span>
       </button>

@@ -26,10 +26,12 @@ export interface RunBarProps {
 
 /**
  * "Run this flow" above the editor: the run form (directed mode offers the flow's agents),
- * disabled with its reason shown while the canvas is invalid or unsaved.
+ * disabled with its reason shown while the user's role cannot run, or the canvas is invalid
+ * or unsaved.
  */
 export function RunBar({ flowId, nodes, reason }: RunBarProps) {
-  const agents = nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon }] : []));
+  // Options of a <select> hold text only: the agent icons (SVG) are left out of them.
+  const agents = nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: "" }] : []));
   return (
     <div className="editor-run card">
       <strong>Run this flow</strong> <span className="muted small">(runs the latest saved version)</span>

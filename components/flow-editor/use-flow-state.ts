@@ -2,6 +2,7 @@
 
 import { type Connection, type EdgeChange, type NodeChange, useEdgesState, useNodesState } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { connectionRefusal } from "@/lib/flow/connection-rule";
 import { type EditorEdge, type EditorNode, nextEdgeId, toReactFlow } from "@/lib/flow/react-flow";
 import type { FlowDocument } from "@/lib/flow/schema";
 import { useHistory } from "./use-history";
@@ -22,9 +23,10 @@ export interface EditorSnapshot {
  * so undoing back to the saved state is clean again. Returns React Flow's handlers
  * (`onNodesChange`, `onConnect`...), the inspector's (`onNodeChange`, `onDisconnect`),
  * `insert` / `replace` for palette, paste and import, and `updateSettings` for the Flow
- * settings dialog.
+ * settings dialog. With `readOnly` (a role that cannot edit), React Flow's handlers apply
+ * selection only: no move, delete or connection reaches the document.
  */
-export function useFlowState(document: FlowDocument) {
+export function useFlowState(document: FlowDocument, { readOnly = false }: { readOnly?: boolean } = {}) {
   const [initial] = useState(() => toReactFlow(document));
   const [nodes, setNodes, applyNodeChanges] = useNodesState<EditorNode>(initial.nodes);
   const [edges, setEdges, applyEdgeChanges] = useEdgesState<EditorEdge>(initial.edges);
@@ -77,7 +79,8 @@ export function useFlowState(document: FlowDocument) {
   }, [breakCoalescing]);
 
   const onNodesChange = useCallback(
-    (changes: NodeChange<EditorNode>[]) => {
+    (all: NodeChange<EditorNode>[]) => {
+      const changes = readOnly ? all.filter((c) => c.type === "select" || c.type === "dimensions") : all;
       const edits = changes.filter((c) => c.type !== "select" && c.type !== "dimensions");
       if (edits.length > 0) {
         const moves = edits.every((c) => c.type === "position");
@@ -87,26 +90,36 @@ export function useFlowState(document: FlowDocument) {
       }
       applyNodeChanges(changes);
     },
-    [applyNodeChanges, change],
+    [applyNodeChanges, change, readOnly],
   );
   const onEdgesChange = useCallback(
-    (changes: EdgeChange<EditorEdge>[]) => {
+    (all: EdgeChange<EditorEdge>[]) => {
+      const changes = readOnly ? all.filter((c) => c.type === "select") : all;
       if (changes.some((c) => c.type !== "select")) change();
       applyEdgeChanges(changes);
     },
-    [applyEdgeChanges, change],
+    [applyEdgeChanges, change, readOnly],
   );
+  /**
+   * The shared connection rule (lib/flow/connection-rule.ts), asked by React Flow while a
+   * connection is dragged: the same node, an edge already drawn, or kinds that cannot be
+   * joined are refused. Reads the state as last rendered, so it stays one stable function.
+   */
+  const isValidConnection = useCallback((c: EditorEdge | Connection) => {
+    if (readOnly) return false;
+    const { nodes: ns, edges: es } = latest.current;
+    const source = ns.find((n) => n.id === c.source);
+    const target = ns.find((n) => n.id === c.target);
+    return Boolean(source && target) && connectionRefusal(source as EditorNode, target as EditorNode, es) === null;
+  }, [readOnly]);
   const onConnect = useCallback(
-    ({ source, target }: Connection) => {
+    (c: Connection) => {
+      if (!isValidConnection(c)) return;
+      const { source, target } = c;
       change();
       setEdges((es) => [...es, { id: nextEdgeId(es, source, target), source, target }]);
     },
-    [setEdges, change],
-  );
-  const isValidConnection = useCallback(
-    (c: EditorEdge | Connection) =>
-      c.source !== c.target && !edges.some((e) => e.source === c.source && e.target === c.target),
-    [edges],
+    [setEdges, change, isValidConnection],
   );
   /** The inspector's edits: typing in one node is one undo step per pause. */
   const onNodeChange = useCallback(

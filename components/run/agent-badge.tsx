@@ -1,7 +1,10 @@
+import { AgentIcon } from "@/components/ui/agent-icon";
+
 /** An agent's identity as the run view shows it (SPEC.md 3: current agent identity). */
 export interface AgentIdentity {
   id: string;
   name: string;
+  /** A lucide icon name ("bot") or a legacy emoji, drawn by `AgentIcon` (lib/flow/agent-icons.ts). */
   icon: string;
   /** `#rrggbb`. */
   color: string;
@@ -9,7 +12,7 @@ export interface AgentIdentity {
 
 /**
  * An agent identity badge: icon and name on the agent's colour, on every step, handoff and
- * tool call of the timeline (issue 5 "Run view").
+ * tool call of the timeline. The icon is an SVG, so it shows without an emoji font.
  */
 export function AgentBadge({ agent }: { agent: AgentIdentity }) {
   return (
@@ -20,7 +23,7 @@ export function AgentBadge({ agent }: { agent: AgentIdentity }) {
       title={`Agent ${agent.name}`}
       style={{ border: `1px solid ${agent.color}`, background: `${agent.color}22` }}
     >
-      <span aria-hidden>{agent.icon}</span> {agent.name}
+      <AgentIcon icon={agent.icon} /> {agent.name}
     </span>
   );
 }

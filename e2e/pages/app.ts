@@ -34,7 +34,22 @@ export class FlowsPage {
   /** Creates a private copy of a template and opens it in the editor; tests edit only their copy. */
   async newFromTemplate(template = "workspace-assistant"): Promise<void> {
     await this.page.goto("/flows");
+    await this.createFlow(template);
+  }
+
+  /**
+   * On the flows page: opens the "New flow" dialog of `template`, names the flow (the
+   * template's own name unless `name` is given), sets the description when given, creates
+   * it and waits for its editor.
+   */
+  async createFlow(template: string, name?: string, description?: string): Promise<void> {
     await this.page.getByTestId(`new-flow-${template}`).click();
+    const dialog = this.page.getByTestId("new-flow-dialog");
+    await expect(dialog).toBeVisible();
+    const label = (await dialog.getByTestId("new-flow-template").locator("option:checked").textContent()) ?? template;
+    await dialog.getByTestId("new-flow-name").fill(name ?? label);
+    if (description !== undefined) await dialog.getByTestId("new-flow-description").fill(description);
+    await dialog.getByTestId("new-flow-create").click();
     await this.page.waitForURL(/\/flows\/[^/]+$/);
     await expect(this.page.getByTestId("editor-toolbar")).toBeVisible();
   }

@@ -106,6 +106,26 @@ export class EditorPage {
     await this.page.mouse.up();
   }
 
+  /**
+   * Starts dragging a connection from the source's right handle and holds it over `over`
+   * (the target's left handle, or the middle of a node with no handle), mouse still down.
+   * Finish with `page.mouse.up()`.
+   */
+  async holdConnection(sourceId: string, over: { handleOf: string } | { nodeMiddle: string }): Promise<void> {
+    const from = await this.node(sourceId).locator(".react-flow__handle.source").boundingBox();
+    const to =
+      "handleOf" in over ? await this.node(over.handleOf).locator(".react-flow__handle.target").boundingBox() : await this.node(over.nodeMiddle).boundingBox();
+    if (!from || !to) throw new Error(`nothing to drag from ${sourceId} to ${JSON.stringify(over)}`);
+    await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 12 });
+  }
+
+  /** The line over the canvas that says why a connection being dragged is refused. */
+  connectionStatus(): Locator {
+    return this.page.getByTestId("connection-status");
+  }
+
   /** Drags a node by its middle, in several mouse moves (as a hand would). */
   async moveNode(id: string, by: { x: number; y: number }): Promise<void> {
     const box = await this.box(id);

@@ -1,3 +1,4 @@
+import { needsPolicyRule, uncoveredMessage } from "./policy-gap";
 import { describeCoverage, type PolicyCoverage, type PolicyNodeType, policyCoverage } from "./react-flow";
 
 /**
@@ -10,6 +11,11 @@ import { describeCoverage, type PolicyCoverage, type PolicyNodeType, policyCover
 /** What a tool node shows: the coverage and its words (see `describeCoverage`). */
 export interface ToolCoverageView {
   coverage: PolicyCoverage;
+  /**
+   * True when the tool has side effects and no rule covers it (`needsPolicyRule`): the flow
+   * cannot run, so no decision is shown; `title` then says what to add.
+   */
+  needsRule: boolean;
   line: string | null;
   title: string;
 }
@@ -32,7 +38,8 @@ export function toolCoverage(policies: readonly PolicyNodeType[], tool: string, 
   let view = cache.get(key);
   if (!view) {
     const coverage = policyCoverage({ nodes: policies }, tool, sideEffect);
-    view = { coverage, ...describeCoverage(coverage, sideEffect) };
+    const needsRule = needsPolicyRule(coverage, sideEffect);
+    view = needsRule ? { coverage, needsRule, line: null, title: uncoveredMessage(tool) } : { coverage, needsRule, ...describeCoverage(coverage, sideEffect) };
     cache.set(key, view);
   }
   return view;

@@ -73,7 +73,7 @@ export function createNode(key: PaletteKey, position: { x: number; y: number }, 
       return {
         ...at,
         type: "agent",
-        data: { name: "Agent", role: "step_executor", instructions: "", model: "", maxTries: 3, icon: "🤖", color: "#5b3cc4" },
+        data: { name: "Agent", role: "step_executor", instructions: "", model: "", maxTries: 3, icon: "bot", color: "#5b3cc4" },
       };
     case "reviewer":
       return {
@@ -85,7 +85,7 @@ export function createNode(key: PaletteKey, position: { x: number; y: number }, 
           instructions: "Check the work of the previous steps against the task and say what is wrong, quoting it.",
           model: "",
           maxTries: 3,
-          icon: "🔍",
+          icon: "search",
           color: "#8a4baf",
         },
       };

@@ -23,7 +23,11 @@ export const AgentData = z.object({
   /** Model id; empty means the flow default. */
   model: z.string().max(200).default(""),
   maxTries: z.number().int().min(1).max(10).default(3),
-  icon: z.string().max(8).default("🤖"),
+  /**
+   * A lucide icon name from `AGENT_ICON_NAMES` (lib/flow/agent-icons.ts), e.g. "bot"; older
+   * documents hold an emoji, which is shown as its nearest icon. Up to 32 chars.
+   */
+  icon: z.string().max(32).default("bot"),
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/).default("#5b3cc4"),
 });
 
@@ -220,7 +224,7 @@ export const FlowDocument = z
   .object({
     version: z.literal(1).default(1),
     settings: FlowSettings,
-    nodes: z.array(FlowNode).min(1).max(5000),
+    nodes: z.array(FlowNode).min(1, "the flow has no nodes: add Start, a Supervisor, an Agent and End from the palette").max(5000),
     edges: z.array(FlowEdge).max(20_000),
   })
   .superRefine((doc, ctx) => {

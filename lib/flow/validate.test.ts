@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TEMPLATES } from "../../templates";
+import { NEW_FLOW_TEMPLATES, TEMPLATES } from "../../templates";
 import { getTool, isSideEffectTool } from "../tools/registry";
 import { parseFlowImport } from "./describe-issue";
 import type { FlowDocument, FlowEdge, FlowNode } from "./schema";
@@ -96,6 +96,50 @@ describe("validateFlow", () => {
     expect(isRunnable(problems)).toBe(false);
     expect(notRunnableReason(problems)).toBe("The flow has no End node: add one and connect the Supervisor to it.");
     expect(notRunnableReason(validateFlow(base, catalog))).toBeNull();
+  });
+});
+
+describe("building from scratch", () => {
+  const builtIns = { known: (n: string) => Boolean(getTool(n)), sideEffect: isSideEffectTool };
+
+  it("says what to add on an empty canvas, never the schema's text", () => {
+    const problems = validateFlow({ nodes: [], edges: [] }, catalog);
+    expect(problems).toEqual([
+      {
+        code: "empty_flow",
+        severity: "error",
+        message: "The canvas is empty. Add Start, a Supervisor, an Agent and End from the palette, then connect Start → Supervisor → Agent and Supervisor → End.",
+      },
+    ]);
+    expect(notRunnableReason(problems)).not.toMatch(/too small|expected array/i);
+  });
+
+  it("saving an empty canvas is refused with words, not zod's default", () => {
+    const read = parseFlowImport(JSON.stringify({ settings: { name: "x" }, nodes: [], edges: [] }));
+    expect(read.ok).toBe(false);
+    if (!read.ok) expect(read.issues[0]?.message).toBe("nodes: the flow has no nodes: add Start, a Supervisor, an Agent and End from the palette");
+  });
+
+  it("the Blank flow has one problem, which tells a newcomer to add and connect an Agent", () => {
+    const blank = NEW_FLOW_TEMPLATES.blank as FlowDocument;
+    expect(blank.nodes.map((n) => n.type).sort()).toEqual(["end", "policy", "start", "supervisor"]);
+    const problems = validateFlow(blank, builtIns);
+    expect(problems.map((p) => p.code)).toEqual(["missing_agent"]);
+    expect(problems[0]?.message).toBe(
+      "The flow has no Agent, and the Supervisor only plans and hands each step to an agent. Add an Agent from the palette and connect the Supervisor to it.",
+    );
+  });
+
+  it("the Blank flow with an Agent connected from the Supervisor, using a tool without side effects, has no problems", () => {
+    const blank = NEW_FLOW_TEMPLATES.blank as FlowDocument;
+    const doc = {
+      nodes: [...blank.nodes, agent("agent-1"), tool("tool-1", "list_files")],
+      edges: [...blank.edges, edge("supervisor", "agent-1"), edge("agent-1", "tool-1")],
+    };
+    expect(validateFlow(doc, builtIns)).toEqual([]);
+    // A tool with side effects under the empty Policy needs a rule first.
+    const writing = { nodes: [...doc.nodes, tool("tool-2", "write_file")], edges: [...doc.edges, edge("agent-1", "tool-2")] };
+    expect(validateFlow(writing, builtIns).map((p) => `${p.code}@${p.nodeId}`)).toEqual(["side_effect_uncovered@tool-2"]);
   });
 });
 

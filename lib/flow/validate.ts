@@ -1,5 +1,8 @@
+import { connectionRefusal } from "./connection-rule";
 import { describeIssue } from "./describe-issue";
 import { NODE_KIND_LABEL } from "./node-defaults";
+import { nodeName as nameOf } from "./node-name";
+import { needsPolicyRule, uncoveredMessage } from "./policy-gap";
 import type { EditorEdge, EditorNode } from "./react-flow";
 import { policyCoverage } from "./react-flow";
 import { FlowDocument, type FlowNode } from "./schema";
@@ -11,6 +14,7 @@ import { FlowDocument, type FlowNode } from "./schema";
 
 /** What a problem is about; stable strings the UI and tests may rely on. */
 export type ProblemCode =
+  | "empty_flow"
   | "invalid_field"
   | "missing_start"
   | "missing_end"
@@ -46,37 +50,34 @@ export interface ToolCatalogView {
 type AnyNode = FlowNode | EditorNode;
 type AnyEdge = { id: string; source: string; target: string } | EditorEdge;
 
-/**
- * Which node kinds an edge may join, source kind -> allowed target kinds. The compiled
- * graph reads edges Start -> Supervisor | Router, Router -> Agent | Supervisor, Supervisor
- * -> Agent | Human input | End, Agent -> Tool. Policies are global and take no edges.
- */
-const ALLOWED_TARGETS: Record<FlowNode["type"], readonly FlowNode["type"][]> = {
-  start: ["supervisor", "router"],
-  router: ["agent", "supervisor"],
-  supervisor: ["agent", "human_input", "end"],
-  agent: ["tool"],
-  human_input: [],
-  tool: [],
-  policy: [],
-  end: [],
-};
+/** The one problem of an empty canvas, in place of the missing Start, Supervisor, Agent and End. */
+const EMPTY_FLOW =
+  "The canvas is empty. Add Start, a Supervisor, an Agent and End from the palette, then connect Start → Supervisor → Agent and Supervisor → End.";
+
+/** What a flow with a Supervisor but no Agent is told: the Supervisor only delegates. */
+const NO_AGENT =
+  "The flow has no Agent, and the Supervisor only plans and hands each step to an agent. Add an Agent from the palette and connect the Supervisor to it.";
 
 /**
  * All problems of a flow, errors first, each at most once per (code, node, edge, field):
- * invalid node fields (the zod schema, SPEC.md 1), missing Start / End / Agent, edges that
- * join kinds the compiled graph does not read, nodes unreachable from Start, unknown tools,
+ * an empty canvas (one problem saying what to add), invalid node fields (the zod schema,
+ * SPEC.md 1), missing Start / End / Agent, edges that join kinds the compiled graph does
+ * not read (the rule `connection-rule.ts` also applies while dragging), nodes unreachable from Start, unknown tools,
  * tool nodes no agent uses, cycles with no way to End, tools with side effects that no
  * policy rule covers (SPEC.md 1), and router routes that do not lead to a connected agent.
  * Accepts document nodes or React Flow nodes. Never throws.
  */
 export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly AnyEdge[] }, tools: ToolCatalogView): FlowProblem[] {
+  if (doc.nodes.length === 0) return [{ code: "empty_flow", severity: "error", message: EMPTY_FLOW }];
   const problems: FlowProblem[] = [...fieldProblems(doc)];
   const byId = new Map(doc.nodes.map((n) => [n.id, n]));
   const kinds = new Set(doc.nodes.map((n) => n.type));
   if (!kinds.has("start")) problems.push({ code: "missing_start", severity: "error", message: "The flow has no Start node: add one and connect it to the Supervisor." });
   if (!kinds.has("end")) problems.push({ code: "missing_end", severity: "error", message: "The flow has no End node: add one and connect the Supervisor to it." });
-  if (!kinds.has("agent")) problems.push({ code: "missing_agent", severity: "error", message: "The flow has no Agent: add one so the Supervisor can delegate steps." });
+  if (!kinds.has("agent")) {
+    const message = kinds.has("supervisor") ? NO_AGENT : "The flow has no Agent: add one from the palette so the Supervisor can hand it steps.";
+    problems.push({ code: "missing_agent", severity: "error", message });
+  }
 
   const out = new Map<string, string[]>();
   const drawn = new Map<string, string[]>();
@@ -89,15 +90,10 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
       problems.push({ code: "edge_invalid", severity: "error", edgeId: edge.id, message: `Edge ${edge.id} points to node "${missing}", which does not exist.` });
       continue;
     }
-    if (!ALLOWED_TARGETS[source.type].includes(target.type)) {
-      const allowed = ALLOWED_TARGETS[source.type].map((k) => NODE_KIND_LABEL[k]).join(", ") || "nothing";
-      problems.push({
-        code: "edge_invalid",
-        severity: "error",
-        edgeId: edge.id,
-        nodeId: source.id,
-        message: `${NODE_KIND_LABEL[source.type]} "${nameOf(source)}" cannot connect to ${NODE_KIND_LABEL[target.type]} "${nameOf(target)}"; a ${NODE_KIND_LABEL[source.type]} connects to: ${allowed}.`,
-      });
+    // Kinds only: a duplicate edge is refused while drawing but is harmless in a document.
+    const refusal = connectionRefusal(source, target);
+    if (refusal) {
+      problems.push({ code: "edge_invalid", severity: "error", edgeId: edge.id, nodeId: source.id, message: refusal });
       continue;
     }
     push(out, edge.source, edge.target);
@@ -135,12 +131,6 @@ export function notRunnableReason(problems: readonly FlowProblem[]): string | nu
   return errors.length === 1 ? first.message : `${errors.length} problems, first: ${first.message}`;
 }
 
-function nameOf(node: AnyNode): string {
-  const data = node.data as { name?: unknown; label?: unknown; tool?: unknown };
-  for (const v of [data.name, data.tool, data.label]) if (typeof v === "string" && v) return v;
-  return node.id;
-}
-
 /** Schema problems of node data and settings, located on their node (field paths inside `data`). */
 function fieldProblems(doc: { nodes: readonly AnyNode[]; edges: readonly AnyEdge[] }): FlowProblem[] {
   const settings = { name: "flow" };
@@ -166,14 +156,9 @@ function toolProblems(node: Extract<AnyNode, { type: "tool" }>, doc: { nodes: re
   if (!tools.known(name)) return [{ code: "unknown_tool", severity: "error", nodeId: node.id, field: "tool", message: `Tool node "${node.id}" uses "${name}", which is not in the tool catalog.` }];
   const problems: FlowProblem[] = [];
   if (!bound) problems.push({ code: "unbound_tool", severity: "warning", nodeId: node.id, message: `No agent uses tool "${name}": connect an Agent to it, or delete it.` });
-  const coverage = tools.sideEffect(name) ? policyCoverage(doc, name, true) : null;
-  if (coverage && coverage.policyId === null && coverage.conditions.length === 0) {
-    problems.push({
-      code: "side_effect_uncovered",
-      severity: "error",
-      nodeId: node.id,
-      message: `"${name}" changes things and no policy rule covers it: add a Policy rule for ${name} (ALLOW, AUTH_REQUIRED or BLOCKED).`,
-    });
+  const sideEffect = tools.sideEffect(name);
+  if (sideEffect && needsPolicyRule(policyCoverage(doc, name, true), true)) {
+    problems.push({ code: "side_effect_uncovered", severity: "error", nodeId: node.id, message: uncoveredMessage(name) });
   }
   return problems;
 }

@@ -15,12 +15,21 @@ import { listFlows } from "@/lib/db/flows";
 import { myInvitations } from "@/lib/db/invitation-answers";
 import { newFlowTargets } from "@/lib/db/new-flow-workspace";
 import { flowWorkspaceLabels } from "@/lib/db/workspace-labels";
-import { can } from "@/lib/db/workspaces";
+import { can, type Role } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
-import { TEMPLATE_TASKS, TEMPLATES } from "@/templates";
+import { NEW_FLOW_TEMPLATES, starterAbout, TEMPLATE_TASKS } from "@/templates";
 import { ThreadDeletedNotice } from "@/components/memory/thread-deleted-notice";
 
 export const dynamic = "force-dynamic";
+
+/** A role's name on the card of a flow the user does not own (owners can do everything). */
+const ROLE_LABEL: Record<Role, string> = { owner: "Owner", approver: "Approver", viewer: "Viewer" };
+/** What a role may do with a flow, as the role badge's tooltip says (lib/db/workspaces.ts `can`). */
+const ROLE_CAN: Record<Role, string> = {
+  owner: "You own this flow's workspace: you edit, run and decide approvals.",
+  approver: "You run this flow and decide its approvals; only owners edit it.",
+  viewer: "You watch this flow and its runs; ask an owner for the approver role to run it, or the owner role to edit it.",
+};
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -103,7 +112,11 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
   const noRunsAtAll = !filtered && counts.all === 0;
   const now = Date.now();
   const templates = (
-    <NewFlowButtons templates={Object.entries(TEMPLATES).map(([key, doc]) => ({ key, label: doc.settings.name }))} own={targets.own} others={targets.others} />
+    <NewFlowButtons
+      templates={Object.entries(NEW_FLOW_TEMPLATES).map(([key, doc]) => ({ key, label: doc.settings.name, description: doc.settings.description, about: starterAbout(key) }))}
+      own={targets.own}
+      others={targets.others}
+    />
   );
 
   return (
@@ -118,35 +131,53 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
         <NoFlows>{templates}</NoFlows>
       ) : (
         <ul className="flow-list">
-          {flows.map((f) => (
-            <li key={f.id} className="card" data-testid={`flow-${f.id}`}>
-              <div className="row">
-                <div>
-                  <Link href={`/flows/${f.id}`} className="flow-name" data-testid="open-flow">
-                    {f.name}
-                  </Link>{" "}
-                  <span className="muted small">v{f.version}</span>
-                  {labels.several ? (
-                    <>
-                      {" "}
-                      <span className="badge" title="Workspace" data-testid="flow-workspace">
-                        {labels.byFlow.get(f.id)}
+          {flows.map((f) => {
+            const editable = can(f.role, "edit");
+            return (
+              <li key={f.id} className="card" data-testid={`flow-${f.id}`}>
+                <div className="row">
+                  <div>
+                    <Link href={`/flows/${f.id}`} className="flow-name" data-testid="open-flow">
+                      {f.name}
+                    </Link>{" "}
+                    <span className="muted small">v{f.version}</span>
+                    {f.role === "owner" ? null : (
+                      <>
+                        {" "}
+                        <span className="badge" title={ROLE_CAN[f.role]} data-testid="flow-role">
+                          {ROLE_LABEL[f.role]}
+                        </span>
+                      </>
+                    )}
+                    {labels.several ? (
+                      <>
+                        {" "}
+                        <span className="badge" title="Workspace" data-testid="flow-workspace">
+                          {labels.byFlow.get(f.id)}
+                        </span>
+                      </>
+                    ) : null}
+                    <p className="muted small">{f.description}</p>
+                  </div>
+                  <span className="stack" style={{ gap: 2, alignItems: "flex-end" }}>
+                    <Link href={`/flows/${f.id}`} className="button secondary" data-testid="open-editor" {...(editable ? {} : { "aria-describedby": `read-only-${f.id}` })}>
+                      {editable ? "Open editor" : "View flow"}
+                    </Link>
+                    {editable ? null : (
+                      <span id={`read-only-${f.id}`} className="muted small" data-testid="flow-read-only">
+                        {can(f.role, "run") ? "Read-only: only owners edit flows." : "Read-only: only owners edit flows, and approvers or owners run them."}
                       </span>
-                    </>
-                  ) : null}
-                  <p className="muted small">{f.description}</p>
+                    )}
+                  </span>
                 </div>
-                <Link href={`/flows/${f.id}`} className="button secondary">
-                  Open editor
-                </Link>
-              </div>
-              <StartRunForm
-                flowId={f.id}
-                {...(f.templateKey && TEMPLATE_TASKS[f.templateKey] ? { defaultTask: TEMPLATE_TASKS[f.templateKey] } : {})}
-                disabledReason={can(f.role, "run") ? undefined : "Viewers watch runs; ask an owner for the approver role to start one."}
-              />
-            </li>
-          ))}
+                <StartRunForm
+                  flowId={f.id}
+                  {...(f.templateKey && TEMPLATE_TASKS[f.templateKey] ? { defaultTask: TEMPLATE_TASKS[f.templateKey] } : {})}
+                  disabledReason={can(f.role, "run") ? undefined : "Viewers watch runs; ask an owner for the approver role to start one."}
+                />
+              </li>
+            );
+          })}
         </ul>
       )}
 

@@ -1,6 +1,7 @@
 import { FlowEditor } from "@/components/flow-editor/flow-editor";
 import { db } from "@/lib/db/client";
 import { getFlowWithLatest } from "@/lib/db/flows";
+import { can } from "@/lib/db/workspaces";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 import { workspaceToolRegistry } from "@/lib/tools/workspace-registry";
@@ -10,7 +11,9 @@ export const dynamic = "force-dynamic";
 /**
  * Flow editor: the canvas of the latest version, and a form to run it (rendered by the
  * editor, which disables it while the canvas is invalid or unsaved). The palette offers the
- * workspace's tools (built-ins and MCP). Another user's flow is a 404.
+ * workspace's tools (built-ins and MCP). Another user's flow is a 404. The user's role in the
+ * flow's workspace decides what the editor offers: only owners edit (others get a read-only
+ * editor saying why), viewers do not run; the API enforces the same (lib/db/workspaces.ts).
  */
 export default async function FlowPage({ params }: { params: Promise<{ flowId: string }> }) {
   const user = await requireUser();
@@ -18,9 +21,10 @@ export default async function FlowPage({ params }: { params: Promise<{ flowId: s
   const found = await orNotFound(getFlowWithLatest(db(), user.id, flowId));
   // The workspace's catalog: built-ins and its MCP servers' tools, with their sources and schemas (issue 6).
   const tools = (await workspaceToolRegistry(db(), found.flow.workspaceId)).catalog();
+  const access = { role: found.role, canEdit: can(found.role, "edit"), canRun: can(found.role, "run") };
   return (
     <main className="editor-page">
-      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={tools} />
+      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={tools} access={access} />
     </main>
   );
 }

@@ -35,6 +35,12 @@ export default async function VersionsPage({ params }: { params: Promise<{ flowI
       <p className="muted">
         Every save is an immutable version. Runs record the version they ran; restoring a version saves its document as a new one.
       </p>
+      {canRestore ? null : (
+        <p className="card small" role="note" data-testid="restore-denied">
+          Your role in this workspace is {role}: you can read and compare versions, but only owners restore one. Ask an owner of the
+          workspace for the owner role.
+        </p>
+      )}
 
       <section className="card" data-testid="run-any-version">
         <strong>Run a version</strong>
