@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DEMO, SignInPage } from "./pages/app";
 import { APPROVER, MembersPage } from "./pages/members";
 
