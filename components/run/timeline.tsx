@@ -1,6 +1,7 @@
 "use client";
 import { type ReactNode, useState } from "react";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import { formatChars } from "@/lib/format-size";
 import { AgentBadge, type AgentIdentity } from "./agent-badge";
 import { MemoryPart } from "./memory-part";
 
@@ -43,7 +44,7 @@ function EvictedOutput({ threadId, pointer, sizeChars }: { threadId: string; poi
   return (
     <div className="small" data-testid="evicted-output">
       <span className="muted">
-        output evicted from the run's state ({sizeChars.toLocaleString("en")} chars) · <code>{pointer}</code>
+        output evicted from the run's state ({formatChars(sizeChars)}) · <code>{pointer}</code>
       </span>{" "}
       {content === null ? (
         <button type="button" className="link" onClick={open} disabled={loading} data-testid="open-evicted">
@@ -78,7 +79,7 @@ function Payload({ label, text, testId }: { label: string; text: string; testId:
   return (
     <details className="small" data-testid={testId}>
       <summary>
-        {label} ({text.length.toLocaleString("en")} chars)
+        {label} ({formatChars(text.length)})
       </summary>
       <pre className="small file-content">{text}</pre>
     </details>
@@ -97,7 +98,7 @@ function StepResult({ text }: { text: string }) {
   return (
     <details className="result">
       <summary className="small">
-        {first.slice(0, 160)} <span className="muted">({text.length} chars)</span>
+        {first.slice(0, 160)} <span className="muted">({formatChars(text.length)})</span>
       </summary>
       <pre className="small">{text}</pre>
     </details>

@@ -1,5 +1,6 @@
 "use client";
 import { useCallback, useEffect, useState } from "react";
+import { formatBytes } from "@/lib/format-size";
 
 interface Entry {
   name: string;
@@ -51,7 +52,11 @@ export function WorkspacePanel({ threadId, version }: { threadId: string; versio
               ) : (
                 <span>{e.name}/</span>
               )}{" "}
-              <span className="muted small">{e.type === "file" ? `${e.sizeBytes} B` : ""}</span>
+              {e.type === "file" ? (
+                <span className="muted small" title={`${e.sizeBytes} bytes`} data-testid={`ws-file-size-${e.name}`}>
+                  {formatBytes(e.sizeBytes)}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>
