@@ -1,4 +1,5 @@
 "use client";
+import { Wrench } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 import { formatChars } from "@/lib/format-size";
@@ -198,7 +199,7 @@ export function Timeline({
             return (
               <li key={item.key} className={`event tool status-${item.data.status}`} data-testid="tool-call" data-tool={item.data.toolName} data-status={item.data.status} data-agent={agent?.id ?? ""}>
                 <div>
-                  {agent ? <AgentBadge agent={agent} /> : null} <code>{item.data.toolName}</code>{" "}
+                  {agent ? <AgentBadge agent={agent} /> : null} <Wrench className="icon muted" size="1em" /> <code>{item.data.toolName}</code>{" "}
                   <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
                   {item.data.decision ? <span className="small muted"> · policy {item.data.decision}</span> : null}
                   {item.data.rule ? <span className="small muted"> ({item.data.rule})</span> : null}
