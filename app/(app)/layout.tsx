@@ -22,7 +22,8 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
     <>
       <header className="topbar">
         <Link href="/flows" className="brand">
-          <Logo /> Phylactery
+          <Logo />
+          Phylactery
         </Link>
         <nav>
           <Link href="/flows">Flows &amp; runs</Link>
@@ -47,7 +48,8 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
             {user.email}
           </span>{" "}
           <button type="submit" className="link">
-            <LogOut className="icon" size="1em" /> Sign out
+            <LogOut className="icon" size="1em" />
+            Sign out
           </button>
         </form>
       </header>

@@ -48,11 +48,13 @@ export function WorkspacePanel({ threadId, version }: { threadId: string; versio
             <li key={e.name}>
               {e.type === "file" ? (
                 <button type="button" className="link" onClick={() => show(e.name)} data-testid={`ws-file-${e.name}`}>
-                  <File className="icon" size="1em" /> {e.name}
+                  <File className="icon" size="1em" />
+                  {e.name}
                 </button>
               ) : (
                 <span>
-                  <Folder className="icon" size="1em" /> {e.name}/
+                  <Folder className="icon" size="1em" />
+                  {e.name}/
                 </span>
               )}{" "}
               {e.type === "file" ? (

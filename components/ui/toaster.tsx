@@ -3,8 +3,8 @@ import { Toaster as Sonner } from "sonner";
 
 /**
  * The app's one toast region (see components/ui/notify.ts): bottom right, in the system's
- * light or dark theme, with the app's colours and an accessible close button.
+ * light or dark theme, coloured by outcome, with an accessible close button.
  */
 export function Toaster() {
-  return <Sonner theme="system" position="bottom-right" richColors closeButton duration={4000} toastOptions={{ classNames: { toast: "toast" } }} />;
+  return <Sonner theme="system" position="bottom-right" richColors closeButton duration={4000} />;
 }
