@@ -1,11 +1,26 @@
-import type { Metadata } from "next";
+import type { Metadata, Viewport } from "next";
 import Script from "next/script";
 import type { ReactNode } from "react";
+import { Toaster } from "@/components/ui/toaster";
 import "./globals.css";
 
+/**
+ * Every page's title reads "<page> · Phylactery" (a page sets its own `title`); the favicon
+ * is app/icon.svg and the home-screen icon app/apple-icon.png, both found by file name.
+ */
 export const metadata: Metadata = {
-  title: "Phylactery",
+  title: { default: "Phylactery", template: "%s · Phylactery" },
   description: "Design flows of AI agents and the policies that govern them; approve every risky action.",
+  applicationName: "Phylactery",
+};
+
+/** The browser's chrome takes the page background of the system's theme (app/globals.css). */
+export const viewport: Viewport = {
+  colorScheme: "light dark",
+  themeColor: [
+    { media: "(prefers-color-scheme: light)", color: "#f7f7f9" },
+    { media: "(prefers-color-scheme: dark)", color: "#14161a" },
+  ],
 };
 
 /**
@@ -25,6 +40,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           {ZOD_JITLESS}
         </Script>
         {children}
+        <Toaster />
       </body>
     </html>
   );

@@ -1,4 +1,5 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ApprovalDetail, InboxPage, NavBadge, runUntilApproval } from "./pages/approvals";
 import { DEMO, RunPage, SignInPage } from "./pages/app";
 import { APPROVER, VIEWER } from "./pages/members";

@@ -1,5 +1,5 @@
 import { readFile, writeFile } from "node:fs/promises";
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { FlowsPage, SignInPage } from "./pages/app";
 import { type Box, EditorPage } from "./pages/editor";
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { FlowsPage, SignInPage } from "./pages/app";
 import { EditorPage } from "./pages/editor";
 import { APPROVER, VIEWER } from "./pages/members";

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { SignInPage } from "./pages/app";
 
 test("health answers ok once the database is reachable", async ({ request }) => {

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { type RunningFixture, startMcpFixture } from "../tests/fixtures/mcp-server";
 import { FlowsPage, SignInPage } from "./pages/app";
 import { InspectorPanel } from "./pages/inspector";
@@ -25,7 +25,7 @@ test.afterAll(async () => {
   await fixture?.stop();
 });
 
-test("the owner adds an HTTP MCP server, sees its tools, and finds them in the flow editor", async ({ page }) => {
+test("the owner adds an HTTP MCP server, sees its tools, and finds them in the flow editor", async ({ page, consoleErrors }) => {
   await new SignInPage(page).signInAndWait();
   const mcp = new McpSettingsPage(page);
   await mcp.open();
@@ -33,6 +33,7 @@ test("the owner adds an HTTP MCP server, sees its tools, and finds them in the f
   await expect(ws.getByTestId("mcp-empty")).toContainText("Model Context Protocol");
 
   // Inline errors: the server's 422 lands under the field it names.
+  consoleErrors.allow(/status of 422 .*\/mcp\)$/);
   await mcp.addHttp(ws, "Bad Name", fixture.url);
   await expect(mcp.fieldError(ws, "name")).toContainText("lower-case letters");
 

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DEMO, SignInPage } from "./pages/app";
 import { APPROVER, MembersPage, VIEWER } from "./pages/members";
 
@@ -8,7 +8,7 @@ import { APPROVER, MembersPage, VIEWER } from "./pages/members";
  * changes roles and invites people, who join only by accepting in their own Settings; a viewer
  * sees the members but cannot manage them, in the page or over the API.
  */
-test("the owner changes the viewer to approver and back, removes the approver, who comes back only by accepting an invitation", async ({ page, browser }) => {
+test("the owner changes the viewer to approver and back, removes the approver, who comes back only by accepting an invitation", async ({ page, browser, consoleErrors }) => {
   await new SignInPage(page).signInAndWait();
   const members = new MembersPage(page);
   await members.open();
@@ -62,6 +62,7 @@ test("the owner changes the viewer to approver and back, removes the approver, w
   await expect(ws.getByTestId("invitation-row-nobody@phylactery.dev")).toHaveCount(0);
 
   // Errors are shown inline and say what to do.
+  consoleErrors.allow(/status of 409 .*\/members\//);
   await members.role(ws, DEMO.email).selectOption("viewer");
   await expect(ws.getByTestId("members-error")).toContainText("last owner");
   await expect(members.role(ws, DEMO.email)).toHaveValue("owner");

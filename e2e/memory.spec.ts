@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { FlowsPage, RunPage, SignInPage } from "./pages/app";
 import { VIEWER } from "./pages/members";
 import { MemoryPage, ThreadMemoryTab } from "./pages/memory-page";
@@ -67,7 +67,7 @@ test.describe("memory", () => {
     await expect(memory.fact(content)).toHaveCount(0);
   });
 
-  test("a finished thread: memory injected, short-term entries, propose and accept a fact, delete the thread", async ({ page, browser }) => {
+  test("a finished thread: memory injected, short-term entries, propose and accept a fact, delete the thread", async ({ page, browser, consoleErrors }) => {
     await new SignInPage(page).signInAndWait();
     const memory = new MemoryPage(page);
     await memory.open();
@@ -164,6 +164,7 @@ test.describe("memory", () => {
     await page.waitForURL(/\/flows\?deleted=/);
     await expect(page.getByTestId("thread-deleted-notice")).toContainText("was deleted");
     expect((await page.request.get(`/api/threads/${threadId}/memory`)).status()).toBe(404);
+    consoleErrors.allow(/status of 404 .*\/threads\//);
     const gone = await page.goto(`/threads/${threadId}`);
     expect(gone?.status()).toBe(404);
 

@@ -1,11 +1,11 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { SignInPage } from "./pages/app";
 
 /**
  * Settings (issue 3 "Models"): a provider's API key is saved, then never shown again — not
  * in the form, not in the page, not in the API — only its last four characters.
  */
-test("a provider key is write-only: saved, hinted, never sent back", async ({ page }) => {
+test("a provider key is write-only: saved, hinted, never sent back", async ({ page, consoleErrors }) => {
   await new SignInPage(page).signInAndWait();
   await page.getByRole("link", { name: "Settings" }).click();
   const card = page.getByTestId("provider-card-openai-compatible");
@@ -25,6 +25,7 @@ test("a provider key is write-only: saved, hinted, never sent back", async ({ pa
   expect((await api.json()).providers).toMatchObject([{ provider: "openai-compatible", hasKey: true, keyHint: "…7777", model: "llama3.1" }]);
 
   // Bad input names the field.
+  consoleErrors.allow(/status of 422 .*\/api\/settings\/providers/);
   await page.getByTestId("provider-baseurl-openai-compatible").fill("not a url");
   await page.getByTestId("provider-save-openai-compatible").click();
   await expect(page.getByTestId("provider-card-openai-compatible").getByRole("alert")).toContainText("baseUrl");

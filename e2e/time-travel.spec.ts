@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { FlowsPage, SignInPage } from "./pages/app";
 import { VIEWER } from "./pages/members";
 import { RunViewPage, threadIdOf } from "./pages/run-view";

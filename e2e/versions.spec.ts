@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { DEMO, FlowsPage, RunPage, SignInPage } from "./pages/app";
 import { VIEWER } from "./pages/members";
 import { ComparePage, runBreadcrumb, VersionsPage } from "./pages/versions";

@@ -1,3 +1,4 @@
+import { LogOut } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ApprovalsNavLink } from "@/components/approvals/approvals-badge";
@@ -5,6 +6,7 @@ import { pendingCount } from "@/lib/approvals/inbox";
 import { signOut } from "@/lib/auth/auth";
 import { db } from "@/lib/db/client";
 import { myInvitations } from "@/lib/db/invitation-answers";
+import { Logo } from "@/components/ui/logo";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
@@ -20,6 +22,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
     <>
       <header className="topbar">
         <Link href="/flows" className="brand">
+          <Logo />
           Phylactery
         </Link>
         <nav>
@@ -45,6 +48,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
             {user.email}
           </span>{" "}
           <button type="submit" className="link">
+            <LogOut className="icon" size="1em" />
             Sign out
           </button>
         </form>

@@ -1,3 +1,4 @@
+import { SearchX, Workflow } from "lucide-react";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import styles from "./dashboard.module.css";
@@ -12,6 +13,7 @@ import styles from "./dashboard.module.css";
 export function NoFlows({ children }: { children: ReactNode }) {
   return (
     <div className={`card ${styles.empty}`} data-testid="dashboard-empty-flows">
+      <Workflow className="icon empty-icon" size={28} />
       <p>
         <strong>Create your first flow from a template.</strong> A flow is a team of agents, their tools and the policy
         that decides which tool calls need your approval; a template gives you one that runs as is.
@@ -25,6 +27,7 @@ export function NoFlows({ children }: { children: ReactNode }) {
 export function NoRuns({ hasFlows }: { hasFlows: boolean }) {
   return (
     <p className={`card muted ${styles.empty}`} data-testid="threads-empty">
+      <Workflow className="icon empty-icon" size={28} />
       {hasFlows
         ? "No runs yet. Write a task under a flow and press Run; each run appears here with its status, steps, tokens and cost."
         : "No runs yet. Create a flow from a template above, then write a task under it and press Run."}
@@ -36,6 +39,7 @@ export function NoRuns({ hasFlows }: { hasFlows: boolean }) {
 export function NoMatch({ what }: { what: string }) {
   return (
     <div className={`card muted ${styles.empty}`} data-testid="dashboard-empty-filtered">
+      <SearchX className="icon empty-icon" size={28} />
       <p>
         <strong>No runs match these filters</strong>
         {what ? ` (${what})` : ""}. Try another status or flow, or fewer words.

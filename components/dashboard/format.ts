@@ -1,6 +1,7 @@
 /**
  * Formatting of the dashboard's cells (issue 5). Pure functions, en-US, times in UTC so
- * that server and browser render the same text.
+ * that server and browser render the same text; "5 min ago" is client-side
+ * (components/ui/relative-time.tsx).
  */
 
 const INTEGER = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
@@ -29,15 +30,4 @@ export function formatDuration(ms: number): string {
 /** A moment as "2025-06-01 10:00 UTC". */
 export function formatUtc(d: Date): string {
   return `${d.toISOString().replace("T", " ").slice(0, 16)} UTC`;
-}
-
-/** How long ago `d` was at `now` (ms since epoch): "just now", "5 min ago", "3 h ago", "2 d ago". */
-export function formatRelative(d: Date, now: number): string {
-  const s = Math.round((now - d.getTime()) / 1000);
-  if (s < 45) return "just now";
-  const min = Math.round(s / 60);
-  if (min < 60) return `${min} min ago`;
-  const h = Math.round(min / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.round(h / 24)} d ago`;
 }

@@ -1,16 +1,18 @@
 import Link from "next/link";
+import { RelativeTime } from "@/components/ui/relative-time";
 import { formatUsd, PRICES_AS_OF } from "@/lib/models/pricing";
 import styles from "./dashboard.module.css";
 import { STATUS_LABEL } from "./dashboard-url";
 import type { DashboardRow } from "@/lib/db/dashboard-types";
-import { formatCount, formatDuration, formatRelative, formatUtc } from "./format";
+import { formatCount, formatDuration, formatUtc } from "./format";
 
 
 /**
  * The runs table (issue 5): status, task (opens the run), flow and version, start (UTC and
  * how long ago), duration, plan steps, tokens, estimated cost and who started it. A thread
  * without runs yet shows "—" for what it has not spent.
- * @param now the time the page was rendered (ms since epoch), for "5 min ago".
+ * @param now the time the page was rendered (ms since epoch): "5 min ago" reads from it until
+ *   the browser's own clock takes over (components/ui/relative-time.tsx).
  * @param workspaceOf workspace name by flow id, given when the user belongs to several
  *   workspaces: each run then names its workspace under its flow (docs/security.md "Membership").
  */
@@ -60,7 +62,9 @@ export function ThreadTable({ rows, now, workspaceOf }: { rows: DashboardRow[]; 
                   <time dateTime={t.startedAt.toISOString()} title={t.startedAt.toISOString()} data-testid="thread-started">
                     {formatUtc(t.startedAt)}
                   </time>
-                  <div className="muted small">{formatRelative(t.startedAt, now)}</div>
+                  <div className="muted small">
+                    <RelativeTime at={t.startedAt} serverNow={now} />
+                  </div>
                 </td>
                 <td className={styles.num} data-testid="thread-duration">
                   {ran ? formatDuration(t.durationMs ?? 0) : "—"}

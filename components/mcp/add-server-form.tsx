@@ -1,5 +1,6 @@
 "use client";
 import { type FormEvent, useId, useState } from "react";
+import { notify } from "@/components/ui/notify";
 import type { StdioCommandChoice } from "@/lib/mcp/stdio-commands";
 import { callMcpApi, parseSecretLines } from "./mcp-api";
 import styles from "./mcp.module.css";
@@ -60,6 +61,7 @@ export function AddServerForm({ workspaceId, commands, onAdded }: { workspaceId:
     setValues({});
     setUrl("");
     setSecrets("");
+    notify.success(`MCP server ${body.name} added.`);
     onAdded();
   }
 

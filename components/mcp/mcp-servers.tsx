@@ -1,4 +1,5 @@
 "use client";
+import { Plug } from "lucide-react";
 import { useRouter } from "next/navigation";
 import type { McpServerView } from "@/lib/mcp/servers";
 import type { StdioCommandChoice } from "@/lib/mcp/stdio-commands";
@@ -29,6 +30,7 @@ export function McpServers({
       </h2>
       {servers.length === 0 ? (
         <div className="card" data-testid="mcp-empty">
+          <Plug className="icon empty-icon" size={28} />
           <p>
             <strong>No MCP servers yet.</strong> An MCP (Model Context Protocol) server offers tools, such as searching a wiki or filing a
             ticket, that this workspace's agents can then call. Once added, its tools appear in the flow editor's palette as{" "}

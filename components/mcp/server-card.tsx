@@ -1,5 +1,8 @@
 "use client";
+import { X } from "lucide-react";
 import { type FormEvent, useState } from "react";
+import { LocalTime } from "@/components/ui/local-time";
+import { notify } from "@/components/ui/notify";
 import type { McpServerView } from "@/lib/mcp/servers";
 import { callMcpApi } from "./mcp-api";
 import styles from "./mcp.module.css";
@@ -19,7 +22,8 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
   const base = `/api/workspaces/${encodeURIComponent(workspaceId)}/mcp/${encodeURIComponent(server.id)}`;
   const named = server.tools.filter((t) => t.toolName);
 
-  async function act(what: string, url: string, method: "POST" | "PATCH" | "DELETE", body?: unknown): Promise<boolean> {
+  /** Runs one action; on success says so in a toast (`done`), on failure inline. */
+  async function act(what: string, url: string, method: "POST" | "PATCH" | "DELETE", body: unknown, done: string): Promise<boolean> {
     setError(null);
     setBusy(what);
     const answer = await callMcpApi(url, method, body);
@@ -28,6 +32,7 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
       setError(answer.message);
       return false;
     }
+    notify.success(done);
     onChanged();
     return true;
   }
@@ -38,7 +43,8 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
       setError(`secrets: name the ${server.transport === "stdio" ? "environment variable" : "header"} to set.`);
       return;
     }
-    if (await act("secret", base, "PATCH", { secrets: { [secretName.trim()]: secretValue } })) {
+    const key = secretName.trim();
+    if (await act("secret", base, "PATCH", { secrets: { [key]: secretValue } }, `Secret ${key} of ${server.name} set.`)) {
       setSecretName("");
       setSecretValue("");
     }
@@ -52,13 +58,13 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
         </h3>
         {isOwner ? (
           <span className="row gap">
-            <button type="button" className="secondary" disabled={busy !== null} onClick={() => act("refresh", `${base}/refresh`, "POST")} data-testid={`mcp-refresh-${server.name}`}>
+            <button type="button" className="secondary" disabled={busy !== null} onClick={() => act("refresh", `${base}/refresh`, "POST", undefined, `${server.name}: tools listed again.`)} data-testid={`mcp-refresh-${server.name}`}>
               {busy === "refresh" ? "Refreshing…" : "Refresh"}
             </button>
             {confirming ? (
               <>
                 <span className="small">Remove {server.name}? Flows using its tools stop validating.</span>
-                <button type="button" className="danger" disabled={busy !== null} onClick={() => act("remove", base, "DELETE")} data-testid={`mcp-remove-confirm-${server.name}`}>
+                <button type="button" className="danger" disabled={busy !== null} onClick={() => act("remove", base, "DELETE", undefined, `MCP server ${server.name} removed.`)} data-testid={`mcp-remove-confirm-${server.name}`}>
                   Remove
                 </button>
                 <button type="button" className="secondary" onClick={() => setConfirming(false)}>
@@ -87,7 +93,11 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
           <span className="badge">not listed yet</span>
         )}{" "}
         {named.length} tool{named.length === 1 ? "" : "s"}
-        {server.refreshedAt ? `, listed ${new Date(server.refreshedAt).toLocaleString()}` : ""}
+        {server.refreshedAt ? (
+          <>
+            , listed <LocalTime at={server.refreshedAt} />
+          </>
+        ) : null}
       </p>
       {server.lastError ? (
         <p className="error small" role="alert" data-testid={`mcp-server-error-${server.name}`}>
@@ -102,8 +112,8 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
           <span key={k} className="badge" data-testid={`mcp-secret-${server.name}-${k}`}>
             {k} (set)
             {isOwner ? (
-              <button type="button" className="link" aria-label={`Remove secret ${k}`} disabled={busy !== null} onClick={() => act("secret", base, "PATCH", { secrets: { [k]: null } })}>
-                ×
+              <button type="button" className="link" aria-label={`Remove secret ${k}`} disabled={busy !== null} onClick={() => act("secret", base, "PATCH", { secrets: { [k]: null } }, `Secret ${k} of ${server.name} removed.`)}>
+                <X className="icon" size="1em" />
               </button>
             ) : null}
           </span>

@@ -2,6 +2,7 @@
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
 import type { FactView } from "@/lib/memory/types";
+import { notify } from "@/components/ui/notify";
 import { callApi, type FieldIssue } from "./api";
 import styles from "./memory.module.css";
 
@@ -65,6 +66,7 @@ export function AddFactForm({ workspaceId, canEdit }: { workspaceId: string; can
     setAgentRole("");
     // 200 (not 201): the workspace already held this fact; the tags were merged into it.
     setAdded({ content: res.data.fact.content, merged: res.status === 200 });
+    notify.success(res.status === 200 ? "The fact was already known; its tags were merged." : "Fact added to the workspace's memory.");
     router.refresh();
   }
 

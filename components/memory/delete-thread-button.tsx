@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { notify } from "@/components/ui/notify";
 import { callApi } from "./api";
 import { ConfirmDialog } from "./confirm-dialog";
 
@@ -29,6 +30,7 @@ export function DeleteThreadButton({ threadId, title, disabledReason }: { thread
       setBusy(false);
       return setError(res.status === 409 ? `${res.message} Wait for the run to finish (or decide its approval), then delete it.` : res.message);
     }
+    notify.success(`Thread “${title.length > 60 ? `${title.slice(0, 60)}…` : title}” deleted.`);
     router.push(`/flows?${DELETED_PARAM}=${encodeURIComponent(title.slice(0, 120))}`);
     router.refresh();
   }

@@ -2,10 +2,12 @@
 import Link from "next/link";
 import { useState } from "react";
 import type { FactOrigin, FactView } from "@/lib/memory/types";
+import { LocalTime } from "@/components/ui/local-time";
+import { notify } from "@/components/ui/notify";
 import { callApi } from "./api";
 import { ConfirmDialog } from "./confirm-dialog";
 import styles from "./memory.module.css";
-import { memoryHref, utcTime } from "./memory-url";
+import { memoryHref } from "./memory-url";
 
 /** How each origin reads on a fact. */
 export const ORIGIN_LABEL: Record<FactOrigin, string> = {
@@ -87,6 +89,7 @@ export function FactCard({
     const res = await callApi<{ fact: FactView }>("POST", `/api/memory/facts/${fact.id}/accept`);
     setBusy(false);
     if (!res.ok) return setError(res.message);
+    notify.success("Fact accepted.");
     onChanged("Fact accepted: agents of this workspace now get it when it is relevant to their step.");
   }
 
@@ -98,6 +101,7 @@ export function FactCard({
     if (!res.ok) return setError(res.message);
     setConfirming(false);
     const n = res.data.removed;
+    notify.success(n > 1 ? `Forgot ${n} facts.` : "Fact forgotten.");
     onChanged(n > 1 ? `Forgot ${n} facts: this one and ${n - 1} from the same source (thread and step).` : "Fact forgotten.");
   }
 
@@ -113,9 +117,12 @@ export function FactCard({
         <span data-testid="fact-origin">{ORIGIN_LABEL[fact.origin]}</span>
         <Source row={row} />
         {row.by ? <span data-testid="fact-by">by {row.by}</span> : null}
-        <time dateTime={fact.createdAt} title={fact.updatedAt !== fact.createdAt ? `updated ${utcTime(fact.updatedAt)}` : undefined}>
-          {utcTime(fact.createdAt)}
-        </time>
+        <LocalTime at={fact.createdAt} />
+        {fact.updatedAt !== fact.createdAt ? (
+          <span>
+            updated <LocalTime at={fact.updatedAt} />
+          </span>
+        ) : null}
         {fact.agentRole ? <span>for agent role {fact.agentRole}</span> : null}
         {fact.tags.length ? (
           <span className={styles.tags} data-testid="fact-tags">

@@ -1,3 +1,4 @@
+import { Brain, SearchX, Users } from "lucide-react";
 import Link from "next/link";
 import { FACTS_IN_CONTEXT, SHORT_TERM_IN_CONTEXT } from "@/lib/memory/types";
 import { memoryHref } from "./memory-url";
@@ -22,6 +23,7 @@ export function MemoryExplainer() {
 export function NoMemory({ canEdit }: { canEdit: boolean }) {
   return (
     <div className="card muted" data-testid="memory-empty">
+      <Brain className="icon empty-icon" size={28} />
       <p>
         <strong>This workspace remembers nothing yet.</strong> Facts get here three ways:
       </p>
@@ -41,6 +43,7 @@ export function NoMemory({ canEdit }: { canEdit: boolean }) {
 export function NoMatch({ what, workspaceId }: { what: string; workspaceId: string }) {
   return (
     <div className="card muted" data-testid="memory-empty-filtered">
+      <SearchX className="icon empty-icon" size={28} />
       <p>
         <strong>No facts match {what}.</strong> Search looks at the words of each fact and, with an embedding model configured, at its meaning; try fewer or
         other words.
@@ -58,6 +61,7 @@ export function NoMatch({ what, workspaceId }: { what: string; workspaceId: stri
 export function NoWorkspace() {
   return (
     <p className="card muted" data-testid="memory-no-workspace">
+      <Users className="icon empty-icon" size={28} />
       You are in no workspace yet, so there is no memory to show. Create a flow from a template on <Link href="/flows">Flows</Link>: it gives you a workspace,
       and its runs start filling its memory.
     </p>

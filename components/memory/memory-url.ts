@@ -30,10 +30,3 @@ export function memoryHref(query: MemoryQuery): string {
   const qs = params.toString();
   return qs ? `/memory?${qs}` : "/memory";
 }
-
-/** A time as "2026-05-01 14:03 UTC": the same text on the server and in any browser. */
-export function utcTime(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}

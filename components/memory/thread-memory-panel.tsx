@@ -3,11 +3,14 @@ import { FINISHED_STATUSES } from "@/lib/run-status";
 import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { AgentBadge, type AgentIdentity } from "@/components/run/agent-badge";
+import { formatChars } from "@/lib/format-size";
 import type { FactView, ShortTermEntry } from "@/lib/memory/types";
+import { LocalTime } from "@/components/ui/local-time";
+import { notify } from "@/components/ui/notify";
 import { callApi } from "./api";
 import { ConfirmDialog } from "./confirm-dialog";
 import styles from "./memory.module.css";
-import { memoryHref, utcTime } from "./memory-url";
+import { memoryHref } from "./memory-url";
 
 /** The thread's summary as the route sends it: text, or an object with the text and when it was written. */
 type SummaryBody = string | { text?: string; content?: string; summary?: string; at?: string; summarizedAt?: string; createdAt?: string } | null;
@@ -57,7 +60,7 @@ function Result({ text }: { text: string }) {
   return (
     <details>
       <summary>
-        {text.slice(0, 120)}… <span className="muted">({text.length} chars)</span>
+        {text.slice(0, 120)}… <span className="muted">({formatChars(text.length)})</span>
       </summary>
       <pre className="small">{text}</pre>
     </details>
@@ -127,7 +130,9 @@ export function ThreadMemoryPanel({
       setError(res.message);
       return false;
     }
-    setNotice(done(res.data));
+    const outcome = done(res.data);
+    setNotice(outcome);
+    notify.success(outcome.text);
     await load();
     return true;
   }
@@ -139,7 +144,9 @@ export function ThreadMemoryPanel({
     setBusy(null);
     if (!res.ok) return setClearError(res.message);
     setClearing(false);
-    setNotice({ text: `Cleared ${res.data.removed} short-term entr${res.data.removed === 1 ? "y" : "ies"}. The next run on this thread starts with none.` });
+    const text = `Cleared ${res.data.removed} short-term entr${res.data.removed === 1 ? "y" : "ies"}. The next run on this thread starts with none.`;
+    setNotice({ text });
+    notify.success(text);
     await load();
   }
 
@@ -177,7 +184,8 @@ export function ThreadMemoryPanel({
         </p>
       ) : null}
       {notice ? (
-        <p className={`small card ${styles.notice}`} aria-live="polite" data-testid="thread-memory-notice">
+        // Announced by the toast of the same outcome; this stays on screen, with its link.
+        <p className={`small card ${styles.notice}`} data-testid="thread-memory-notice">
           {notice.text}{" "}
           {notice.factId ? (
             <Link href={memoryHref({ workspace: workspaceId, fact: notice.factId })} data-testid="thread-memory-notice-link">
@@ -227,7 +235,7 @@ export function ThreadMemoryPanel({
                   {data.entries.map((e) => (
                     <tr key={e.id} data-testid="short-term-entry" data-agent={e.agentId} data-step={e.stepId ?? ""}>
                       <td className={`muted ${styles.nowrap}`}>
-                        <time dateTime={e.createdAt}>{utcTime(e.createdAt)}</time>
+                        <LocalTime at={e.createdAt} />
                       </td>
                       <td className={styles.nowrap}>
                         <AgentBadge agent={agent(e.agentId)} />
@@ -262,7 +270,11 @@ export function ThreadMemoryPanel({
                 <p className={styles.summary} data-testid="thread-summary-text">
                   {summary.text}
                 </p>
-                {summary.at ? <p className="small muted">written {utcTime(summary.at)}</p> : null}
+                {summary.at ? (
+                  <p className="small muted">
+                    written <LocalTime at={summary.at} />
+                  </p>
+                ) : null}
               </>
             ) : (
               <p className="small muted" data-testid="thread-summary-empty">

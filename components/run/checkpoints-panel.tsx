@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { LocalTime } from "@/components/ui/local-time";
 import type { CheckpointEntry, CheckpointState } from "@/lib/engine/time-travel";
 
 /** Rows fetched per page. */
@@ -217,7 +218,7 @@ export function CheckpointsPanel({ threadId, canFork }: { threadId: string; canF
                 data-next={c.next.join(",")}
                 data-writers={c.writers.join(",")}
                 aria-selected={selected === c.checkpointId}
-                style={selected === c.checkpointId ? { background: "rgb(128 128 128 / 0.12)" } : undefined}
+                style={selected === c.checkpointId ? { background: "var(--tint)" } : undefined}
               >
                 <td>
                   <button type="button" className="link" onClick={() => void select(c.checkpointId)} data-testid="checkpoint-open" title={c.checkpointId}>
@@ -231,7 +232,7 @@ export function CheckpointsPanel({ threadId, canFork }: { threadId: string; canF
                 <td>{nodes(c.writers)}</td>
                 <td>{nodes(c.next)}</td>
                 <td>{summaryText(c)}</td>
-                <td className="muted">{c.createdAt ? new Date(c.createdAt).toLocaleTimeString("en") : "—"}</td>
+                <td className="muted">{c.createdAt ? <LocalTime at={c.createdAt} style="time" /> : "—"}</td>
               </tr>
             ))}
           </tbody>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LocalTime } from "@/components/ui/local-time";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 
 /** What a fork records about its origin (the `thread_forked` run event; lib/engine/fork-thread.ts). */
@@ -36,7 +37,10 @@ export function ForkedFrom({ origin, originVisible }: { origin: ForkOrigin; orig
           </span>
         )}{" "}
         at checkpoint <code data-testid="forked-from-checkpoint">{origin.checkpointId}</code>, step <span data-testid="forked-from-step">{origin.step}</span>
-        <span className="muted small"> · {new Date(origin.at).toLocaleString("en")}</span>
+        <span className="muted small">
+          {" "}
+          · <LocalTime at={origin.at} />
+        </span>
       </p>
       <p className="muted small">
         The graph state is the one at that checkpoint.{" "}

@@ -1,3 +1,4 @@
+import { Brain } from "lucide-react";
 import Link from "next/link";
 import { memoryHref } from "@/components/memory/memory-url";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
@@ -21,7 +22,7 @@ export function MemoryPart({ data, agent, workspaceId }: { data: RunDataTypes["m
   return (
     <details className={styles.block} data-testid="memory-injected" data-step={data.stepId ?? ""} data-agent={data.agentId} data-facts={m} data-entries={n}>
       <summary className="small">
-        <span aria-hidden>🧠</span> <strong>Memory injected</strong> <AgentBadge agent={agent} />{" "}
+        <Brain className="icon" size="1em" /> <strong>Memory injected</strong> <AgentBadge agent={agent} />{" "}
         <span className="muted">
           {empty ? "nothing yet (no recent entries, no matching facts)" : `${n} recent entr${n === 1 ? "y" : "ies"} · ${m} fact${m === 1 ? "" : "s"}`}
         </span>

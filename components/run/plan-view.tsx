@@ -1,8 +1,10 @@
 "use client";
+import { Ban, Circle, CircleCheck, CircleMinus, CircleX, LoaderCircle, type LucideIcon } from "lucide-react";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 import { STEP_STATUS_LABEL, statusLabel } from "@/lib/run-status";
 
-const ICON: Record<string, string> = { pending: "○", in_progress: "◐", completed: "●", failed: "✕", skipped: "–", blocked: "⊘", rejected: "✕" };
+/** A step's status as an icon (the status is also in the step's badge and data-status). */
+const ICON: Record<string, LucideIcon> = { pending: Circle, in_progress: LoaderCircle, completed: CircleCheck, failed: CircleX, skipped: CircleMinus, blocked: Ban, rejected: CircleX };
 type StepView = RunDataTypes["plan"]["steps"][number];
 
 /** Steps grouped by depth of their dependencies: each group's steps can run side by side. */
@@ -40,17 +42,20 @@ export function PlanView({ plan }: { plan: RunDataTypes["plan"] }) {
       <ol className="waves">
         {waves(plan.steps).map((wave) => (
           <li key={wave[0]?.id} className="wave" data-testid="plan-wave" data-size={wave.length}>
-            {wave.map((s) => (
-              <div key={s.id} className={`step status-${s.status}`} data-testid="plan-step" data-status={s.status}>
-                <span aria-hidden>{ICON[s.status] ?? "○"}</span> <strong>{s.task}</strong>{" "}
-                {s.status === "blocked" || s.status === "rejected" || s.status === "skipped" ? <span className={`badge status-${s.status}`}>{STEP_STATUS_LABEL[s.status]}</span> : null}
-                <div className="muted small">
-                  {s.agentName}
-                  {s.tries > 1 ? ` · try ${s.tries}` : ""}
+            {wave.map((s) => {
+              const Icon = ICON[s.status] ?? Circle;
+              return (
+                <div key={s.id} className={`step status-${s.status}`} data-testid="plan-step" data-status={s.status}>
+                  <Icon className="icon step-icon" size="1em" /> <strong>{s.task}</strong>{" "}
+                  {s.status === "blocked" || s.status === "rejected" || s.status === "skipped" ? <span className={`badge status-${s.status}`}>{STEP_STATUS_LABEL[s.status]}</span> : null}
+                  <div className="muted small">
+                    {s.agentName}
+                    {s.tries > 1 ? ` · try ${s.tries}` : ""}
+                  </div>
+                  {s.error ? <div className="error small">{s.error}</div> : null}
                 </div>
-                {s.error ? <div className="error small">{s.error}</div> : null}
-              </div>
-            ))}
+              );
+            })}
           </li>
         ))}
       </ol>

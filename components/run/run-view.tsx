@@ -1,6 +1,7 @@
 "use client";
 import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
+import { LoaderCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { argsValue, diffArgs } from "@/components/approvals/args-diff";
@@ -283,7 +284,7 @@ export function RunView({
         />
         {busy ? (
           <p className="muted small" data-testid="streaming">
-            Working…
+            <LoaderCircle className="icon spin" size="1em" /> Working…
           </p>
         ) : null}
         {error ? (
@@ -309,7 +310,7 @@ export function RunView({
               <option value="">Supervisor plans</option>
               {agents.map((a) => (
                 <option key={a.id} value={a.id}>
-                  {a.icon} {a.name} only
+                  {a.name} only
                 </option>
               ))}
             </select>

@@ -73,7 +73,7 @@ export function StartRunForm({
           <option value="">Supervisor plans (autonomous)</option>
           {agents.map((a) => (
             <option key={a.id} value={a.id}>
-              {a.icon} {a.name} only (directed)
+              {a.name} only (directed)
             </option>
           ))}
         </select>

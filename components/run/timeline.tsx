@@ -1,6 +1,8 @@
 "use client";
+import { Wrench } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import { formatChars } from "@/lib/format-size";
 import { AgentBadge, type AgentIdentity } from "./agent-badge";
 import { MemoryPart } from "./memory-part";
 
@@ -43,7 +45,7 @@ function EvictedOutput({ threadId, pointer, sizeChars }: { threadId: string; poi
   return (
     <div className="small" data-testid="evicted-output">
       <span className="muted">
-        output evicted from the run's state ({sizeChars.toLocaleString("en")} chars) · <code>{pointer}</code>
+        output evicted from the run's state ({formatChars(sizeChars)}) · <code>{pointer}</code>
       </span>{" "}
       {content === null ? (
         <button type="button" className="link" onClick={open} disabled={loading} data-testid="open-evicted">
@@ -78,7 +80,7 @@ function Payload({ label, text, testId }: { label: string; text: string; testId:
   return (
     <details className="small" data-testid={testId}>
       <summary>
-        {label} ({text.length.toLocaleString("en")} chars)
+        {label} ({formatChars(text.length)})
       </summary>
       <pre className="small file-content">{text}</pre>
     </details>
@@ -97,7 +99,7 @@ function StepResult({ text }: { text: string }) {
   return (
     <details className="result">
       <summary className="small">
-        {first.slice(0, 160)} <span className="muted">({text.length} chars)</span>
+        {first.slice(0, 160)} <span className="muted">({formatChars(text.length)})</span>
       </summary>
       <pre className="small">{text}</pre>
     </details>
@@ -197,7 +199,7 @@ export function Timeline({
             return (
               <li key={item.key} className={`event tool status-${item.data.status}`} data-testid="tool-call" data-tool={item.data.toolName} data-status={item.data.status} data-agent={agent?.id ?? ""}>
                 <div>
-                  {agent ? <AgentBadge agent={agent} /> : null} <code>{item.data.toolName}</code>{" "}
+                  {agent ? <AgentBadge agent={agent} /> : null} <Wrench className="icon muted" size="1em" /> <code>{item.data.toolName}</code>{" "}
                   <span className={`badge status-${item.data.status}`}>{item.data.status.replace("_", " ")}</span>
                   {item.data.decision ? <span className="small muted"> · policy {item.data.decision}</span> : null}
                   {item.data.rule ? <span className="small muted"> ({item.data.rule})</span> : null}

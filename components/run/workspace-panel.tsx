@@ -1,5 +1,7 @@
 "use client";
+import { File, Folder } from "lucide-react";
 import { useCallback, useEffect, useState } from "react";
+import { formatBytes } from "@/lib/format-size";
 
 interface Entry {
   name: string;
@@ -46,12 +48,20 @@ export function WorkspacePanel({ threadId, version }: { threadId: string; versio
             <li key={e.name}>
               {e.type === "file" ? (
                 <button type="button" className="link" onClick={() => show(e.name)} data-testid={`ws-file-${e.name}`}>
+                  <File className="icon" size="1em" />
                   {e.name}
                 </button>
               ) : (
-                <span>{e.name}/</span>
+                <span>
+                  <Folder className="icon" size="1em" />
+                  {e.name}/
+                </span>
               )}{" "}
-              <span className="muted small">{e.type === "file" ? `${e.sizeBytes} B` : ""}</span>
+              {e.type === "file" ? (
+                <span className="muted small" title={`${e.sizeBytes} bytes`} data-testid={`ws-file-size-${e.name}`}>
+                  {formatBytes(e.sizeBytes)}
+                </span>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 "use client";
 import { type FormEvent, useState } from "react";
+import { LocalTime } from "@/components/ui/local-time";
 import type { AccountView, InstanceWorkspaceView } from "@/lib/db/instance-types";
 import { useApiCall } from "./use-api-call";
 
@@ -24,7 +25,7 @@ export function InstanceAdmin({ accounts, workspaces }: { accounts: AccountView[
       return;
     }
     const made = email.trim().toLowerCase();
-    if (await call("/api/admin/users", "POST", { email, password, ...(name.trim() ? { name } : {}) })) {
+    if (await call("/api/admin/users", "POST", { email, password, ...(name.trim() ? { name } : {}) }, `Account ${made} created.`)) {
       setEmail("");
       setName("");
       setPassword("");
@@ -70,7 +71,7 @@ export function InstanceAdmin({ accounts, workspaces }: { accounts: AccountView[
         <thead>
           <tr>
             <th>Account</th>
-            <th>Created (UTC)</th>
+            <th>Created</th>
             <th>Workspaces</th>
           </tr>
         </thead>
@@ -80,7 +81,9 @@ export function InstanceAdmin({ accounts, workspaces }: { accounts: AccountView[
               <td>
                 {a.email} {a.name ? <span className="muted small">({a.name})</span> : null} {a.admin ? <span className="badge">admin</span> : null}
               </td>
-              <td className="small">{a.createdAt.replace("T", " ").slice(0, 16)}</td>
+              <td className="small">
+                <LocalTime at={a.createdAt} />
+              </td>
               <td>{a.workspaces}</td>
             </tr>
           ))}

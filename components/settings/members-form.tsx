@@ -60,7 +60,7 @@ export function MembersForm({
       return;
     }
     const invited = email.trim().toLowerCase();
-    if (await call(base, "POST", { email, role })) {
+    if (await call(base, "POST", { email, role }, `Invitation sent to ${invited}.`)) {
       setEmail("");
       setNotice(`Invitation to ${invited} as ${role} sent. They join once they accept it in Settings, signed in with that email.`);
     }
@@ -68,7 +68,7 @@ export function MembersForm({
 
   async function remove(m: MemberRow) {
     setConfirming(null);
-    await call(`${base}/${encodeURIComponent(m.userId)}`, "DELETE");
+    await call(`${base}/${encodeURIComponent(m.userId)}`, "DELETE", undefined, `${m.userId === myUserId ? "You left" : `${m.email} removed from`} ${workspace.name}.`);
   }
 
   return (
@@ -97,7 +97,7 @@ export function MembersForm({
                     aria-label={`Role of ${m.email}`}
                     value={m.role}
                     disabled={busy}
-                    onChange={(e) => call(`${base}/${encodeURIComponent(m.userId)}`, "PATCH", { role: e.target.value })}
+                    onChange={(e) => call(`${base}/${encodeURIComponent(m.userId)}`, "PATCH", { role: e.target.value }, `${m.email} is now ${e.target.value} of ${workspace.name}.`)}
                     data-testid={`member-role-${m.email}`}
                   >
                     {ROLES.map((r) => (
@@ -158,7 +158,7 @@ export function MembersForm({
                     type="button"
                     className="secondary"
                     disabled={busy}
-                    onClick={() => call(`/api/workspaces/${encodeURIComponent(workspace.id)}/invitations/${encodeURIComponent(inv.id)}`, "DELETE")}
+                    onClick={() => call(`/api/workspaces/${encodeURIComponent(workspace.id)}/invitations/${encodeURIComponent(inv.id)}`, "DELETE", undefined, `Invitation of ${inv.email} revoked.`)}
                     data-testid={`invitation-revoke-${inv.email}`}
                   >
                     Revoke

@@ -18,7 +18,13 @@ export interface MyInvitationRow {
  */
 export function MyInvitations({ invitations }: { invitations: MyInvitationRow[] }) {
   const { call, busy, error } = useApiCall();
-  const answer = (inv: MyInvitationRow, what: "accept" | "decline") => call(`/api/invitations/${encodeURIComponent(inv.id)}/${what}`, "POST");
+  const answer = (inv: MyInvitationRow, what: "accept" | "decline") =>
+    call(
+      `/api/invitations/${encodeURIComponent(inv.id)}/${what}`,
+      "POST",
+      undefined,
+      what === "accept" ? `You joined ${inv.workspace.name} as ${inv.role}.` : `Invitation to ${inv.workspace.name} declined.`,
+    );
   return (
     <section className="card stack" data-testid="my-invitations">
       <h2>Invitations for you</h2>

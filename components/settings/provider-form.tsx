@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { notify } from "@/components/ui/notify";
 import type { ProviderView } from "@/lib/models/provider-view";
 
 type Saved = Omit<ProviderView, "updatedAt">;
@@ -19,10 +20,16 @@ export function ProviderForm({ provider, label, needsUrl, saved }: { provider: s
     setError(null);
     setStatus(null);
     const body = { provider, ...(apiKey ? { apiKey } : {}), ...(model ? { model } : {}), ...(needsUrl ? { baseUrl } : {}), isDefault };
-    const res =
-      method === "PUT"
-        ? await fetch("/api/settings/providers", { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
-        : await fetch(`/api/settings/providers?provider=${encodeURIComponent(provider)}`, { method });
+    let res: Response;
+    try {
+      res =
+        method === "PUT"
+          ? await fetch("/api/settings/providers", { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+          : await fetch(`/api/settings/providers?provider=${encodeURIComponent(provider)}`, { method });
+    } catch {
+      setError("Could not reach the server; check that it is running and try again.");
+      return;
+    }
     if (!res.ok) {
       const err = await res.json().catch(() => null);
       setError(err?.error?.message ?? `HTTP ${res.status}`);
@@ -30,6 +37,7 @@ export function ProviderForm({ provider, label, needsUrl, saved }: { provider: s
     }
     setApiKey("");
     setStatus(method === "PUT" ? "Saved." : "Removed.");
+    notify.success(method === "PUT" ? `${label} settings saved.` : `${label} settings removed.`);
     router.refresh();
   }
 

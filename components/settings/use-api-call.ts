@@ -1,18 +1,20 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { notify } from "@/components/ui/notify";
 
 /**
  * A JSON call to the app's API from a settings form: sends it, shows the server's error
- * message (which says what to do) on failure, refreshes the page's server data on success.
- * @returns `call(url, method, body?)` resolving to true on success, plus `busy` and `error`.
+ * message (which says what to do) inline on failure, and on success says what was done in a
+ * toast (when given `done`) and refreshes the page's server data.
+ * @returns `call(url, method, body?, done?)` resolving to true on success, plus `busy` and `error`.
  */
 export function useApiCall() {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  async function call(url: string, method: "POST" | "PATCH" | "DELETE", body?: unknown): Promise<boolean> {
+  async function call(url: string, method: "POST" | "PATCH" | "DELETE", body?: unknown, done?: string): Promise<boolean> {
     setError(null);
     setBusy(true);
     try {
@@ -22,6 +24,7 @@ export function useApiCall() {
         setError(err?.error?.message ?? `The server answered HTTP ${res.status}; reload the page and try again.`);
         return false;
       }
+      if (done) notify.success(done);
       router.refresh();
       return true;
     } catch {

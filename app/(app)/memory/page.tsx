@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
 import { AddFactForm } from "@/components/memory/add-fact-form";
@@ -16,6 +17,8 @@ import { listFacts, searchFacts } from "@/lib/memory/long-term";
 import type { FactView, RetrievedFact } from "@/lib/memory/types";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Memory" };
 
 type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { InstanceAdmin } from "@/components/settings/instance-admin";
 import { MembersForm } from "@/components/settings/members-form";
@@ -14,6 +15,8 @@ import { requireUser } from "@/lib/http/with-user";
 import { listProviders } from "@/lib/models/provider-settings";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Settings" };
 
 const PROVIDERS = [
   { provider: "openai", label: "OpenAI", needsUrl: false },

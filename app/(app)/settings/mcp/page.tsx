@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { McpServers } from "@/components/mcp/mcp-servers";
 import { db } from "@/lib/db/client";
@@ -7,6 +8,8 @@ import { listServers } from "@/lib/mcp/servers";
 import { stdioCommandChoices } from "@/lib/mcp/stdio-commands";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "MCP servers" };
 
 /**
  * Settings → MCP servers (issue 6): per workspace I belong to, its MCP servers with their

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { DeleteThreadButton } from "@/components/memory/delete-thread-button";
 import { type ForkOrigin, ForkedFrom } from "@/components/run/forked-from";
@@ -17,9 +18,25 @@ import type { RunUIMessage } from "@/lib/engine/ui-parts";
 import { isRunActive } from "@/lib/engine/run-thread";
 import { FlowDocument } from "@/lib/flow/schema";
 import { orNotFound } from "@/lib/http/or-not-found";
-import { requireUser } from "@/lib/http/with-user";
+import { isAppError } from "@/lib/errors";
+import { currentUser, requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
+
+/** The tab's title is the thread's task ("Summarize notes.md… · Phylactery"); "Run" when it cannot be shown. */
+export async function generateMetadata({ params }: { params: Promise<{ threadId: string }> }): Promise<Metadata> {
+  const user = await currentUser();
+  const { threadId } = await params;
+  if (!user) return { title: "Run" };
+  try {
+    const { title } = await getThread(db(), user.id, threadId);
+    return { title: title.length > 60 ? `${title.slice(0, 60)}…` : title };
+  } catch (err) {
+    // The page itself answers 404 for a thread the user may not see.
+    if (isAppError(err) && err.code === "not_found") return { title: "Run" };
+    throw err;
+  }
+}
 
 /**
  * The replay for users who may not decide: approval cards without their one-time tokens,

@@ -1,4 +1,6 @@
+import type { Metadata } from "next";
 import Link from "next/link";
+import { LocalTime } from "@/components/ui/local-time";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
@@ -6,6 +8,8 @@ import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Audit trail" };
 
 /**
  * A thread's audit trail (SPEC.md 4): every proposal, decision and execution with who, when
@@ -48,7 +52,9 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
               })();
               return (
                 <tr key={e.id} data-testid="audit-row" data-action={e.action}>
-                  <td className="small">{e.createdAt.toISOString().replace("T", " ").slice(0, 19)}</td>
+                  <td className="small">
+                    <LocalTime at={e.createdAt} style="seconds" />
+                  </td>
                   <td>{e.action.replaceAll("_", " ")}</td>
                   <td className="small">{users.get(e.actorId ?? "") ?? e.actorId ?? "—"}</td>
                   <td>
