@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { InboxCard } from "@/components/approvals/inbox-card";
 import { InboxEmpty } from "@/components/approvals/inbox-empty";
@@ -9,6 +10,8 @@ import { db } from "@/lib/db/client";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Approvals" };
 
 type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { z } from "zod";
 import { FilterNotes, NoFlows, NoMatch, NoRuns } from "@/components/dashboard/dashboard-empty";
@@ -21,6 +22,8 @@ import { NEW_FLOW_TEMPLATES, starterAbout, TEMPLATE_TASKS } from "@/templates";
 import { ThreadDeletedNotice } from "@/components/memory/thread-deleted-notice";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Flows" };
 
 /** A role's name on the card of a flow the user does not own (owners can do everything). */
 const ROLE_LABEL: Record<Role, string> = { owner: "Owner", approver: "Approver", viewer: "Viewer" };

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import { FlowEditor } from "@/components/flow-editor/flow-editor";
 import { db } from "@/lib/db/client";
 import { getFlowWithLatest } from "@/lib/db/flows";
@@ -7,6 +8,14 @@ import { requireUser } from "@/lib/http/with-user";
 import { workspaceToolRegistry } from "@/lib/tools/workspace-registry";
 
 export const dynamic = "force-dynamic";
+
+/** The tab shows the flow's name; a flow the user may not see is titled plainly (the page is a 404). */
+export async function generateMetadata({ params }: { params: Promise<{ flowId: string }> }): Promise<Metadata> {
+  const user = await requireUser();
+  const { flowId } = await params;
+  const found = await getFlowWithLatest(db(), user.id, flowId).catch(() => null);
+  return { title: found ? found.document.settings.name : "Flow" };
+}
 
 /**
  * Flow editor: the canvas of the latest version, and a form to run it (rendered by the

@@ -1,3 +1,4 @@
+import type { Metadata } from "next";
 import Link from "next/link";
 import { StartRunForm } from "@/components/run/start-run-form";
 import { formatUtc } from "@/components/versions/format";
@@ -10,6 +11,8 @@ import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Versions" };
 
 /**
  * A flow's history (issue 5): every version newest first with author, time (UTC),
