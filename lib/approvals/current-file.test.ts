@@ -44,7 +44,7 @@ describe("readCurrentFile: the file a write would replace, as it is now", () => 
 
   it("a folder is a directory; paths the sandbox refuses are never read", async () => {
     expect(await readCurrentFile(ws, "docs")).toEqual({ state: "directory" });
-    for (const p of ["../secret.txt", "escape.txt", "/etc/passwd"]) {
+    for (const p of ["../secret.txt", "escape.txt", "/etc/passwd", "x".repeat(1000), `docs/${"y".repeat(300)}/z.md`]) {
       const out = await readCurrentFile(ws, p);
       expect(out.state).toBe("refused");
       expect(JSON.stringify(out)).not.toContain("top secret");

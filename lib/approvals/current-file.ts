@@ -7,6 +7,27 @@ import { type CurrentFile, PREVIEW_MAX_BYTES } from "./preview-item";
 /** O_NOFOLLOW where the platform has it: refuse a symlink swapped in after the sandbox check. */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
+/** The state a file-system error stands for, as the file tools would report it; null for unexpected errors. */
+function fsState(err: unknown, relPath: string): CurrentFile | null {
+  const shown = JSON.stringify(relPath.length > 120 ? `${relPath.slice(0, 120)}…` : relPath);
+  switch ((err as NodeJS.ErrnoException | undefined)?.code) {
+    case "ENOENT":
+    case "ENOTDIR":
+      return { state: "missing" };
+    case "EISDIR":
+      return { state: "directory" };
+    case "ELOOP":
+      return { state: "refused", message: `Path ${shown} is refused: it is a symlink.` };
+    case "ENAMETOOLONG":
+      return { state: "refused", message: `Path ${shown} is refused: a name in it is too long for the file system.` };
+    case "EACCES":
+    case "EPERM":
+      return { state: "refused", message: `Permission denied: ${shown}.` };
+    default:
+      return null;
+  }
+}
+
 /**
  * A workspace file as it is now, for the line diff of an approval that would write it. The
  * path goes through the same sandbox as the file tools (lib/tools/sandbox.ts): a path the
@@ -16,7 +37,7 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
  * @param relPath workspace-relative path, as the tool call names it.
  * @param limitBytes largest file whose content is returned (default {@link PREVIEW_MAX_BYTES}).
  * @returns the file's state; text only when it is valid UTF-8 without NUL bytes.
- * @throws only unexpected I/O errors (EACCES and the like), which the route answers with 500.
+ * @throws only unexpected I/O errors (EIO and the like), which the route answers with 500.
  */
 export async function readCurrentFile(workspaceDir: string, relPath: string, limitBytes = PREVIEW_MAX_BYTES): Promise<CurrentFile> {
   let abs: string;
@@ -25,16 +46,16 @@ export async function readCurrentFile(workspaceDir: string, relPath: string, lim
   } catch (err) {
     if (isAppError(err) && err.reason === "workspace_missing") return { state: "missing" };
     if (isAppError(err)) return { state: "refused", message: err.message };
+    const known = fsState(err, relPath);
+    if (known) return known;
     throw err;
   }
   let handle: fs.FileHandle;
   try {
     handle = await fs.open(abs, constants.O_RDONLY | NOFOLLOW);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return { state: "missing" };
-    if (code === "EISDIR") return { state: "directory" };
-    if (code === "ELOOP") return { state: "refused", message: `Path ${JSON.stringify(relPath)} is refused: it is a symlink.` };
+    const known = fsState(err, relPath);
+    if (known) return known;
     throw err;
   }
   try {
