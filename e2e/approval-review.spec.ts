@@ -104,12 +104,19 @@ test("Edit is a form from the tool's input schema: change the content field, app
   await expect(review.field("content")).toHaveValue(/^# Summary of notes\.md\n/);
   await expect(card.getByLabel(/^path/)).toBeVisible();
 
+  // Raw HTML in Markdown is shown as text, never rendered; images are named, never loaded.
+  const preview = card.getByTestId("edit-file-write");
+  await review.field("content").fill('# Raw HTML\n\n<b>bold</b> <img src="x" onerror="window.__pwned = 1">\n\n![chart](https://example.com/chart.png)\n');
+  await expect(review.rendered(preview)).toContainText("<b>bold</b>");
+  await expect(review.rendered(preview)).toContainText("[image: chart (https://example.com/chart.png)]");
+  await expect(review.rendered(preview).locator("b, img")).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+
   const edited = "# Summary for the managers\n\n- Ship 0.2 on Friday 24 April 2026.\n";
   await review.field("content").fill(edited);
   await expect(card.locator('[data-testid="edit-diff"] li[data-path="content"]')).toHaveAttribute("data-kind", "changed");
   await expect(card.getByTestId("edit-diff").locator("li")).toHaveCount(1);
   // The edit's own preview: its content rendered and its lines against the file now (a new file).
-  const preview = card.getByTestId("edit-file-write");
   await expect(review.rendered(preview).getByRole("heading", { name: "Summary for the managers" })).toBeVisible();
   expect(await review.diffLines("add", preview)).toEqual(["# Summary for the managers", "", "- Ship 0.2 on Friday 24 April 2026."]);
 
@@ -129,9 +136,14 @@ test("Edit is a form from the tool's input schema: change the content field, app
   await card.getByTestId("edit-mode-form").click();
   await expect(review.field("content")).toHaveValue(edited);
 
+  const approvalId = (await card.getAttribute("data-approval-id")) ?? "";
   await card.getByTestId("edit-submit").click();
   await run.waitForStatus("completed");
   expect(await run.openWorkspaceFile("summary.md")).toBe(edited);
+  // The decided approval's page shows the write that ran, rendered.
+  await page.goto(`/approvals/${approvalId}`);
+  await expect(page.getByTestId("detail-outcome")).toHaveAttribute("data-decision", "edit");
+  await expect(page.getByTestId("detail-file-write").getByRole("heading", { name: "Summary for the managers" })).toBeVisible();
 });
 
 test("direct loads of a run view with a pending approval, the inbox and the detail page log no errors", async ({ page }) => {

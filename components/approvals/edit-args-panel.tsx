@@ -143,7 +143,15 @@ export function EditArgsPanel({
           >
             Form
           </button>
-          <button type="button" className={shown === "json" ? undefined : "secondary"} aria-pressed={shown === "json"} disabled={shown !== "json" && !args} onClick={() => switchTo("json")} data-testid="edit-mode-json">
+          <button
+            type="button"
+            className={shown === "json" ? undefined : "secondary"}
+            aria-pressed={shown === "json"}
+            disabled={shown !== "json" && !args}
+            title={shown !== "json" && !args ? "Fix the fields first: the JSON starts from valid arguments." : undefined}
+            onClick={() => switchTo("json")}
+            data-testid="edit-mode-json"
+          >
             Raw JSON
           </button>
         </span>
