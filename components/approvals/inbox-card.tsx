@@ -4,11 +4,14 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { type ApprovalDecision, ApprovalCard } from "@/components/run/approval-card";
 import type { InboxItem } from "@/lib/approvals/inbox-item";
+import { LocalTime } from "./local-time";
 import { postDecision } from "./post-decision";
 
 /**
- * An approval in the inbox (issue 4): where it comes from (flow, workspace, thread, agent,
- * step, requester) and the same card as in the run view, with every decision. Deciding
+ * An approval in the inbox: where it comes from (flow, workspace, thread, agent, step,
+ * requester) and the same card as in the run view (a file write's rendered content and line
+ * diff, the schema-driven edit form), with every decision. Times render in the reader's
+ * zone on the client only. Deciding
  * sends it to the thread's run (which resumes and goes on to its next stop), says how the
  * run ended up, and refreshes the page.
  */
@@ -43,7 +46,7 @@ export function InboxCard({ item, detail = false }: { item: InboxItem; /** On th
           · {item.workspaceName} · thread <Link href={`/threads/${item.threadId}`}>{item.threadTitle}</Link>
           {item.agentName ? <> · agent {item.agentName}</> : null}
           {item.stepTask ? <> · step “{item.stepTask}”</> : null} · requested by <span data-testid="inbox-requested-by">{item.requestedBy}</span>{" "}
-          {new Date(item.requestedAt).toLocaleString("en")} ·{" "}
+          <LocalTime iso={item.requestedAt} /> ·{" "}
           <Link href={`/approvals/${item.approvalId}`} data-testid="inbox-detail-link">
             details
           </Link>
@@ -70,7 +73,7 @@ export function InboxCard({ item, detail = false }: { item: InboxItem; /** On th
       />
       {item.status !== "pending" && item.decidedAt ? (
         <p className="small muted" data-testid="inbox-decided">
-          {item.decision ?? item.status} by {item.decidedBy ?? "—"} {new Date(item.decidedAt).toLocaleString("en")}
+          {item.decision ?? item.status} by {item.decidedBy ?? "—"} <LocalTime iso={item.decidedAt} />
           {item.comment ? <> · “{item.comment}”</> : null}
         </p>
       ) : null}

@@ -1,7 +1,14 @@
 "use client";
-import { useEffect, useState } from "react";
-import { prettyArgs } from "@/components/approvals/args-diff";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { announceApproval } from "@/components/approvals/announcer";
+import styles from "@/components/approvals/approvals.module.css";
+import { argsValue, prettyArgs } from "@/components/approvals/args-diff";
 import { EditArgsPanel } from "@/components/approvals/edit-args-panel";
+import { type FileNow, FileWriteView } from "@/components/approvals/file-write-view";
+import { LocalTime } from "@/components/approvals/local-time";
+import { useApprovalPreview } from "@/components/approvals/use-approval-preview";
+import { useNow } from "@/components/approvals/use-now";
+import { fileWriteOf } from "@/lib/approvals/file-write";
 import type { HumanDecision } from "@/lib/approvals/inbox-item";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 
@@ -31,12 +38,21 @@ function timeLeft(iso: string, now: number): string | null {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
+/** What the live region says when a card appears, e.g. "Approval needed: write_file to summary.md. …". */
+function announcement(toolName: string, path: string | null): string {
+  return `Approval needed: ${toolName}${path ? ` to ${path}` : ""}. The run is paused until someone decides; the card is in view.`;
+}
+
 /**
- * The approval card (SPEC.md 4, issue 4): tool, the exact canonical arguments (RFC 8785)
- * that will run, a hash prefix, risk and rule when known, time left, and the decisions the
- * interrupt allows: Approve, Edit (JSON with a diff), Respond (feedback), Reject (with a
- * reason) and Ignore (confirm; cancels the run). Users whose role cannot decide see the
- * buttons disabled, with a note.
+ * The approval card (SPEC.md 4): tool, what will run, a hash prefix, risk and rule when
+ * known, time left, and the decisions the interrupt allows: Approve, Edit (a form generated
+ * from the tool's input schema, or raw JSON, with a diff), Respond (feedback), Reject (with
+ * a reason) and Ignore (confirm; cancels the run). A file write shows the content rendered
+ * and its line diff against the file as it is now (loaded from the approval's preview while
+ * it is pending); the exact canonical arguments (RFC 8785) are always one click away, and
+ * shown as they are for other tools. The countdown runs in the browser only (the server
+ * renders a placeholder, so hydration matches), and only while pending. Users whose role
+ * cannot decide see the buttons disabled, with a note.
  */
 export function ApprovalCard({
   approval,
@@ -45,6 +61,7 @@ export function ApprovalCard({
   onDecide,
   canDecide = true,
   decision = null,
+  reveal = false,
 }: {
   approval: RunDataTypes["approval"];
   /** pending | approved | rejected | expired | consumed | invalid */
@@ -55,25 +72,54 @@ export function ApprovalCard({
   canDecide?: boolean;
   /** How it was decided (approve | edit | respond | reject | ignore | expired), when known. */
   decision?: string | null;
+  /**
+   * Scroll a pending card into view when it appears, and announce it in the page's live
+   * region (see ApprovalAnnouncer): the run view, where a new approval may open below the fold.
+   */
+  reveal?: boolean;
 }) {
-  const [now, setNow] = useState(() => Date.now());
+  const now = useNow(status === "pending");
   const [comment, setComment] = useState("");
   const [feedback, setFeedback] = useState("");
   const [mode, setMode] = useState<"edit" | "respond" | "ignore" | null>(null);
   const [sentHash, setSentHash] = useState<string | null>(null);
+  const ref = useRef<HTMLElement>(null);
+  // null until the browser's clock is known (server render and hydration).
+  const left = now === null ? null : timeLeft(approval.expiresAt, now);
+  const effective = status === "pending" && now !== null && !left ? "expired" : status;
+  const write = useMemo(() => fileWriteOf(approval.toolName, argsValue(approval.canonicalArgs)), [approval.toolName, approval.canonicalArgs]);
+  const pending = effective === "pending";
+  const { preview, error: previewError, loading: previewLoading } = useApprovalPreview(approval.approvalId, pending && (write !== null || mode === "edit"));
+  const fileNow: FileNow = !pending
+    ? { state: "off" }
+    : preview?.file
+      ? preview.file.current
+      : previewError
+        ? { state: "unknown", message: previewError }
+        : { state: "loading" };
+
+  // A pending card that appears is brought into view and announced, once.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only; later renders of the same card must not scroll the page
   useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
+    if (!reveal || status !== "pending" || new Date(approval.expiresAt).getTime() <= Date.now()) return;
+    const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    ref.current?.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
+    announceApproval(announcement(approval.toolName, write?.path ?? null));
   }, []);
-  const left = timeLeft(approval.expiresAt, now);
-  const effective = status === "pending" && !left ? "expired" : status;
   const allow = approval.allow ?? ALLOW_ALL;
   const off = busy || !canDecide;
   const note = comment.trim() ? { comment: comment.trim() } : {};
   const toggle = (m: "edit" | "respond" | "ignore") => setMode((cur) => (cur === m ? null : m));
   const decidedLabel = decision ? DECIDED[decision] : undefined;
   return (
-    <section className={`approval card status-${effective}`} data-testid="approval-card" data-status={effective} aria-label={`Approval for ${approval.toolName}`}>
+    <section
+      ref={ref}
+      className={`approval card status-${effective} ${styles.reveal}`}
+      data-testid="approval-card"
+      data-approval-id={approval.approvalId}
+      data-status={effective}
+      aria-label={`Approval for ${approval.toolName}`}
+    >
       <header className="row">
         <strong>
           {effective === "pending" ? "Approval needed" : "Approval"}: <code data-testid="approval-tool">{approval.toolName}</code>
@@ -94,12 +140,32 @@ export function ApprovalCard({
           The run is paused. It continues only if you approve these exact arguments (or your edit of them); the approval works once and is bound to this thread.
         </p>
       ) : null}
-      <pre className="args" data-testid="approval-args">
-        {prettyArgs(approval.canonicalArgs)}
-      </pre>
+      {write && mode !== "edit" ? <FileWriteView write={write} now={fileNow} /> : null}
+      {write ? (
+        <details className="small">
+          <summary>Exact arguments (JSON)</summary>
+          <pre className="args" data-testid="approval-args">
+            {prettyArgs(approval.canonicalArgs)}
+          </pre>
+        </details>
+      ) : (
+        <pre className="args" data-testid="approval-args">
+          {prettyArgs(approval.canonicalArgs)}
+        </pre>
+      )}
       <p className="small muted">
-        sha256 <code data-testid="approval-hash">{approval.argsHash.slice(0, 16)}…</code> · id <code>{approval.approvalId}</code> ·{" "}
-        {left ? <span data-testid="approval-expiry">expires in {left}</span> : <span>expired {new Date(approval.expiresAt).toLocaleTimeString()}</span>}
+        sha256 <code data-testid="approval-hash">{approval.argsHash.slice(0, 16)}…</code> · id <code>{approval.approvalId}</code>
+        {effective === "pending" ? (
+          <>
+            {" "}
+            · <span data-testid="approval-expiry">expires in {left ?? "…"}</span>
+          </>
+        ) : effective === "expired" ? (
+          <>
+            {" "}
+            · <span data-testid="approval-expired-at">expired <LocalTime iso={approval.expiresAt} show="time" /></span>
+          </>
+        ) : null}
         {approval.risk ? (
           <>
             {" "}
@@ -153,8 +219,12 @@ export function ApprovalCard({
           </div>
           {mode === "edit" && canDecide ? (
             <EditArgsPanel
+              approvalId={approval.approvalId}
+              toolName={approval.toolName}
               canonicalArgs={approval.canonicalArgs}
               argsHash={approval.argsHash}
+              preview={preview}
+              previewLoading={previewLoading}
               busy={busy}
               onCancel={() => setMode(null)}
               onSubmit={(args, hash) => {

@@ -4,6 +4,7 @@ import { DefaultChatTransport } from "ai";
 import { LoaderCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { ApprovalAnnouncer } from "@/components/approvals/announcer";
 import { argsValue, diffArgs } from "@/components/approvals/args-diff";
 import { decisionInput } from "@/components/approvals/post-decision";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
@@ -271,6 +272,7 @@ export function RunView({
             </button>
           </div>
         ) : null}
+        <ApprovalAnnouncer />
         {plan ? <PlanView plan={plan} /> : null}
         <Timeline
           threadId={threadId}
@@ -279,7 +281,7 @@ export function RunView({
           workspaceId={workspaceId}
           renderApproval={(a) => {
             const state = approvalState(a);
-            return <ApprovalCard approval={a} status={state.status} decision={state.decision} busy={busy} canDecide={canDecide} onDecide={(d) => decide(a, d)} />;
+            return <ApprovalCard approval={a} status={state.status} decision={state.decision} busy={busy} canDecide={canDecide} onDecide={(d) => decide(a, d)} reveal />;
           }}
         />
         {busy ? (

@@ -80,9 +80,10 @@ export class InboxPage {
 export class ApprovalDetail {
   constructor(readonly page: Page) {}
 
-  /** Replaces the edit textarea's arguments with `change(current)` and checks it parses. */
+  /** Opens Edit, switches to raw JSON, replaces the arguments with `change(current)` and checks it parses. */
   async editArgs(change: (args: Record<string, unknown>) => Record<string, unknown>): Promise<void> {
     await this.page.getByTestId("edit").click();
+    await this.page.getByTestId("edit-mode-json").click();
     const area = this.page.getByTestId("edit-args");
     await expect(area).toBeVisible();
     const current = JSON.parse(await area.inputValue()) as Record<string, unknown>;

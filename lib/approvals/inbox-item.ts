@@ -60,6 +60,8 @@ export interface InboxItem {
   flowId: string;
   flowName: string;
   flowVersion: number;
+  /** The workspace the thread's flow belongs to (whose tools and policies apply). */
+  workspaceId: string;
   workspaceName: string;
   /** The agent that proposed the call, "" when unknown (older challenges). */
   agentName: string;

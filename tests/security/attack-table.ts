@@ -119,6 +119,7 @@ export const ATTACKS: Attack[] = [
   { route: "/api/approvals", method: "GET", verb: "list approvals filtered on a flow", need: "member", outsider: "own", request: (v) => ({ path: `/api/approvals?status=all&flowId=${v.flowId}` }) },
   { route: "/api/approvals/events", method: "GET", verb: "listen to approval events", need: "member", outsider: "own", sse: true, request: () => ({ path: "/api/approvals/events" }) },
   { route: "/api/approvals/[approvalId]", method: "GET", verb: "read an approval", need: "member", request: (v) => ({ path: `/api/approvals/${v.approvalId}` }) },
+  { route: "/api/approvals/[approvalId]/preview", method: "GET", verb: "read the file an approval would write", need: "member", request: (v) => ({ path: `/api/approvals/${v.approvalId}/preview?path=secret.md` }) },
   // Flows
   {
     route: "/api/flows",

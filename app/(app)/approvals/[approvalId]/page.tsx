@@ -1,8 +1,10 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { ArgsDiff, argsValue, prettyArgs } from "@/components/approvals/args-diff";
+import { FileWriteView } from "@/components/approvals/file-write-view";
 import { InboxCard } from "@/components/approvals/inbox-card";
 import { LiveRefresh } from "@/components/approvals/live-refresh";
+import { fileWriteOf } from "@/lib/approvals/file-write";
 import { getApproval } from "@/lib/approvals/inbox";
 import { db } from "@/lib/db/client";
 import { orNotFound } from "@/lib/http/or-not-found";
@@ -36,8 +38,9 @@ const when = (iso: string | null) => (iso ? new Date(iso).toISOString().replace(
  * One approval (issue 4): where it comes from, what exactly would run (canonical
  * arguments and their full SHA-256), risk and rule, who asked and until when; while
  * pending, the decision panel (approve, edit with an argument diff, respond, reject,
- * ignore); once decided, the decision, who, when, the comment and, for an edit, both
- * hashes and the diff. Approvals of other workspaces are a 404. Follows live changes. The
+ * ignore); once decided, the decision, who, when, the comment, for a file write the content
+ * that was proposed or, after an edit, that ran (rendered), and for an edit both hashes and
+ * the diff. Approvals of other workspaces are a 404. Follows live changes. The
  * workspace is always named: an approval is decided knowing whose it is (docs/security.md
  * "Membership").
  */
@@ -45,6 +48,7 @@ export default async function ApprovalDetailPage({ params }: { params: Promise<{
   const user = await requireUser();
   const { approvalId } = await params;
   const item = await orNotFound(getApproval(db(), user.id, approvalId));
+  const written = item.status === "pending" ? null : fileWriteOf(item.toolName, argsValue(item.editedArgs ?? item.canonicalArgs));
   return (
     <main className="wide">
       <LiveRefresh approvalId={item.approvalId} />
@@ -117,6 +121,12 @@ export default async function ApprovalDetailPage({ params }: { params: Promise<{
             <blockquote className="comment" data-testid="detail-comment">
               {item.comment}
             </blockquote>
+          ) : null}
+          {written ? (
+            <>
+              <h3 className="small">{item.editedArgs ? "The edited write" : "The proposed write"}</h3>
+              <FileWriteView write={written} now={{ state: "off" }} testId="detail-file-write" />
+            </>
           ) : null}
           <h3 className="small">Proposed arguments</h3>
           <pre className="args" data-testid="approval-args">
