@@ -1,5 +1,5 @@
 "use client";
-import prettyBytes from "pretty-bytes";
+import { formatBytes } from "@/lib/format-size";
 import type { FileWrite } from "@/lib/approvals/file-write";
 import type { CurrentFile } from "@/lib/approvals/preview-item";
 import styles from "./approvals.module.css";
@@ -13,7 +13,7 @@ import { RenderedContent } from "./rendered-content";
  */
 export type FileNow = CurrentFile | { state: "loading" } | { state: "unknown"; message: string } | { state: "off" };
 
-const bytes = (n: number) => prettyBytes(n);
+const bytes = formatBytes;
 
 /** One line on what the write does to the file, e.g. "new file" or "changes the file (2 kB now)". */
 function summary(now: FileNow, content: string): { kind: string; text: string } {

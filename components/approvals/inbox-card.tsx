@@ -4,7 +4,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { type ApprovalDecision, ApprovalCard } from "@/components/run/approval-card";
 import type { InboxItem } from "@/lib/approvals/inbox-item";
-import { LocalTime } from "./local-time";
+import { LocalTime } from "@/components/ui/local-time";
+import { statusLabel } from "@/lib/run-status";
 import { postDecision } from "./post-decision";
 
 /**
@@ -31,7 +32,7 @@ export function InboxCard({ item, detail = false }: { item: InboxItem; /** On th
       setError(`${out.message}${out.status ? ` (${out.status} ${out.reason})` : ""}`);
       return;
     }
-    const run = out.runStatus ? `The run is now ${out.runStatus.replace("_", " ")}.` : "The run went on.";
+    const run = out.runStatus ? `The run is now ${statusLabel(out.runStatus).toLowerCase()}.` : "The run went on.";
     setResult(`Decision sent (${d.decision}). ${run}${out.error ? ` ${out.error}` : ""}`);
     router.refresh();
   }
@@ -46,7 +47,7 @@ export function InboxCard({ item, detail = false }: { item: InboxItem; /** On th
           · {item.workspaceName} · thread <Link href={`/threads/${item.threadId}`}>{item.threadTitle}</Link>
           {item.agentName ? <> · agent {item.agentName}</> : null}
           {item.stepTask ? <> · step “{item.stepTask}”</> : null} · requested by <span data-testid="inbox-requested-by">{item.requestedBy}</span>{" "}
-          <LocalTime iso={item.requestedAt} /> ·{" "}
+          <LocalTime at={item.requestedAt} /> ·{" "}
           <Link href={`/approvals/${item.approvalId}`} data-testid="inbox-detail-link">
             details
           </Link>
@@ -73,7 +74,7 @@ export function InboxCard({ item, detail = false }: { item: InboxItem; /** On th
       />
       {item.status !== "pending" && item.decidedAt ? (
         <p className="small muted" data-testid="inbox-decided">
-          {item.decision ?? item.status} by {item.decidedBy ?? "—"} <LocalTime iso={item.decidedAt} />
+          {item.decision ?? item.status} by {item.decidedBy ?? "—"} <LocalTime at={item.decidedAt} />
           {item.comment ? <> · “{item.comment}”</> : null}
         </p>
       ) : null}

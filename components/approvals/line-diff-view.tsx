@@ -1,5 +1,5 @@
 "use client";
-import prettyBytes from "pretty-bytes";
+import { formatBytes } from "@/lib/format-size";
 import { useMemo } from "react";
 import { DIFF_MAX_BYTES, DIFF_MAX_ROWS, lineDiff } from "@/lib/approvals/line-diff";
 import styles from "./approvals.module.css";
@@ -16,7 +16,7 @@ export function LineDiffView({ before, after, testId = "line-diff" }: { before: 
     return (
       <p className="small muted" data-testid={testId} data-state={diff.reason}>
         {diff.reason === "too_large"
-          ? `No line diff: the text is ${prettyBytes(diff.sizeBytes)}, over the ${prettyBytes(DIFF_MAX_BYTES)} a card compares. Read the content above, or the exact arguments below.`
+          ? `No line diff: the text is ${formatBytes(diff.sizeBytes)}, over the ${formatBytes(DIFF_MAX_BYTES)} a card compares. Read the content above, or the exact arguments below.`
           : "No line diff: the two texts differ too much to compare quickly. Read the content above, or the exact arguments below."}
       </p>
     );

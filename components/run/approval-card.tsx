@@ -5,7 +5,7 @@ import styles from "@/components/approvals/approvals.module.css";
 import { argsValue, prettyArgs } from "@/components/approvals/args-diff";
 import { EditArgsPanel } from "@/components/approvals/edit-args-panel";
 import { type FileNow, FileWriteView } from "@/components/approvals/file-write-view";
-import { LocalTime } from "@/components/approvals/local-time";
+import { LocalTime } from "@/components/ui/local-time";
 import { useApprovalPreview } from "@/components/approvals/use-approval-preview";
 import { useNow } from "@/components/approvals/use-now";
 import { fileWriteOf } from "@/lib/approvals/file-write";
@@ -163,7 +163,7 @@ export function ApprovalCard({
         ) : effective === "expired" ? (
           <>
             {" "}
-            · <span data-testid="approval-expired-at">expired <LocalTime iso={approval.expiresAt} show="time" /></span>
+            · <span data-testid="approval-expired-at">expired <LocalTime at={approval.expiresAt} style="time" /></span>
           </>
         ) : null}
         {approval.risk ? (
