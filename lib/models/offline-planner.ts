@@ -21,7 +21,7 @@ interface ParsedAgent {
   id: string;
   name: string;
   tools: string[];
-  /** The agent's name or instructions speak of reviewing: review steps go to it. */
+  /** The agent's name speaks of reviewing, or its instructions open with it: review steps go to it. */
   reviewer: boolean;
 }
 
@@ -30,7 +30,8 @@ function parseAgents(system: string): ParsedAgent[] {
     id: m[1] ?? "",
     name: m[2] ?? "",
     tools: (m[3] ?? "").split(",").map((t) => t.trim()),
-    reviewer: /\breview/i.test(`${m[2] ?? ""} ${m[4] ?? ""}`),
+    // A reviewer is named so or told to review first; a writer told to act on "Reviewer feedback" is not one.
+    reviewer: /\breview/i.test(m[2] ?? "") || /^(?:review|check)\b/i.test((m[4] ?? "").trim()),
   }));
 }
 
