@@ -27,7 +27,7 @@ const STOP = new Set("the a an and or of on to in for with about what that this"
 /**
  * Which points a focus asks for: dates for "deadlines/dates/timeline/schedule/when", and the
  * kinds for "risks", "decisions", "actions/tasks/owners", "recommendations"; any other focus
- * matches points sharing one of its words (first five letters).
+ * matches points whose text or section headings share one of its words (first five letters).
  */
 export function focusMatcher(focus: string): { matches: (p: KeptPoint) => boolean; byDate: boolean } {
   const f = focus.toLowerCase();
@@ -39,7 +39,8 @@ export function focusMatcher(focus: string): { matches: (p: KeptPoint) => boolea
   if (/\brecommend/.test(f)) kinds.push("recommendation");
   if (byDate || kinds.length > 0) return { byDate, matches: (p) => (byDate && p.dated) || kinds.some((k) => p.kinds.has(k)) };
   const stems = (f.match(/[a-z0-9]+/g) ?? []).filter((w) => w.length > 2 && !STOP.has(w)).map((w) => w.slice(0, 5));
-  return { byDate, matches: (p) => stems.some((s) => p.text.toLowerCase().includes(s)) };
+  // A word of the focus found in the point or in a heading above it ("focus on limitations").
+  return { byDate, matches: (p) => stems.some((s) => `${p.path.join(" ")} ${p.text}`.toLowerCase().includes(s)) };
 }
 
 /** Italic notes naming the sources that could not be read, so the text never passes for complete. */

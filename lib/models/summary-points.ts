@@ -29,6 +29,8 @@ export interface KeptPoint {
   score: number;
   /** Position in the document, for stable ordering. */
   order: number;
+  /** Headings of the sections it sits in, outermost first. */
+  path: string[];
 }
 
 /** One section with the points it keeps and what the summary says about what was left out. */
@@ -84,7 +86,7 @@ function pointsOf(blocks: Block[], path: string[], counter: { n: number }): { po
   const points: KeptPoint[] = [];
   const notes: string[] = [];
   const add = (text: string, line: string, opts: { first?: boolean; item?: boolean }) => {
-    points.push({ text, line, kinds: kindsOf(text, path), dated: hasDate(text), score: scorePoint(text, opts), order: counter.n++ });
+    points.push({ text, line, kinds: kindsOf(text, path), dated: hasDate(text), score: scorePoint(text, opts), order: counter.n++, path });
   };
   let paragraphs = 0;
   let quoted = false;

@@ -23,10 +23,13 @@ export function todosOf(file: string, text: string): TodoLine[] {
   return text.split(/\r?\n/).flatMap((raw, i) => {
     const box = /^\s*(?:[-*+]|\d+[.)])\s+\[([ xX])\]\s+(.*)$/.exec(raw);
     if (!isTodo(raw, box ? box[1] !== " " : undefined)) return [];
-    const text = (box?.[2] ?? raw)
+    // A marker in a trailing comment: the comment is the to-do, not the code before it.
+    const comment = /(?:^|\s)(?:\/\/+|#+|<!--|--|;+)\s*((?:TODO|FIXME)\b.*)$/.exec(raw)?.[1];
+    const text = (box?.[2] ?? comment ?? raw)
       .replace(/^\s*(?:\/\/+|#+|\/?\*+|<!--|--|;+)\s*/, "")
       .replace(/\s*(?:\*\/|-->)\s*$/, "")
       .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, "")
+      .replace(/^TODO\b:?\s*/, "")
       .trim();
     return text ? [{ file, line: i + 1, text }] : [];
   });
