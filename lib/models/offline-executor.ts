@@ -182,8 +182,15 @@ export function executorReply(options: LanguageModelV4CallOptions, system: strin
   const calls = stepCalls(options.prompt);
   const lastIsTool = options.prompt.at(-1)?.role === "tool";
   const last = lastIsTool ? calls.at(-1) : undefined;
-  // A failed or refused call ends the step: say what happened, nothing else.
-  if (last && last.outcome.error !== undefined) return { kind: "text", text: describeResult(last) };
+  // A failed or refused call ends the step: say what happened, nothing else; an approver
+  // who asked for the text in the chat instead of the write gets it, built from the sources.
+  if (last && last.outcome.error !== undefined) {
+    const said = describeResult(last);
+    const sources = sourcesOf(context);
+    const inChat = last.toolName === "write_file" && /\bapprover\b/i.test(last.outcome.error) && /\b(?:in the chat|here|instead|as text|in text)\b/i.test(last.outcome.error);
+    if (inChat && sources.length > 0) return { kind: "text", text: `${said}\n\nAs asked, here it is instead:\n\n${answerInText(task, context).trim()}` };
+    return { kind: "text", text: said };
+  }
   const toolCall = (choice: ToolChoice): Reply => {
     if (!tools.has(choice.toolName)) {
       const agent = /^You are (.+?) \(agent /m.exec(system)?.[1] ?? "this agent";

@@ -1,11 +1,14 @@
+import { generateText, type ModelMessage } from "ai";
 import { describe, expect, it } from "vitest";
 import type { FlowDocument } from "../flow/schema";
 import { guidedSummary } from "../../templates/guided-summary";
 import { researchBrief } from "../../templates/research-brief";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { cleanInline } from "./document-outline";
+import { createOfflineModel } from "./offline";
+import { fileTools } from "./offline-fixtures";
 import { agentWith, type FakeWorkspace, heldOut, planFor, runPlan, runStep } from "./offline-run-fixture";
-import type { AgentInfo } from "./prompts";
+import { type AgentInfo, executorPrompt, executorSystem } from "./prompts";
 
 /**
  * The default (offline) model on the tasks its templates suggest, run on held-out documents
@@ -338,6 +341,7 @@ describe("default model: to-dos, and failures reported as failures", () => {
     }
     // A done item is not a to-do.
     expect(checklist).not.toContain("Migrate the 40 most read articles");
+    expect(done[2]?.result).toMatch(/^Wrote \d+ bytes to todo\.md\. The checklist has 11 items\.$/);
   });
 
   it("a failed read is stated as a failure, and the writer does not write its text", async () => {
@@ -348,6 +352,19 @@ describe("default model: to-dos, and failures reported as failures", () => {
     expect(done[1]?.calls).toEqual([]);
     expect(done[1]?.result).toBe('I can\'t write summary.md: none of the earlier steps returned text to summarize (read_file on missing.md failed: No such file or directory: "missing.md".).');
     expect(ws.has("summary.md")).toBe(false);
+  });
+
+  it("an approver who declines the write and asks for the text in the chat gets the summary there", async () => {
+    const messages: ModelMessage[] = [
+      { role: "user", content: executorPrompt({ stepIndex: 1, stepCount: 2, task: "Write a summary of ops-sync-notes.md to summary.md", expectedOutput: "Done.", context: [{ task: "Read ops-sync-notes.md", result: `Read 1159 characters from ops-sync-notes.md:\n${heldOut("ops-sync-notes.md")}` }] }) },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "write_file", input: { path: "summary.md", content: "# Summary" } }] },
+      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "write_file", output: { type: "execution-denied", reason: "The approver did not run this call and answered: Do not write a file; give me the summary in the chat." } }] },
+    ];
+    const { text, toolCalls } = await generateText({ model: createOfflineModel(), system: executorSystem(assistant[0] as AgentInfo), messages, tools: fileTools });
+    expect(toolCalls).toEqual([]);
+    expect(text.split("\n")[0]).toBe("write_file on summary.md was not run: The approver did not run this call and answered: Do not write a file; give me the summary in the chat.");
+    expect(text).toContain("As asked, here it is instead:\n\n# Summary of ops-sync-notes.md");
+    expect(text).toContain("- [ ] Mei Chen — write the runbook for the billing export job, due 2026-05-26");
   });
 
   it("a blocked delete is reported as not run", async () => {

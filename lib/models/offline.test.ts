@@ -231,6 +231,18 @@ describe("offline model: finalizer and conversation", () => {
     expect(text).toContain("Hello.");
   });
 
+  it("never passes a failure off as the answer", async () => {
+    const { text } = await generateText({
+      model: createOfflineModel(),
+      system: finalizerSystem(),
+      prompt: finalizerPrompt({
+        task: "Find every TODO in the workspace and make a checklist in todo.md",
+        steps: [{ task: "Read todo.md", status: "completed", result: 'read_file on todo.md failed: No such file or directory: "todo.md".' }],
+      }),
+    });
+    expect(text).toBe('Completed 0 of 1 steps for "Find every TODO in the workspace and make a checklist in todo.md". Step "Read todo.md" ended as failed: read_file on todo.md failed: No such file or directory: "todo.md".');
+  });
+
   it("makes small talk", async () => {
     const { text } = await generateText({ model: createOfflineModel(), system: conversationSystem(), prompt: "hi there" });
     expect(text).toMatch(/^Hello! I'm Phylactery's offline model/);

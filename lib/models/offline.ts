@@ -9,6 +9,7 @@ import type {
 import { executorReply } from "./offline-executor";
 import { plannerReply, type Reply } from "./offline-planner";
 import { between, detectRole, fileNames, messageChars, messageText, targetFile, unescapeAttr } from "./offline-text";
+import { isFailureText } from "./step-context";
 
 /**
  * The offline model: a deterministic `LanguageModelV4` that needs no network and no key.
@@ -33,7 +34,8 @@ function finalizerReply(user: string): string {
   const steps = [...user.matchAll(/<step index="\d+" status="([^"]*)" task="([^"]*)">\n([\s\S]*?)\n<\/step>/g)].map(
     (m) => ({ status: unescapeAttr(m[1] ?? ""), task: unescapeAttr(m[2] ?? ""), result: m[3] ?? "" }),
   );
-  const done = steps.filter((s) => /^(?:done|completed?|succe(?:ss|eded)|ok)$/i.test(s.status));
+  // A step whose result is a failure ("read_file on x failed: …") did not do its work, whatever its status.
+  const done = steps.filter((s) => /^(?:done|completed?|succe(?:ss|eded)|ok)$/i.test(s.status) && !isFailureText(s.result));
   const files = fileNames(task);
   const target = targetFile(task, files.slice(1));
   const wrote = target ? done.find((s) => s.result.includes(`bytes to ${target}`)) : undefined;
@@ -48,7 +50,9 @@ function finalizerReply(user: string): string {
   }
   if (note) lines.push(`Not done: ${note.replace(/\.?$/, ".")} That tool was not run, so its changes were not made.`);
   for (const s of steps) {
-    if (!done.includes(s)) lines.push(`Step "${s.task}" ended as ${s.status}.`);
+    if (done.includes(s)) continue;
+    const why = s.result.trim().split("\n")[0]?.replace(/\.$/, "");
+    lines.push(isFailureText(s.result) || (why && !/^(?:done|completed?)$/i.test(s.status)) ? `Step "${s.task}" ended as ${isFailureText(s.result) ? "failed" : s.status}: ${why}.` : `Step "${s.task}" ended as ${s.status}.`);
   }
   const lastResult = done.at(-1)?.result.trim();
   return lastResult ? `${lines.join(" ")}\n\n${lastResult}` : lines.join(" ");

@@ -152,7 +152,11 @@ export function describeResult(call: StepCall): string {
       const bytes = Number(field(v, "bytes", "bytesWritten", "size") ?? byteLength(content));
       const cited = [...new Set([...content.matchAll(/\(source: ([^)]+)\)/g)].map((m) => m[1] ?? ""))];
       const from = cited.length > 1 ? ` from ${cited.length} sources (${cited.join(", ")})` : "";
-      const points = content.startsWith("# Summary of") ? ` The summary has ${countBullets(content)} points${from}.` : "";
+      const points = content.startsWith("# Summary of")
+        ? ` The summary has ${countBullets(content)} points${from}.`
+        : content.startsWith("# TODO checklist")
+          ? ` The checklist has ${countBullets(content)} items.`
+          : "";
       return `Wrote ${bytes} bytes to ${path}.${points}`;
     }
     case "delete_file":
