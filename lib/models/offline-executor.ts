@@ -18,8 +18,11 @@ import { describeResult, listedNames, readContent, type StepCall, stepCalls } fr
  * file from failed results.
  */
 
-/** Most files one to-do collection step reads. */
-export const TODO_MAX_FILES = 40;
+/**
+ * Most files (and folders) one to-do collection step reads (and lists). Each call is one
+ * Supervisor iteration, and a flow's default limit is 50 for the whole run.
+ */
+export const TODO_MAX_FILES = 25;
 
 /** The long-term facts the engine injected into the step prompt (`<fact>…</fact>` lines). */
 function memoryFacts(user: string): string[] {
@@ -163,12 +166,15 @@ function collectStep(task: string, calls: StepCall[], context: ContextEntry[], t
     const listed = listedPaths(context, calls);
     const listedDirs = new Set(calls.filter((c) => c.toolName === "list_files").map((c) => String(c.input.path ?? ".").replace(/\/$/, "")));
     const dir = listed.find((p) => p.endsWith("/") && !listedDirs.has(p.replace(/\/$/, "")));
-    if (dir && tools.has("list_files")) return { call: { toolName: "list_files", input: { path: dir.replace(/\/$/, "") } } };
+    const room = calls.length < TODO_MAX_FILES;
+    if (dir && room && tools.has("list_files")) return { call: { toolName: "list_files", input: { path: dir.replace(/\/$/, "") } } };
     const tried = new Set(calls.filter((c) => c.toolName === "read_file").map((c) => String(c.input.path)));
     const files = listed.filter((p) => !p.endsWith("/") && TEXT_FILE.test(p) && !except.has(p) && !except.has(p.split("/").at(-1) ?? ""));
     const next = files.find((f) => !tried.has(f));
-    if (next && tried.size < TODO_MAX_FILES && tools.has("read_file")) return { call: { toolName: "read_file", input: { path: next } } };
+    if (next && room && tools.has("read_file")) return { call: { toolName: "read_file", input: { path: next } } };
     if (listed.length === 0 && calls.length === 0) return { text: `I can't collect the TODO lines: no earlier step listed or read any file${failuresOf(context)}.` };
+    const left = files.filter((f) => !tried.has(f)).length;
+    if (left > 0) return { text: `${todoReport(read, todos)}\n\n${left} more files were not read (a step reads at most ${TODO_MAX_FILES}).` };
   }
   return { text: todoReport(read, todos) };
 }
@@ -198,7 +204,7 @@ export function executorReply(options: LanguageModelV4CallOptions, system: strin
     }
     return { kind: "tool", toolCallId: `call_${options.prompt.length}`, ...choice };
   };
-  const review = /^(?:review|check|verify)\b/i.test(task) ? fileNames(task)[0] : undefined;
+  const review = /^review\b/i.test(task) ? fileNames(task)[0] : undefined;
   const collect = /^collect the (?:todo|to-do|fixme)/i.test(task);
   if (review || collect) {
     const next = review ? reviewStep(review, calls, context, tools) : collectStep(task, calls, context, tools);
@@ -207,7 +213,7 @@ export function executorReply(options: LanguageModelV4CallOptions, system: strin
   if (last) {
     const reports = [describeResult(last)];
     const feedback = feedbackOf(context);
-    if (feedback && last?.toolName === "write_file") reports.push(revisionNote(feedback, String(last.input.content ?? "")));
+    if (feedback && last.toolName === "write_file") reports.push(revisionNote(feedback, String(last.input.content ?? "")));
     return { kind: "text", text: reports.join("\n\n") };
   }
   const choice = chooseTool(task, context);

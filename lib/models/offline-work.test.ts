@@ -173,6 +173,17 @@ describe("default model: a Human-input answer shapes the summary", () => {
     expect(headings.slice(1)).toEqual(["## Overview", "## Context", "## Decisions", "## Risks", "## Action items"]);
   });
 
+  it("says when it summarized only the start of a long file", async () => {
+    const long = `# Log\n\n${"- The nightly job finished without errors.\n".repeat(200)}`;
+    const writer = agentWith("w", "Writer", "Write.", ["write_file"]);
+    const ws: FakeWorkspace = new Map();
+    const read = await runStep(agentWith("r", "Reader", "Read.", ["read_file"]), "Read big.md", [], new Map([["big.md", long]]));
+    expect(read.text).toMatch(/\n\[… cut at 6000 characters\]$/);
+    await runStep(writer, "Write a summary of big.md to summary.md", [{ task: "Read big.md", result: read.text }], ws);
+    expect(ws.get("summary.md")).toContain("_Only the start of big.md was read; the rest is not summarized._");
+    expect(ws.get("summary.md")).not.toContain("cut at");
+  });
+
   it("another answer gives another summary; no answer gives the plain one", async () => {
     const context = (answer?: string) => [
       ...(answer ? [{ task: "Who is this summary for, and what should it focus on?", result: answer }] : []),

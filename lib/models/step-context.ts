@@ -17,6 +17,8 @@ export interface ContextEntry {
 export interface SourceText {
   file: string;
   text: string;
+  /** True when the step that read it quoted only the start (the executor's quote limit). */
+  cut?: boolean;
 }
 
 /** What a Human-input answer asks of the writing. */
@@ -66,7 +68,8 @@ export function sourcesOf(context: ContextEntry[]): SourceText[] {
     if (c.task === REVIEWER_FEEDBACK_TASK || isFailureText(c.result) || isHumanAnswer(c)) continue;
     const header = READ_HEADER.exec(c.result);
     if (header?.[1]) {
-      out.push({ file: header[1], text: c.result.slice(header[0].length).replace(CUT_MARKER, "").trim() });
+      const body = c.result.slice(header[0].length);
+      out.push({ file: header[1], text: body.replace(CUT_MARKER, "").trim(), ...(CUT_MARKER.test(body) ? { cut: true } : {}) });
       continue;
     }
     // A result written by another model: the file its task names, the text as given.

@@ -105,6 +105,7 @@ export function summaryOf(source: SourceText, shaping: Shaping = {}, unread: { f
     if (s.points.length > 0) lines.push(...s.points.map((p) => p.line), ...s.notes.map((n) => `_${n}_`), "");
   });
   if (sections.every((s) => s.points.length === 0)) lines.push(`_${source.file} has no text to summarize._`, "");
+  if (source.cut) lines.push(`_Only the start of ${source.file} was read; the rest is not summarized._`, "");
   lines.push(...unreadNotes(unread));
   return `${lines.join("\n").trimEnd()}\n`;
 }
@@ -170,6 +171,8 @@ export function briefOf(sources: SourceText[], shaping: Shaping = {}, drop: stri
   const counts = sources.map((s) => `${s.file} (${used.get(s.file) ?? 0} points)`);
   const empty = sources.filter((s) => !used.get(s.file)).map((s) => s.file);
   if (empty.length > 0) lines.push(`_No usable text in ${joinNames(empty)}._`, "");
+  const cut = sources.filter((s) => s.cut).map((s) => s.file);
+  if (cut.length > 0) lines.push(`_Only the start of ${joinNames(cut)} was read; the rest is not included._`, "");
   lines.push(...unreadNotes(unread));
   lines.push(`_Sources: ${counts.join(", ")}._`);
   return `${lines.join("\n").trimEnd()}\n`;
