@@ -133,3 +133,27 @@ export function reviewDraft(file: string, draft: string, sources: SourceText[], 
   lines.push("", `Review of ${file}: ${checked}. ${verdict}`);
   return { approved, claims: claims.length, unsupported, unused, text: lines.join("\n") };
 }
+
+/** A review's verdict read back from its text (see {@link reviewDraft} for the format). */
+export interface ParsedVerdict {
+  approved: boolean;
+  unsupported: string[];
+  /** File names only (a "(could not be read: …)" note after the name is dropped). */
+  unused: string[];
+}
+
+/**
+ * Reads a Reviewer's result in the contract's format: the first non-empty line must be
+ * exactly "Verdict: approved" or "Verdict: changes needed" (case-insensitive); the
+ * "- Unsupported: <point>" and "- Unused source: <file>" lines may follow anywhere.
+ * @returns undefined when the text has no verdict line (a reviewer that ignored the format).
+ */
+export function parseVerdict(text: string): ParsedVerdict | undefined {
+  const first = text.trim().split("\n")[0]?.trim().toLowerCase();
+  if (first !== "verdict: approved" && first !== "verdict: changes needed") return undefined;
+  return {
+    approved: first === "verdict: approved",
+    unsupported: [...text.matchAll(/^\s*- Unsupported: (.+)$/gm)].map((m) => (m[1] ?? "").trim()),
+    unused: [...text.matchAll(/^\s*- Unused source: (\S+)/gm)].map((m) => m[1] ?? ""),
+  };
+}

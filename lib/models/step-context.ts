@@ -1,3 +1,4 @@
+import { parseVerdict } from "./brief-review";
 import { fileNames } from "./offline-text";
 
 /**
@@ -115,10 +116,8 @@ export function shapingOf(context: ContextEntry[]): Shaping {
 export function feedbackOf(context: ContextEntry[]): { unsupported: string[]; unused: string[] } | undefined {
   const entry = context.find((c) => c.task === REVIEWER_FEEDBACK_TASK);
   if (!entry) return undefined;
-  const unsupported = [...entry.result.matchAll(/^- Unsupported: (.+)$/gm)].map((m) => (m[1] ?? "").trim());
-  // "- Unused source: b.md" or "- Unused source: b.md (why)": the file is the first word.
-  const unused = [...entry.result.matchAll(/^- Unused source: (\S+)/gm)].map((m) => m[1] ?? "");
-  return { unsupported, unused };
+  const verdict = parseVerdict(entry.result);
+  return { unsupported: verdict?.unsupported ?? [], unused: verdict?.unused ?? [] };
 }
 
 /** Files earlier steps tried to read but could not, with the failure as reported. */
