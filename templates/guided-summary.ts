@@ -4,9 +4,9 @@ import { fileSafetyRules } from "./file-policy";
 /**
  * "Guided summary" template (issue 5: a template with a human-input step): before any work
  * the run asks the user who the summary is for (a Human input step; the run waits with
- * status awaiting_input), then the Writer reads and writes with the user's answer in hand;
- * writing needs approval. A Router sends "list …" tasks straight to the Writer without a
- * plan or a question.
+ * status awaiting_input), then the Writer reads and writes with the user's answer in hand
+ * (the audience named in the title, the focus first); writing needs approval. A Router
+ * sends "list …" tasks straight to the Writer without a plan or a question.
  */
 export const guidedSummary: FlowDocument = {
   version: 1,
@@ -30,7 +30,10 @@ export const guidedSummary: FlowDocument = {
       id: "supervisor",
       type: "supervisor",
       position: { x: 380, y: 80 },
-      data: { name: "Supervisor", instructions: "First ask the user who the summary is for, then plan the reading and writing for the Writer." },
+      data: {
+        name: "Supervisor",
+        instructions: "First ask the user who the summary is for and what it should focus on, then plan the reading and writing for the Writer; every step after the question depends on its answer.",
+      },
     },
     {
       id: "audience",
@@ -45,7 +48,8 @@ export const guidedSummary: FlowDocument = {
       data: {
         name: "Writer",
         role: "step_executor",
-        instructions: "Read what the step names and write for the audience the user gave. Quote what you read; never invent file contents.",
+        instructions:
+          "Read what the step names and write for the audience the user gave: name that audience in the summary's title and put what they asked you to focus on first, in a section of its own. Keep the source's headings as sections, its lists as lists, and every decision, risk and action item with its owner and date. Quote what you read; never invent file contents.",
         model: "",
         maxTries: 3,
         icon: "✍️",

@@ -4,8 +4,10 @@ import { fileSafetyRules } from "./file-policy";
 /**
  * "Research brief" template (issue 3): three agents with different instructions and tools.
  * The supervisor plans; the Researcher reads the sources (steps with no dependencies
- * between them), the Writer writes the brief (its write needs approval), the Reviewer reads
- * the brief and reviews it.
+ * between them), the Writer writes the brief citing a source for each point (its write
+ * needs approval), the Reviewer reads the brief and checks each point against the sources,
+ * answering "Verdict: approved" or "Verdict: changes needed" with one line per unsupported
+ * point or unused source (the format the Supervisor acts on).
  */
 export const researchBrief: FlowDocument = {
   version: 1,
@@ -23,7 +25,11 @@ export const researchBrief: FlowDocument = {
       id: "supervisor",
       type: "supervisor",
       position: { x: 180, y: 200 },
-      data: { name: "Supervisor", instructions: "Assign reading to the Researcher, writing to the Writer and the final check to the Reviewer." },
+      data: {
+        name: "Supervisor",
+        instructions:
+          "Assign reading to the Researcher (one step per source file), writing to the Writer (its step depends on every reading step) and the final check to the Reviewer (its step depends on the reading steps and the writing step, so it sees the sources).",
+      },
     },
     {
       id: "researcher",
@@ -46,7 +52,8 @@ export const researchBrief: FlowDocument = {
       data: {
         name: "Writer",
         role: "step_executor",
-        instructions: "Write the brief from the researcher's findings as a titled list of short points. Use only what the sources say.",
+        instructions:
+          'Write the brief from the researcher\'s findings as a titled Markdown list of short points. Use only what the sources say, use every source you were given, and end each point with the file it comes from, e.g. "(source: notes.md)". When your context holds "Reviewer feedback", rewrite the brief: add points from every unused source it names and leave out every unsupported point.',
         model: "",
         maxTries: 3,
         icon: "✍️",
@@ -60,7 +67,8 @@ export const researchBrief: FlowDocument = {
       data: {
         name: "Reviewer",
         role: "reviewer",
-        instructions: "Review the written brief: read it and say whether it is clear, titled and faithful to the sources.",
+        instructions:
+          'Review the written brief: read it and check each point against the sources in your context (read a cited source yourself if it is not there). Reply with a first line that is exactly "Verdict: approved" or "Verdict: changes needed", then one line per problem: "- Unsupported: <the point>" for a point that no source (or not the source it cites) says, "- Unused source: <file>" for a source that no point uses. Approve only when there is no such line.',
         model: "",
         maxTries: 2,
         icon: "🔎",

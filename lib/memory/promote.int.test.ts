@@ -20,7 +20,7 @@ describe("promote and summarize", () => {
     return threadId;
   }
 
-  it("promote proposes one fact per completed step with provenance and tags, skips known results, and publishes memory.promoted", async () => {
+  it("promote proposes the facts of the steps (not their bookkeeping) with provenance and tags, skips known ones, and publishes memory.promoted", async () => {
     f = await engineFixture();
     const threadId = await finishedThread();
     const workspaceId = (await f.t.db.flow.findUniqueOrThrow({ where: { id: f.flowId } })).workspaceId;
@@ -36,13 +36,20 @@ describe("promote and summarize", () => {
     } finally {
       stop();
     }
-    expect(facts).toHaveLength(2);
+    // The read step's decisions and dates; nothing from the write step ("Wrote N bytes to …").
+    expect(facts.map((x) => x.content)).toEqual([
+      "notes.md: The team agreed that version 0.2 ships on Friday 24 April 2026 with approvals as the headline feature.",
+      "notes.md: Approval tokens are signed with HMAC-SHA256 and bound to the thread, user and tool arguments.",
+      "notes.md: Rui will deliver the first mock-ups of the policy node by Friday 13 March.",
+    ]);
+    const readStep = await f.t.db.runEvent.findMany({ where: { threadId, type: "plan_step_completed" }, orderBy: { seq: "asc" } });
+    const readStepId = (JSON.parse(readStep[0]?.data ?? "{}") as { data?: { id?: string; task?: string } }).data;
+    expect(readStepId?.task).toBe("Read notes.md");
     for (const fact of facts) {
-      expect(fact).toMatchObject({ workspaceId, origin: "promoted", status: "proposed", tags: ["promoted", "assistant"], createdById: f.userId, source: { threadId } });
-      expect(fact.source.stepId).toBeTruthy();
+      expect(fact).toMatchObject({ workspaceId, origin: "promoted", status: "proposed", tags: ["promoted", "assistant"], createdById: f.userId, source: { threadId, stepId: readStepId?.id } });
       expect(fact.content.length).toBeLessThanOrEqual(PROMOTED_FACT_CHARS);
+      expect(fact.content).not.toMatch(/bytes|characters from|^Read |failed/);
     }
-    expect(new Set(facts.map((x) => x.source.stepId)).size).toBe(2);
     expect(events).toEqual([{ factIds: facts.map((x) => x.id), accepted: false }]);
     // Proposed facts wait for a user: retrieve does not see them until one is accepted.
     const query = facts[0]?.content ?? "";

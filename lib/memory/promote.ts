@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { isRunActive } from "../engine/run-thread";
 import { AppError } from "../errors";
 import { announce } from "./announce";
+import { FACTS_PER_STEP, factCandidates } from "./fact-candidates";
 import { contentHash } from "./fact-view";
 import { upsertFact } from "./long-term";
 import { finalAnswer, firstTask, stepOutcomes } from "./thread-events";
@@ -32,13 +33,15 @@ async function finishedThread(db: Db, threadId: string) {
 }
 
 /**
- * Proposes long-term facts from a thread (seed 004 `promote`): one candidate per completed
- * plan step with a result (its stored `plan_step_completed` event), the result cut to
- * {@link PROMOTED_FACT_CHARS} chars, with provenance { threadId, stepId } and tags
- * ["promoted", <agent name, lower-cased>]. Candidates are "proposed" (a user accepts them on
- * the memory page) or "accepted" when `auto` (the flow's `settings.memory.autoPromote`).
- * Results already known (a fact with the same normalised content, or one already promoted
- * from the same step) are skipped. Publishes `memory.promoted` with the new fact ids.
+ * Proposes long-term facts from a thread (seed 004 `promote`): from each completed plan step
+ * (its stored `plan_step_completed` event), the statements worth keeping (decisions, dates,
+ * figures, owners of work; at most {@link FACTS_PER_STEP}, see ./fact-candidates.ts), never
+ * its bookkeeping ("Wrote 392 bytes to brief.md", "Read notes.md"), a failure, a review
+ * verdict or a person's answer. Each fact is cut to {@link PROMOTED_FACT_CHARS} chars and
+ * carries provenance { threadId, stepId } and tags ["promoted", <agent name, lower-cased>].
+ * Candidates are "proposed" (a user accepts them on the memory page) or "accepted" when
+ * `auto` (the flow's `settings.memory.autoPromote`). Facts already known (same normalised
+ * content in the workspace) are skipped. Publishes `memory.promoted` with the new fact ids.
  * @returns the facts created.
  * @throws AppError not_found ("thread_not_found"); conflict ("run_in_progress") while a run
  *   streams on the thread.
@@ -49,22 +52,21 @@ export async function promote(db: Db, input: { threadId: string; auto: boolean; 
   const created: FactView[] = [];
   for (const step of await stepOutcomes(db, input.threadId, ["plan_step_completed"])) {
     if (step.status !== "completed" || !step.result?.trim()) continue;
-    const content = clip(step.result, PROMOTED_FACT_CHARS);
-    const known = await db.memoryFact.findFirst({
-      where: { workspaceId, OR: [{ contentHash: contentHash(content) }, { sourceThreadId: input.threadId, sourceStepId: step.id }] },
-      select: { id: true },
-    });
-    if (known) continue;
-    const { fact, created: isNew } = await upsertFact(db, {
-      workspaceId,
-      content,
-      tags: ["promoted", step.agentName.toLowerCase()],
-      origin: "promoted",
-      status: input.auto ? "accepted" : "proposed",
-      source: { threadId: input.threadId, stepId: step.id },
-      createdById: input.userId,
-    });
-    if (isNew) created.push(fact);
+    for (const candidate of factCandidates({ task: step.task, result: step.result })) {
+      const content = clip(candidate, PROMOTED_FACT_CHARS);
+      const known = await db.memoryFact.findFirst({ where: { workspaceId, contentHash: contentHash(content) }, select: { id: true } });
+      if (known) continue;
+      const { fact, created: isNew } = await upsertFact(db, {
+        workspaceId,
+        content,
+        tags: ["promoted", step.agentName.toLowerCase()],
+        origin: "promoted",
+        status: input.auto ? "accepted" : "proposed",
+        source: { threadId: input.threadId, stepId: step.id },
+        createdById: input.userId,
+      });
+      if (isNew) created.push(fact);
+    }
   }
   if (created.length > 0) await announce("memory.promoted", input.threadId, { factIds: created.map((f) => f.id), accepted: input.auto });
   return created;

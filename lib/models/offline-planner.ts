@@ -21,7 +21,7 @@ interface ParsedAgent {
   id: string;
   name: string;
   tools: string[];
-  /** The agent's name or instructions speak of reviewing: review steps go to it. */
+  /** The agent's name speaks of reviewing, or its instructions open with it: review steps go to it. */
   reviewer: boolean;
 }
 
@@ -30,7 +30,8 @@ function parseAgents(system: string): ParsedAgent[] {
     id: m[1] ?? "",
     name: m[2] ?? "",
     tools: (m[3] ?? "").split(",").map((t) => t.trim()),
-    reviewer: /\breview/i.test(`${m[2] ?? ""} ${m[4] ?? ""}`),
+    // A reviewer is named so or told to review first; a writer told to act on "Reviewer feedback" is not one.
+    reviewer: /\breview/i.test(m[2] ?? "") || /^(?:review|check)\b/i.test((m[4] ?? "").trim()),
   }));
 }
 
@@ -57,6 +58,30 @@ export function writeContent(task: string): string {
   return (m?.[1] ?? "").trim().replace(/^(["'`])([\s\S]*)\1$/, "$2");
 }
 
+/**
+ * Plans a to-do collection with the built-in tools (there is no search tool): read the
+ * named files, or list the workspace when none is named; one step collects the TODO lines
+ * (reading each listed file); a write step turns them into a checklist when the task names
+ * a file to make after its verb ("… and make a checklist in todo.md"). That file is not a
+ * source: it may not exist yet.
+ */
+function todoSteps(task: string, files: string[], step: (tool: string | undefined, text: string, expected: string, deps?: number[]) => Step, read: (file: string) => Step): Step[] {
+  const verb = task.search(/\b(?:make|write|create|save|put|store|produce|build|generate|turn|collect them|list them)\b/i);
+  const target = verb >= 0 ? files.filter((f) => task.indexOf(f) > verb).at(-1) : undefined;
+  const sources = files.filter((f) => f !== target);
+  const plan: Step[] = [];
+  if (sources.length > 0) {
+    plan.push(...sources.map(read));
+    plan.push(step("read_file", `Collect the TODO lines of ${sources.join(" and ")}`, "Every TODO line with its file and line number.", plan.map((_, i) => i)));
+  } else {
+    plan.push(step("list_files", "List the files in the workspace", "The names of the files in the workspace."));
+    const except = target ? `, except ${target}` : "";
+    plan.push(step("read_file", `Collect the TODO lines of the listed files${except}`, "Every TODO line with its file and line number.", [0]));
+  }
+  if (target) plan.push(step("write_file", `Write a checklist of the TODO lines to ${target}`, `${target} with one unchecked item per TODO line.`, [plan.length - 1]));
+  return plan;
+}
+
 /** Plans a task with keyword rules (see SPEC of the offline model in this file's header). */
 function planSteps(task: string, agents: ParsedAgent[]): Step[] {
   // By capability: the first agent with the tool, preferring non-reviewers for work steps.
@@ -78,6 +103,8 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
   const files = fileNames(task);
   const lower = task.toLowerCase();
   const [first] = files;
+  // "todo.md" is a file name, not a request for to-dos.
+  if (/\b(?:todos?|to-dos?|fixmes?)\b/i.test(files.reduce((t, f) => t.split(f).join(" "), task))) return todoSteps(task, files, step, read);
   if (!first) {
     if (/\blist\b|\b(?:what|which) files\b|\bfiles? (?:are|do)\b/.test(lower)) {
       return [step("list_files", "List the files in the workspace", "The names of the files in the workspace.")];
@@ -95,7 +122,8 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
     const plan = [...reads, write];
     const reviewer = agents.find((a) => a.reviewer && a.tools.includes("read_file"));
     if (reviewer) {
-      plan.push({ agent_id: reviewer.id, task: `Review ${target}`, expected_output: `A short review of ${target}.`, depends_on: [plan.length - 1] });
+      // The review sees the sources too, to check each point of the draft against them.
+      plan.push({ agent_id: reviewer.id, task: `Review ${target}`, expected_output: `A verdict on ${target}: its points checked against ${named}.`, depends_on: plan.map((_, i) => i) });
     }
     return plan;
   }

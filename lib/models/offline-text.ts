@@ -1,5 +1,4 @@
 import type { LanguageModelV4Message } from "@ai-sdk/provider";
-import { extractivePoints } from "./extractive-summary";
 import { PROMPT_MARKERS, type PromptRole } from "./prompts";
 
 /**
@@ -53,30 +52,13 @@ export function detectRole(system: string): PromptRole | undefined {
   return roles.find((r) => system.includes(PROMPT_MARKERS[r]));
 }
 
+/** List items of a Markdown text ("- …", "* …", "1. …", nested ones too). */
 export function countBullets(text: string): number {
-  return text.split("\n").filter((l) => l.startsWith("- ")).length;
+  return text.split("\n").filter((l) => /^\s*(?:[-*+]|\d+[.)])\s/.test(l)).length;
 }
 
 export function byteLength(text: string): number {
   return new TextEncoder().encode(text).length;
-}
-
-/** Drops the offline executor's own "Read N characters from X:" header and cut marker. */
-export function contextBody(context: { result: string }[]): string {
-  return context
-    .map((c) =>
-      c.result
-        .replace(/^Read \d+ characters from .*:\n/, "")
-        .replace(/\n\[\u2026 cut at \d+ characters\]$/, "")
-        .trim(),
-    )
-    .join("\n\n");
-}
-
-export function summaryDocument(source: string, context: { result: string }[]): string {
-  const points = extractivePoints(contextBody(context));
-  const bullets = points.length > 0 ? points : ["(nothing to summarize: the earlier steps returned no text)"];
-  return `# Summary of ${source}\n\n${bullets.map((p) => `- ${p}`).join("\n")}\n`;
 }
 
 /** Characters of a read file quoted in the step result (the next step only sees this). */

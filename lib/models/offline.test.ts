@@ -1,6 +1,5 @@
 import { generateText, type ModelMessage, streamText, } from "ai";
 import { describe, expect, it } from "vitest";
-import { extractivePoints } from "./extractive-summary";
 import { createOfflineModel, isOfflineModel } from "./offline";
 import { chat, executorMessages, fileTools, planRequest, worker } from "./offline-fixtures";
 import {
@@ -135,7 +134,7 @@ describe("offline model: executor", () => {
     expect(failed.text).toBe("write_file on summary.md failed: sandbox_violation: path escapes the workspace");
   });
 
-  it("writes an extractive summary built from the context", async () => {
+  it("writes a summary that keeps the source's headings, lists and risks", async () => {
     const context = [{ task: "Read notes.md", result: `Read ${NOTES.length} characters from notes.md:\n${NOTES}` }];
     const result = await generateText({
       model: createOfflineModel(),
@@ -147,18 +146,25 @@ describe("offline model: executor", () => {
     expect(call?.toolName).toBe("write_file");
     const input = call?.input as { path: string; content: string };
     expect(input.path).toBe("summary.md");
-    const lines = input.content.trim().split("\n");
-    expect(lines[0]).toBe("# Summary of notes.md");
-    const bullets = lines.filter((l) => l.startsWith("- "));
-    expect(bullets).toEqual([
-      "- The launch of Phylactery is planned for March 14, 2026.",
-      "- Marketing needs the final copy a week before.",
-      "- Alice owns the approval inbox and ships it by Friday.",
-      "- Bob fixes 3 bugs in the flow editor.",
-      "- Budget is tight: 12000 EUR remain for Q2.",
-    ]);
-    expect(input.content).not.toContain("Read ");
-    expect(input.content).not.toContain("Risks");
+    expect(input.content).toBe(
+      [
+        "# Summary of notes.md",
+        "",
+        "_Team notes_",
+        "",
+        "- The launch of Phylactery is planned for March 14, 2026.",
+        "- Everyone agreed that the demo should stay short.",
+        "- Alice owns the approval inbox and ships it by Friday.",
+        "- Bob fixes 3 bugs in the flow editor.",
+        "- misc",
+        "",
+        "## Risks",
+        "",
+        "- Budget is tight: 12000 EUR remain for Q2.",
+        "- We may cut the mobile app.",
+        "",
+      ].join("\n"),
+    );
   });
 
   it("explains when the needed tool is not offered", async () => {
@@ -178,7 +184,8 @@ describe("offline model: executor", () => {
       system: executorSystem(chat),
       messages: executorMessages("Summarize notes.md", [{ task: "Read notes.md", result: NOTES }]),
     });
-    expect(result.text.startsWith("Summary of notes.md:\n- The launch of Phylactery")).toBe(true);
+    expect(result.text.startsWith("# Summary of notes.md\n\n_Team notes_\n\n- The launch of Phylactery")).toBe(true);
+    expect(result.text).toContain("## Risks\n\n- Budget is tight: 12000 EUR remain for Q2.");
   });
 });
 
@@ -222,6 +229,18 @@ describe("offline model: finalizer and conversation", () => {
     expect(text).toContain("Not done: The user rejected write_file. That tool was not run");
     expect(text).toContain('Step "Write a summary of notes.md to summary.md" ended as rejected.');
     expect(text).toContain("Hello.");
+  });
+
+  it("never passes a failure off as the answer", async () => {
+    const { text } = await generateText({
+      model: createOfflineModel(),
+      system: finalizerSystem(),
+      prompt: finalizerPrompt({
+        task: "Find every TODO in the workspace and make a checklist in todo.md",
+        steps: [{ task: "Read todo.md", status: "completed", result: 'read_file on todo.md failed: No such file or directory: "todo.md".' }],
+      }),
+    });
+    expect(text).toBe('Completed 0 of 1 steps for "Find every TODO in the workspace and make a checklist in todo.md". Step "Read todo.md" ended as failed: read_file on todo.md failed: No such file or directory: "todo.md".');
   });
 
   it("makes small talk", async () => {
@@ -271,11 +290,4 @@ describe("offline model: streaming, determinism, identity", () => {
     expect(isOfflineModel(createOfflineModel())).toBe(true);
     expect(isOfflineModel("openai/gpt-4.1")).toBe(false);
   });
-
-  it("keeps at most five points, in order", () => {
-    const text = Array.from({ length: 9 }, (_, i) => `- Item number ${i + 1} is owned by Team ${i}.`).join("\n");
-    expect(extractivePoints(text)).toHaveLength(5);
-    expect(extractivePoints(text)[0]).toBe("Item number 1 is owned by Team 0.");
-  });
 });
-

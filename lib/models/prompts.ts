@@ -150,7 +150,9 @@ export function executorSystem(agent: AgentInfo): string {
     "- Use your tools to act on files; never claim you read or wrote a file without calling the tool.",
     "- Call one tool at a time and wait for its result.",
     "- When you read something, quote what you read in your answer so later steps can use it.",
-    "- If a tool fails or is rejected, do not retry it; say what happened.",
+    "- If a tool fails or is rejected, do not retry it; say what happened. Never present an error message as content, and never write one into a file.",
+    "- If an earlier result is a person's answer (who the text is for, what to focus on), shape your work by it: name that audience and put that focus first.",
+    '- If an earlier result is "Reviewer feedback", act on it: use every source it says was unused and leave out every point it says is unsupported.',
     "- When the step is done, reply with plain text (no tool call): the step's result.",
   ].join("\n");
 }

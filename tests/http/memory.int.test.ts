@@ -121,11 +121,13 @@ describe("memory over HTTP", () => {
       expect(res.status).toBe(200);
       return (await res.json()) as { entries: ShortTermEntry[]; summary: string | null; proposed: FactView[] };
     };
-    // The completed run was summarized and its step results proposed by the server's
-    // after-run hook (task.completed), before the stream ended.
+    // The completed run was summarized and the facts of its steps (the decisions and dates of
+    // notes.md; nothing from "Wrote N bytes") proposed by the server's after-run hook
+    // (task.completed), before the stream ended.
     const auto = await view(victor);
     const facts = auto.proposed;
-    expect(facts.length).toBe(2);
+    expect(facts.length).toBe(3);
+    expect(facts.every((f) => f.content.startsWith("notes.md: ") && !/bytes|characters from/.test(f.content))).toBe(true);
     expect(facts.every((f) => f.status === "proposed" && f.source.threadId === threadId && f.tags.includes("promoted"))).toBe(true);
     expect(auto.summary).toMatch(/^Task: Summarize notes\.md into summary\.md/);
     expect(auto.entries.length).toBeGreaterThan(0);
@@ -142,12 +144,12 @@ describe("memory over HTTP", () => {
     expect(summary).toBe(auto.summary);
     expect((await view(victor)).summary).toBe(summary);
 
-    const [keep, drop] = facts;
-    if (!keep || !drop) throw new Error("facts");
+    const [keep, drop, other] = facts;
+    if (!keep || !drop || !other) throw new Error("facts");
     const accepted = await carol.post(`/api/memory/facts/${keep.id}/accept`, {});
     expect(accepted.status).toBe(200);
     expect(((await accepted.json()) as { fact: FactView }).fact.status).toBe("accepted");
-    expect((await view(alice)).proposed.map((f) => f.id)).toEqual([drop.id]);
+    expect((await view(alice)).proposed.map((f) => f.id).sort()).toEqual([drop.id, other.id].sort());
 
     expect((await del(victor, `/api/threads/${threadId}/memory`)).status).toBe(403);
     const cleared = await del(alice, `/api/threads/${threadId}/memory`);
@@ -160,7 +162,7 @@ describe("memory over HTTP", () => {
     const deleted = await del(alice, `/api/threads/${threadId}`);
     expect(deleted.status).toBe(200);
     const { counts } = (await deleted.json()) as { counts: Record<string, number> };
-    expect(counts).toMatchObject({ threads: 1, approvals: 1, proposedFacts: 1, workspaceDirs: 1 });
+    expect(counts).toMatchObject({ threads: 1, approvals: 1, proposedFacts: 2, workspaceDirs: 1 });
     expect(counts.checkpoints).toBeGreaterThan(0);
 
     expect((await alice.fetch(`/api/threads/${threadId}/memory`)).status).toBe(404);
