@@ -35,6 +35,8 @@ describe("multi-agent template", () => {
     const brief = readFileSync(path.join(f.workspacesDir, threadId, "brief.md"), "utf8");
     expect(brief).toMatch(/^# Summary of notes\.md and release-notes\.md/);
     const review = second.filter((c) => c.type === "data-step").at(-1);
-    expect(review?.type === "data-step" && review.data.result).toMatch(/^Review of brief\.md: .*Approved/);
+    const verdict = review?.type === "data-step" ? review.data.result : null;
+    expect(verdict).toMatch(/^Verdict: approved\n/);
+    expect(verdict).toMatch(/^Review of brief\.md: .*Approved/m);
   });
 });

@@ -1,3 +1,4 @@
+import { parseVerdict } from "../models/brief-review";
 import type { Plan, PlanStep } from "./state";
 
 /** Argument names that say what a call acts on, in the order they are looked for. */
@@ -52,15 +53,11 @@ export function finishedPlanStatus(steps: PlanStep[]): "completed" | "incomplete
   return steps.every((s) => s.status === "completed") ? "completed" : "incomplete";
 }
 
-/** The first line of a review that asks for changes (see `reviewVerdict`). */
-const CHANGES_NEEDED = /^\s*verdict\s*:\s*changes needed\b/i;
-
 /**
- * A reviewing agent's verdict, read from the first line of its result: `Verdict: changes
- * needed` asks the Supervisor to revise the reviewed step; anything else is no objection
- * (docs/runs.md "Reviews").
+ * A reviewing agent's verdict (lib/models/brief-review.ts `parseVerdict` reads the format):
+ * a result whose first line is `Verdict: changes needed` asks the Supervisor to revise the
+ * reviewed step; anything else is no objection (docs/runs.md "Reviews").
  */
 export function reviewVerdict(result: string | null): "changes_needed" | "approved" {
-  const first = (result ?? "").split("\n").find((l) => l.trim()) ?? "";
-  return CHANGES_NEEDED.test(first) ? "changes_needed" : "approved";
+  return parseVerdict(result ?? "")?.approved === false ? "changes_needed" : "approved";
 }

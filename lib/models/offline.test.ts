@@ -207,9 +207,15 @@ describe("offline model: finalizer and conversation", () => {
         ],
       }),
     });
-    expect(text).toBe(
-      "Summarized notes.md into summary.md (5 points).\n\nWrote 80 bytes to summary.md. The summary has 5 points.",
-    );
+    expect(text).toBe("Summarized notes.md into summary.md (5 points).");
+  });
+
+  it("quotes a result only when the task asked to see it", async () => {
+    const steps = [{ task: "Read notes.md", status: "done", result: "Read 6 characters from notes.md:\nHello." }];
+    const read = await generateText({ model: createOfflineModel(), system: finalizerSystem(), prompt: finalizerPrompt({ task: "Read notes.md", steps }) });
+    expect(read.text).toBe("Done: Read notes.md (Read 6 characters from notes.md:).\n\nRead 6 characters from notes.md:\nHello.");
+    const other = await generateText({ model: createOfflineModel(), system: finalizerSystem(), prompt: finalizerPrompt({ task: "Summarize notes.md into summary.md", steps }) });
+    expect(other.text).toBe("Done: Read notes.md (Read 6 characters from notes.md:).");
   });
 
   it("says a rejected tool was not run", async () => {
@@ -225,10 +231,11 @@ describe("offline model: finalizer and conversation", () => {
         note: "The user rejected write_file.",
       }),
     });
-    expect(text).toContain('Completed 1 of 2 steps for "Summarize notes.md into summary.md".');
+    expect(text).toContain("Done: Read notes.md (Read 6 characters from notes.md:).");
     expect(text).toContain("Not done: The user rejected write_file. That tool was not run");
     expect(text).toContain('Step "Write a summary of notes.md to summary.md" ended as rejected.');
-    expect(text).toContain("Hello.");
+    // The file read on the way is not pasted into an answer that did not ask for it.
+    expect(text).not.toContain("Hello.");
   });
 
   it("never passes a failure off as the answer", async () => {
@@ -240,7 +247,7 @@ describe("offline model: finalizer and conversation", () => {
         steps: [{ task: "Read todo.md", status: "completed", result: 'read_file on todo.md failed: No such file or directory: "todo.md".' }],
       }),
     });
-    expect(text).toBe('Completed 0 of 1 steps for "Find every TODO in the workspace and make a checklist in todo.md". Step "Read todo.md" ended as failed: read_file on todo.md failed: No such file or directory: "todo.md".');
+    expect(text).toBe('Step "Read todo.md" ended as failed: read_file on todo.md failed: No such file or directory: "todo.md".');
   });
 
   it("makes small talk", async () => {

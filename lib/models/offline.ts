@@ -45,8 +45,8 @@ function finalizerReply(user: string): string {
     lines.push(`Summarized ${files[0]} into ${target}${points ? ` (${points} points)` : ""}.`);
   } else if (steps.length === 0) {
     lines.push(`Nothing was run for "${task}".`);
-  } else {
-    lines.push(`Completed ${done.length} of ${steps.length} steps for "${task}".`);
+  } else if (done.length > 0) {
+    lines.push(`Done: ${done.map((s) => `${s.task.replace(/\.$/, "")} (${firstLine(s.result)})`).join("; ")}.`);
   }
   if (note) lines.push(`Not done: ${note.replace(/\.?$/, ".")} That tool was not run, so its changes were not made.`);
   for (const s of steps) {
@@ -54,8 +54,20 @@ function finalizerReply(user: string): string {
     const why = s.result.trim().split("\n")[0]?.replace(/\.$/, "");
     lines.push(isFailureText(s.result) || (why && !/^(?:done|completed?)$/i.test(s.status)) ? `Step "${s.task}" ended as ${isFailureText(s.result) ? "failed" : s.status}: ${why}.` : `Step "${s.task}" ended as ${s.status}.`);
   }
+  // The content itself only when the user asked to see it (a read or a question); otherwise
+  // the answer names what was done and does not paste a file the user did not ask for.
   const lastResult = done.at(-1)?.result.trim();
-  return lastResult ? `${lines.join(" ")}\n\n${lastResult}` : lines.join(" ");
+  const wantsContent = /^\s*(?:read|show|print|display|open|list|find|what|which|who|when|where|how)\b/i.test(task);
+  return lastResult && wantsContent ? `${lines.join(" ")}\n\n${lastResult.slice(0, QUOTE_CHARS)}` : lines.join(" ");
+}
+
+/** The most of a result the final answer quotes, chars. */
+const QUOTE_CHARS = 4000;
+
+/** A result's first line, cut to 120 chars, for a one-line account of a step. */
+function firstLine(result: string): string {
+  const line = result.trim().split("\n")[0]?.trim() ?? "";
+  return line.length > 120 ? `${line.slice(0, 120)}…` : line;
 }
 
 function conversationReply(user: string): string {
