@@ -34,4 +34,5 @@ export function starterAbout(key: string): string {
  */
 export const TEMPLATE_TASKS: Readonly<Record<string, string>> = {
   "memory-assistant": "Remember that the staging server is staging.example.com",
+  "research-brief": "Write a brief of notes.md and release-notes.md into brief.md",
 };
