@@ -17,7 +17,7 @@ export function IncompleteNotice({ steps }: { steps: StepView[] }) {
   const missed = steps.filter((s) => (NOT_DONE as readonly string[]).includes(s.status));
   const counts = NOT_DONE.map((k) => [k, missed.filter((s) => s.status === k).length] as const).filter(([, n]) => n > 0);
   return (
-    <section className={`card small ${styles.notice}`} role="status" data-testid="run-incomplete">
+    <section className={`card small ${styles.notice}`} aria-label="What was not done" data-testid="run-incomplete">
       <strong>
         Not everything was done: {done} of {steps.length} step{steps.length === 1 ? "" : "s"} done
         {counts.map(([k, n]) => `, ${n} ${STEP_STATUS_LABEL[k]?.toLowerCase()}`).join("")}.

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { workspaceAssistant } from "../../../templates/workspace-assistant";
 import type { FlowDocument } from "../../flow/schema";
-import { canonicalArgs } from "../../policy/canonical";
 import type { ProposedTool } from "../state";
 import { assistantAgent, branchTask, fakeDeps, gotoOf, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
 import { riskGateNode } from "./risk-gate";
