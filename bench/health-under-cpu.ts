@@ -51,7 +51,7 @@ async function appUnderLoops(label: string, env: Record<string, string>): Promis
     const made = await c.post("/api/flows", { template: "memory-assistant" });
     if (made.status !== 201) throw new Error(`new flow: HTTP ${made.status} ${await made.text()}`);
     const { flowId } = (await made.json()) as { flowId: string };
-    const runs = await Promise.all(Array.from({ length: LOOPS }, () => startScriptRun(c, flowId, LOOP_TASK)));
+    const runs = await Promise.all(Array.from({ length: LOOPS }, () => startScriptRun(c, flowId, LOOP_TASK, { firstScript: true })));
     await Promise.all(runs.map((r) => r.running));
     const loaded = await sampleLatencies(health, HEALTH_REQUESTS, SPACING_MS);
     const outcomes = await Promise.all(runs.map((r) => r.done));

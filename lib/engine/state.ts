@@ -59,6 +59,8 @@ export interface PlanStep {
   feedback?: string | null;
   /** How many times a review sent this (reviewing) step's work back for changes. */
   revisions?: number;
+  /** The failed call (`tool:args_hash:output_hash`) its last failed try ended on, if any. */
+  failed_call?: string | null;
 }
 
 /** The plan (SPEC.md 3). */

@@ -26,12 +26,13 @@ export function scriptParts(text: string): ScriptPart[] {
 }
 
 /**
- * How a run's script ended, in a word: "js_timeout" (stopped at its deadline), "timeout"
+ * How a run's first script ended, in a word: "js_timeout" (stopped at its deadline), "timeout"
  * (the call's time ran out while it waited for a thread), "js_busy" (refused: the queue was
  * full), "ok", or the start of another answer.
  */
 export function scriptEnding(text: string): string {
-  const last = scriptParts(text).at(-1);
+  const parts = scriptParts(text);
+  const last = parts.find((p) => p.status === "done" || p.status === "error") ?? parts.at(-1);
   if (!last?.output) return last?.status ?? "no script";
   if (last.status === "done") return "ok";
   if (/ran longer than/.test(last.output)) return "js_timeout";
@@ -42,11 +43,14 @@ export function scriptEnding(text: string): string {
 
 /**
  * Creates a thread on `flowId` and streams a run of `task`.
+ * @param opts.firstScript true to stop reading (and so end the run, which lives in its
+ *   request) once the first script has ended: a script that fails is a failed try, and the
+ *   run would go on to retry it, plan again and ask the user (docs/runs.md).
  * @returns `running`, resolved once the run's script started (or the stream ended), and
- *   `done`, the whole stream's text.
+ *   `done`, the stream's text (up to the first script's end with `firstScript`).
  * @throws Error when the thread or the stream is refused.
  */
-export async function startScriptRun(c: Client, flowId: string, task: string): Promise<{ running: Promise<void>; done: Promise<string> }> {
+export async function startScriptRun(c: Client, flowId: string, task: string, opts: { firstScript?: boolean } = {}): Promise<{ running: Promise<void>; done: Promise<string> }> {
   const created = await c.post("/api/threads", { flowId, task });
   if (created.status !== 201) throw new Error(`new thread: HTTP ${created.status} ${await created.text()}`);
   const { threadId } = (await created.json()) as { threadId: string };
@@ -65,9 +69,18 @@ export async function startScriptRun(c: Client, flowId: string, task: string): P
   const done = (async () => {
     let text = "";
     const decoder = new TextDecoder();
-    for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-      text += decoder.decode(chunk, { stream: true });
-      if (scriptParts(text.slice(0, text.lastIndexOf("\n") + 1)).some((p) => p.status === "running")) started();
+    const reader = body.getReader();
+    while (true) {
+      const { value, done: ended } = await reader.read();
+      if (ended) break;
+      text += decoder.decode(value, { stream: true });
+      const parts = scriptParts(text.slice(0, text.lastIndexOf("\n") + 1));
+      if (parts.some((p) => p.status === "running")) started();
+      if (opts.firstScript && parts.some((p) => p.status === "done" || p.status === "error")) {
+        await reader.cancel();
+        text = text.slice(0, text.lastIndexOf("\n") + 1);
+        break;
+      }
     }
     started();
     return text;

@@ -113,6 +113,21 @@ describe("supervisorNode", () => {
     expect(updateOf(cmd).lifecycle).toBe("GLOBAL_REVIEW");
   });
 
+  it("a try that fails on the very call and error of the previous try ends the retries early: the step goes on to the new plan", async () => {
+    const failedTry = (): StepBranch =>
+      done("s0", "run_javascript failed: ran longer than 5000 ms", false, {
+        last_tool_result: { tool_name: "run_javascript", call_id: "c", output: "ran longer than 5000 ms", status: "error", evicted: false, pointer: null, size_chars: 23, rehydration_allowed: false, metadata: {} },
+        tool_history: [{ tool: "run_javascript", args_hash: "a1", output_hash: "o1" }],
+      });
+    // First failure: retried, and the failed call is remembered.
+    const first = planOf(updateOf(await supervisorNode(fakeDeps())(twoSteps(1, failedTry()))));
+    expect(first.steps[0]).toMatchObject({ status: "in_progress", tries: 2, failed_call: "run_javascript:a1:o1" });
+    // The same call fails the same way again: no third try, the plan is made again.
+    const again = await supervisorNode(fakeDeps())(twoSteps(2, failedTry(), { failed_call: "run_javascript:a1:o1", max_tries: 3 }));
+    expect(gotoOf(again)).toBe("planner");
+    expect(planOf(updateOf(again)).steps[0]).toMatchObject({ status: "failed", tries: 2 });
+  });
+
   it("a blocked action is final and the run goes on with the steps that do not need it", async () => {
     const b = done("s0", "delete_file release-notes.md was not done: blocked by policy (File safety #4).", false, {
       output: { step_id: "s0", text: "delete_file release-notes.md was not done: blocked by policy (File safety #4).", ok: false, final: "blocked" },

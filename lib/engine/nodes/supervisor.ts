@@ -118,8 +118,8 @@ export function supervisorNode(deps: EngineDeps) {
           Object.assign(step, { status: "failed", error: b.output.text, ended_at: now });
           emitStep(config, deps.flow, step, "plan_step_failed");
           failure = b.output.text;
-        } else if (step.tries < step.max_tries) {
-          Object.assign(step, { tries: step.tries + 1, error: b.output.text });
+        } else if (step.tries < step.max_tries && !repeatsFailure(step, b)) {
+          Object.assign(step, { tries: step.tries + 1, error: b.output.text, failed_call: failedCall(b) });
           const retry = newBranch(step.id, identityOf(deps, step));
           handoffs.push(handoff(step, retry, "error_recovery", `Retry ${step.tries} of ${step.max_tries}: ${b.output.text}`, now));
           pending.push({ node: "executor", branch: retry });
@@ -199,6 +199,26 @@ export function supervisorNode(deps: EngineDeps) {
       : { ...next, status: "failed", failure_reason: "Some steps could not run because the steps they depend on did not complete." };
     return finish(config, deps, { iterations, plan: finished }, settled ? "completed" : "failed");
   };
+}
+
+/**
+ * The failed call a try ended on, as `tool:args_hash:output_hash` (the loop detector's
+ * record of it); null when the try failed without a tool call failing (a model error).
+ */
+function failedCall(b: StepBranch): string | null {
+  const last = b.last_tool_result?.status === "error" ? b.tool_history.at(-1) : undefined;
+  return last ? `${last.tool}:${last.args_hash}:${last.output_hash}` : null;
+}
+
+/**
+ * True when this try failed on the very call, with the very error, the previous try failed
+ * on: the call is deterministic, so further retries would fail the same way (and a costly
+ * call, such as a script that runs to its deadline, would only be paid for again). The step
+ * goes straight on to the new plan, then the question to the user (docs/runs.md).
+ */
+function repeatsFailure(step: PlanStep, b: StepBranch): boolean {
+  const call = failedCall(b);
+  return call !== null && call === step.failed_call;
 }
 
 /** Approval outcomes that fail the step at once: the approver dismissed the call, or a factor failed. */
