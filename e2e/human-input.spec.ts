@@ -19,7 +19,7 @@ test.describe("Human input and Router nodes", () => {
     await flows.startRun("Summarize notes.md into summary.md");
 
     const run = new RunPage(page);
-    await run.waitForStatus(/awaiting (your answer|input)/);
+    await run.waitForStatus("awaiting input");
     await expect(page.getByTestId("plan-step")).toHaveCount(3);
     await expect(page.getByText("Who is this summary for, and what should it focus on?").last()).toBeVisible();
     await page.getByTestId("composer-input").fill("For the release team; focus on dates.");
