@@ -44,6 +44,12 @@ const DELETE_KEYS = ["Delete", "Backspace"];
 const MULTI_SELECT_KEYS = ["Shift", "Meta", "Control"];
 const EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed } };
 const FIT = { padding: 0.15, duration: 300 };
+/**
+ * Above this many nodes the minimap is left out: every pan repaints all its node shapes (the
+ * browser redraws the SVG when the view moves), which cost a 2,000-node flow its pan frame rate
+ * (bench/canvas), and at that size its dots no longer show a shape to navigate by.
+ */
+const MINIMAP_MAX_NODES = 1_500;
 
 /**
  * The flow editor (SPEC.md 1, issue 5): the run bar, a toolbar (save a new version, undo/
@@ -289,7 +295,7 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
                 >
                   <Background />
                   <Controls />
-                  <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable />
+                  {nodes.length <= MINIMAP_MAX_NODES ? <MiniMap<EditorNode> nodeColor={miniMapColor} pannable zoomable /> : null}
                   <ConnectionStatus />
                 </ReactFlow>
               </div>
