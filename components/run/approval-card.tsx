@@ -7,7 +7,7 @@ import { EditArgsPanel } from "@/components/approvals/edit-args-panel";
 import { type FileNow, FileWriteView } from "@/components/approvals/file-write-view";
 import { LocalTime } from "@/components/ui/local-time";
 import { useApprovalPreview } from "@/components/approvals/use-approval-preview";
-import { useNow } from "@/components/approvals/use-now";
+import { COUNTDOWN_MS, useNow } from "@/components/ui/use-now";
 import { fileWriteOf } from "@/lib/approvals/file-write";
 import type { HumanDecision } from "@/lib/approvals/inbox-item";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
@@ -78,7 +78,7 @@ export function ApprovalCard({
    */
   reveal?: boolean;
 }) {
-  const now = useNow(status === "pending");
+  const now = useNow(status === "pending" ? COUNTDOWN_MS : null);
   const [comment, setComment] = useState("");
   const [feedback, setFeedback] = useState("");
   const [mode, setMode] = useState<"edit" | "respond" | "ignore" | null>(null);
