@@ -11,6 +11,7 @@ import type { ResolvedModel } from "./deps";
 import { approvalSecret, createEngineDeps, type EngineDepsOptions } from "./engine-deps";
 import { buildGraph } from "./graph";
 import { classifyIntent } from "./intent";
+import { isRunActive, markRunActive, markRunEnded } from "./active-runs";
 import { applyDecision, type DecisionInput, waitingCalls } from "./run-decision";
 import { withoutLiveTokens } from "./safe-state";
 import type { QuestionInterrupt } from "./nodes/finalizer";
@@ -60,18 +61,8 @@ export interface PreparedRun {
   stream(): AsyncGenerator<RunChunk>;
 }
 
-// Kept on globalThis so that every route module copy in the server process shares it.
-const gActive = globalThis as { __phylacteryActiveRuns?: Set<string> };
-gActive.__phylacteryActiveRuns ??= new Set<string>();
-const active = gActive.__phylacteryActiveRuns;
-
-/**
- * True while a run of the thread streams in this server process. A thread marked running
- * without one was interrupted (the server stopped) and can be continued.
- */
-export function isRunActive(threadId: string): boolean {
-  return active.has(threadId);
-}
+/** True while a run of the thread streams in this server process (see active-runs.ts). */
+export { isRunActive } from "./active-runs";
 
 /**
  * Checks and prepares one run of a thread's graph (SPEC.md 2, 8; issue 4). Everything
@@ -97,7 +88,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     requireCapability(role, "run");
     if (thread.userId !== userId) throw new AppError("forbidden", "thread_owner_only", "Only the user who started this thread can send it messages; decide its approvals from the cards or the inbox.");
   }
-  if (active.has(threadId)) throw new AppError("conflict", "run_in_progress", "A run is already streaming on this thread; wait for it to finish.");
+  if (isRunActive(threadId)) throw new AppError("conflict", "run_in_progress", "A run is already streaming on this thread; wait for it to finish.");
   const doc = FlowDocument.parse(JSON.parse(thread.flowVersion.document));
   const now = opts.deps?.now ?? Date.now;
   // The requester's role sets the run's permission level (SPEC.md 3 security context).
@@ -220,7 +211,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
   // The run's steps, as before the bus: each chunk is published, stored by the
   // subscription, then yielded from what it handed on; the final run part comes last.
   async function* steps(): AsyncGenerator<RunChunk> {
-    active.add(threadId);
+    markRunActive(threadId);
     const runChunk = (status: RunStatus, error: StructuredError | null): RunChunk => ({
       type: "data-run",
       id: run.id,
@@ -269,7 +260,7 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       log.error({ err }, "run failed");
       final = runChunk("failed", structuredError("run_error", err instanceof Error ? err.message : String(err)));
     } finally {
-      active.delete(threadId);
+      markRunEnded(threadId);
     }
     const status = final.type === "data-run" ? final.data.status : "failed";
     await db.run.update({

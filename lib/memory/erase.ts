@@ -1,7 +1,7 @@
 import "server-only";
 import { promises as fs } from "node:fs";
 import type { Db } from "../db/client";
-import { isRunActive } from "../engine/run-thread";
+import { isRunActive } from "../engine/active-runs";
 import { AppError } from "../errors";
 import { workspaceDirFor } from "../tools/workspace";
 import { announce } from "./announce";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { isRunActive } from "../engine/run-thread";
+import { isRunActive } from "../engine/active-runs";
 import { AppError } from "../errors";
 import { announce } from "./announce";
 import { FACTS_PER_STEP, factCandidates } from "./fact-candidates";

@@ -1,5 +1,5 @@
 import { cleanInline, outlineOf, sentencesOf } from "./document-outline";
-import type { SourceText } from "./step-context";
+import type { SourceText } from "./source-text";
 
 /**
  * The offline Reviewer's check of a draft against the sources it read: every point of the

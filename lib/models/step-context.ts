@@ -1,5 +1,6 @@
 import { parseVerdict } from "./brief-review";
 import { fileNames } from "./offline-text";
+import type { SourceText } from "./source-text";
 
 /**
  * Sorts the results of earlier steps (an executor prompt's `<step-result>` blocks) into what
@@ -14,13 +15,7 @@ export interface ContextEntry {
   result: string;
 }
 
-/** A file's text as an earlier step read it. */
-export interface SourceText {
-  file: string;
-  text: string;
-  /** True when the step that read it quoted only the start (the executor's quote limit). */
-  cut?: boolean;
-}
+export type { SourceText } from "./source-text";
 
 /** What a Human-input answer asks of the writing. */
 export interface Shaping {

@@ -15,7 +15,7 @@ import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
 import { replayMessages } from "@/lib/engine/replay";
 import { redactSecrets } from "@/lib/engine/safe-state";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
-import { isRunActive } from "@/lib/engine/run-thread";
+import { isRunActive } from "@/lib/engine/active-runs";
 import { FlowDocument } from "@/lib/flow/schema";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { isAppError } from "@/lib/errors";
