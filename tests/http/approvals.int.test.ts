@@ -133,8 +133,11 @@ describe("approvals over HTTP", () => {
     alice = await signIn(s.url, s.users[0]?.email ?? "", s.users[0]?.password ?? "");
     const page = await (await alice.fetch(`/threads/${threadId}`)).text();
     expect(page).toContain('data-testid="interrupted"');
-    const chunks = await readStream(await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "continue" } }));
-    expect(lastPart(chunks, "data-run")?.status).toBe("awaiting_approval");
+    const cont = await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "continue" } });
+    // A rare CI failure here left no trace: on failure, say what the continue answered.
+    const answered = cont.status === 200 ? "" : `HTTP ${cont.status}: ${await cont.clone().text()}`;
+    const chunks = await readStream(cont);
+    expect(lastPart(chunks, "data-run")?.status, answered || JSON.stringify(chunks).slice(0, 2000)).toBe("awaiting_approval");
     const db = createDb(s.dbUrl);
     // The same plan goes on (no second plan); only the node in flight at the kill may run
     // again (the read, here): LangGraph re-runs the steps after the last checkpoint.
