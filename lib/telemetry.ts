@@ -1,4 +1,5 @@
-import { type Attributes, context, propagation, SpanStatusCode, trace } from "@opentelemetry/api";
+import { randomBytes } from "node:crypto";
+import { type Attributes, context, propagation, SpanStatusCode, TraceFlags, trace } from "@opentelemetry/api";
 import { env } from "./env";
 import { newTraceId } from "./events/bus";
 
@@ -97,14 +98,17 @@ export interface RunTrace {
 }
 
 /**
- * Starts the span of one run ("run"; attributes such as thread.id, run.id, flow.version),
- * a child of the active span if any (the HTTP request's, when Next.js traces it).
- * Without tracing: a random trace id and no span.
+ * Starts the span of one run ("run"; attributes such as thread.id, run.id, flow.version).
+ * With `traceId` (fixed when the request accepted the run, 32 hex chars), the span joins that
+ * trace as the child of a remote parent, so a run executed by a worker, or recovered by
+ * another one, stays in the trace of the request that asked for it; without it, the span is
+ * a child of the active span if any. Without tracing: that trace id (or a random one) and no span.
  */
-export function startRunTrace(attributes: Attributes): RunTrace {
-  if (!telemetryEnabled()) return { traceId: newTraceId(), within: (fn) => fn(), end: () => {} };
-  const span = tracer().startSpan("run", { attributes });
-  const ctx = trace.setSpan(context.active(), span);
+export function startRunTrace(attributes: Attributes, traceId?: string): RunTrace {
+  if (!telemetryEnabled()) return { traceId: traceId ?? newTraceId(), within: (fn) => fn(), end: () => {} };
+  const parent = traceId ? trace.setSpanContext(context.active(), { traceId, spanId: randomBytes(8).toString("hex"), traceFlags: TraceFlags.SAMPLED, isRemote: true }) : context.active();
+  const span = tracer().startSpan("run", { attributes }, parent);
+  const ctx = trace.setSpan(parent, span);
   return {
     traceId: span.spanContext().traceId,
     within: (fn) => context.with(ctx, fn),

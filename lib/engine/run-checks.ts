@@ -1,0 +1,42 @@
+import "server-only";
+import type { Db } from "../db/client";
+import { leaseRunOf } from "../db/lease";
+import { requireCapability, threadAccess } from "../db/workspaces";
+import { AppError } from "../errors";
+import type { RunInput } from "./run-input";
+
+/** The thread a run may start on, as {@link checkRun} found it. */
+export type CheckedThread = Awaited<ReturnType<typeof threadAccess>>["thread"];
+
+/**
+ * Everything that refuses a run before any work (docs/architecture.md#runs-jobs-and-leases):
+ * the thread must be in a workspace of the user (404); messages, answers and continues come
+ * only from the thread's own user (403); decisions need the owner or approver role (403);
+ * no other run may own the thread (409 run_in_progress: a cheap early answer; the lease taken
+ * when the run is accepted is what decides races).
+ * The expiry sweeper's `expired` input is internal and reads the thread as it is.
+ * @throws AppError not_found, forbidden or conflict, with the status the route returns.
+ */
+export async function checkRun(db: Db, threadId: string, userId: string, input: RunInput): Promise<CheckedThread> {
+  let thread: CheckedThread;
+  if (input.kind === "expired") {
+    const found = await db.thread.findUnique({ where: { id: threadId }, include: { flow: true, flowVersion: true } });
+    if (!found) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+    thread = found;
+  } else {
+    const access = await threadAccess(db, userId, threadId);
+    thread = access.thread;
+    if (input.kind === "decision") requireCapability(access.role, "decide");
+    else {
+      requireCapability(access.role, "run");
+      if (thread.userId !== userId) throw new AppError("forbidden", "thread_owner_only", "Only the user who started this thread can send it messages; decide its approvals from the cards or the inbox.");
+    }
+  }
+  if (await leaseRunOf(db, threadId)) throw runInProgress();
+  return thread;
+}
+
+/** The 409 every refused concurrent run gets, whichever check caught it. */
+export function runInProgress(): AppError {
+  return new AppError("conflict", "run_in_progress", "A run is already going on this thread; wait for it to finish, or follow it live.");
+}

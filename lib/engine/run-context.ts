@@ -1,0 +1,41 @@
+import "server-only";
+import { PrismaCheckpointSaver } from "../db/checkpointer";
+import type { Db } from "../db/client";
+import { permissionOf, roleIn } from "../db/workspaces";
+import { FlowDocument } from "../flow/schema";
+import { userModelResolver } from "../models/provider-settings";
+import { workspaceToolRegistry } from "../tools/workspace-registry";
+import type { EngineDeps } from "./deps";
+import { createEngineDeps, type EngineDepsOptions } from "./engine-deps";
+import { buildGraph } from "./graph";
+import type { CheckedThread } from "./run-checks";
+
+/** Overrides of a run's services (tests: scripted model, temp workspaces, clock, HMAC key). */
+export type RunDepsOverrides = Omit<EngineDepsOptions, "db" | "doc">;
+
+/** The compiled graph of a thread's pinned flow version, with the services it runs on. */
+export interface RunContext {
+  doc: FlowDocument;
+  deps: EngineDeps & { invokedAt: number };
+  graph: ReturnType<typeof buildGraph>;
+  /** LangGraph config naming the thread: `{ configurable: { thread_id } }`. */
+  config: { configurable: { thread_id: string } };
+}
+
+/**
+ * Compiles the thread's flow version into its graph, on the thread's user's permission level
+ * (the thread's owner's role in the workspace: an approver deciding does not lend their
+ * role), the user's own model provider (Settings, else the server's, else offline) and the
+ * workspace's tools (built-ins and MCP).
+ */
+export async function runContext(db: Db, thread: CheckedThread, overrides: RunDepsOverrides = {}): Promise<RunContext> {
+  const doc = FlowDocument.parse(JSON.parse(thread.flowVersion.document));
+  const now = overrides.now ?? Date.now;
+  const role = await roleIn(db, thread.userId, thread.flow.workspaceId);
+  const resolveModel = overrides.resolveModel ?? (await userModelResolver(db, thread.userId));
+  const toolNames = doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : []));
+  const registry = overrides.registry ?? (await workspaceToolRegistry(db, thread.flow.workspaceId, toolNames));
+  const deps = { ...createEngineDeps({ db, doc, permission: role ? permissionOf(role) : "user", ...overrides, resolveModel, registry }), invokedAt: now() };
+  const graph = buildGraph(deps, new PrismaCheckpointSaver(db));
+  return { doc, deps, graph, config: { configurable: { thread_id: thread.id } } };
+}

@@ -1,0 +1,250 @@
+import "server-only";
+import type { Db } from "../db/client";
+import { claimLease, HEARTBEAT_MS, LEASE_TTL_MS, releaseLease, renewLease } from "../db/lease";
+import { prismaErrorCode } from "../db/prisma-error-code";
+import { type StructuredError, structuredError } from "../errors";
+import { publish, subscribe, type TraceIds } from "../events/bus";
+import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
+import { logger, withLogContext } from "../log";
+import type { RunStatus } from "../run-status";
+import { startRunTrace } from "../telemetry";
+import { type RunContext, type RunDepsOverrides, runContext } from "./run-context";
+import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
+import { withoutLiveTokens } from "./safe-state";
+import type { GraphStateValue } from "./state";
+import type { RunChunk } from "./ui-parts";
+
+const log = logger.child({ module: "run" });
+
+/** Options of {@link executeJob}. */
+export interface ExecuteJobOptions {
+  db: Db;
+  jobId: string;
+  /** This worker's id (host, pid, random): the lease's holder while it executes the run. */
+  workerId: string;
+  deps?: RunDepsOverrides;
+  /** Lease length without a heartbeat, ms (tests shorten it). */
+  leaseTtlMs?: number;
+  /** Called with each stored chunk's thread seq right after it is stored (live followers). */
+  onStored?: (threadId: string, seq: number) => void;
+}
+
+/** How a job's execution ended, for the worker. */
+export type JobOutcome =
+  /** The run ended (any status) and the lease was released. */
+  | { kind: "ended"; status: RunStatus }
+  /** Someone else holds the run (another worker claimed it, or it is already done). */
+  | { kind: "not_claimed" }
+  /** The lease lapsed under us and another worker took the run: we stopped without a word. */
+  | { kind: "lost_lease" };
+
+/**
+ * Executes one run job (docs/architecture.md#runs-jobs-and-leases): claims the job and its
+ * thread's lease, renews the lease every HEARTBEAT_MS while the graph runs, publishes every
+ * chunk on the bus (where the run's subscription stores it as a RunEvent, in order), and at
+ * the end records the run's status, the thread's, the job's and the lease's release in one
+ * transaction. A job claimed again after its worker died (attempts > 1) continues from the
+ * thread's last checkpoint when the thread moved past the checkpoint the job started from,
+ * and replays its input otherwise, so a step that completed is never run again.
+ * Yields each chunk after it is stored (the inline path of tests and the expiry sweeper);
+ * a worker drains it.
+ */
+export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunChunk, JobOutcome> {
+  const { db, jobId, workerId } = opts;
+  const now = opts.deps?.now ?? Date.now;
+  const ttl = opts.leaseTtlMs ?? LEASE_TTL_MS;
+  const job = await db.runJob.findUnique({ where: { id: jobId } });
+  if (!job || job.status === "done") return { kind: "not_claimed" };
+  const claimed = await db.$transaction(async (tx) => {
+    if (!(await claimLease(tx, job.threadId, job.runId, workerId, now(), ttl))) return false;
+    await tx.runJob.update({ where: { id: jobId }, data: { status: "claimed", holder: workerId, attempts: { increment: 1 } } });
+    await tx.run.update({ where: { id: job.runId }, data: { status: "running" } });
+    return true;
+  });
+  if (!claimed) return { kind: "not_claimed" };
+  const input = JobInput.parse(JSON.parse(job.input));
+  const thread = await db.thread.findUniqueOrThrow({ where: { id: job.threadId }, include: { flow: true, flowVersion: true } });
+  const ctx = await runContext(db, thread, opts.deps);
+  const snapshot = await ctx.graph.getState(ctx.config);
+  const recovered = job.attempts > 0 && snapshot.config.configurable?.checkpoint_id !== job.startCheckpointId;
+  const graphInput = recovered ? null : graphInputOf(input);
+
+  // The heartbeat: renew, and stop at once if the lease was lost (another worker has the run).
+  const abort = new AbortController();
+  const heartbeat = setInterval(() => {
+    renewLease(db, job.threadId, job.runId, workerId, now(), ttl)
+      .then((held) => {
+        if (!held) abort.abort(new Error("lease lost"));
+      })
+      .catch((err: unknown) => log.warn({ err, threadId: job.threadId }, "lease heartbeat failed"));
+  }, Math.min(HEARTBEAT_MS, Math.floor(ttl / 3)));
+  try {
+    const result = yield* runGraph({ db, ctx, job, input, snapshot, graphInput, recovered, signal: abort.signal, now, onStored: opts.onStored });
+    return result;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+interface RunGraphOptions {
+  db: Db;
+  ctx: RunContext;
+  job: { id: string; runId: string; threadId: string; attempts: number };
+  input: JobInput;
+  snapshot: Awaited<ReturnType<RunContext["graph"]["getState"]>>;
+  graphInput: unknown;
+  recovered: boolean;
+  signal: AbortSignal;
+  now: () => number;
+  onStored: ExecuteJobOptions["onStored"];
+}
+
+async function* runGraph(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcome> {
+  const { db, ctx, job, input, snapshot, now } = o;
+  const { threadId, runId } = job;
+  const values = snapshot.values as Partial<GraphStateValue>;
+  const thread = await db.thread.findUniqueOrThrow({ where: { id: threadId }, select: { flowId: true, flowVersion: { select: { version: true } } } });
+  const runTrace = startRunTrace({ "thread.id": threadId, "run.id": runId, "run.kind": input.kind, "run.attempt": job.attempts + 1, "flow.id": thread.flowId, "flow.version": thread.flowVersion.version }, input.traceId);
+  const ids: TraceIds = { traceId: runTrace.traceId, threadId, runId };
+  const outbox: RunChunk[] = [];
+  const store = eventStore(db, threadId, runId, o.onStored);
+  // The run's subscription: every run event of this run is stored, in publish order, and its
+  // stream part (if any) waits in `outbox` for the stream to yield it.
+  const unsubscribe = subscribe(
+    "*",
+    async (event) => {
+      const stored = storedEventOf(event);
+      if (!stored) return;
+      await store(stored.name, JSON.stringify(withoutLiveTokens(stored.data)));
+      if (stored.chunk) outbox.push(stored.chunk);
+    },
+    { runId },
+  );
+  const namer: NamerState = { plans: new Set(values.plan ? [values.plan.id] : []), agent: null };
+  const publishChunk = async (chunk: RunChunk) => {
+    for (const event of busEventsOf(chunk, namer, ids, now())) await publish(event);
+  };
+  const inRun = <T>(fn: () => T): T => withLogContext(ids, () => runTrace.within(fn));
+  const model = ctx.deps.resolveModel(ctx.doc.settings.model);
+  const modelView = { provider: model.provider, modelId: model.modelId, offline: model.offline };
+  let usage: { inputTokens: number; outputTokens: number } | null = null;
+  const runChunk = (status: RunStatus, error: StructuredError | null): Extract<RunChunk, { type: "data-run" }> => ({
+    type: "data-run",
+    id: runId,
+    data: {
+      runId,
+      traceId: ids.traceId,
+      status,
+      model: modelView,
+      error: error && { code: error.code, message: error.message, severity: error.severity, retryable: error.retryable, suggested_action: error.suggested_action },
+      usage,
+    },
+  });
+  let final = runChunk("failed", structuredError("run_error", "the run stopped early"));
+  try {
+    if (job.attempts === 0) {
+      await publish(busEventOf("user_message", { text: input.label, kind: input.kind }, ids, now()));
+      if (input.intent) await publish(busEventOf("intent_classified", { type: "event", name: "intent_classified", payload: { intent: input.intent } }, ids, now()));
+    }
+    await inRun(() => publishChunk(runChunk("running", null)));
+    yield* outbox.splice(0);
+    const chunks = await inRun(() => ctx.graph.stream(o.graphInput as never, { ...ctx.config, streamMode: ["custom", "updates"], recursionLimit: 1000, signal: o.signal }));
+    let lifecycle = values.lifecycle ?? "INIT";
+    let transitions = 0;
+    const it = (chunks as AsyncIterable<[string, unknown]>)[Symbol.asyncIterator]();
+    while (true) {
+      const r = await inRun(() => it.next());
+      if (r.done) break;
+      const [mode, payload] = r.value;
+      if (mode === "custom") {
+        await inRun(() => publishChunk(payload as RunChunk));
+      } else {
+        // Node updates: record each lifecycle transition (docs/runs.md#lifecycle).
+        for (const [node, update] of Object.entries(payload as Record<string, unknown>)) {
+          const to = (update as { lifecycle?: string } | null)?.lifecycle;
+          if (!to || to === lifecycle) continue;
+          transitions += 1;
+          const from = lifecycle;
+          lifecycle = to as typeof lifecycle;
+          await publishChunk({ type: "data-lifecycle", id: `${runId}-${job.attempts}-${transitions}`, data: { from, to, node, at: new Date(now()).toISOString() } });
+        }
+      }
+      yield* outbox.splice(0);
+    }
+    const after = await ctx.graph.getState(ctx.config);
+    const v = after.values as GraphStateValue;
+    const question = pendingQuestion(after);
+    if (question) await publishChunk({ type: "text", id: `question-${question.id}`, text: question.question });
+    yield* outbox.splice(0);
+    usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
+    const waiting = after.tasks.some((t) => t.interrupts.length > 0);
+    const status = runStatusOf(v, question !== null, waiting);
+    final = runChunk(status, v.error && !waiting && status !== "cancelled" ? v.error : null);
+  } catch (err) {
+    if (o.signal.aborted) {
+      // The lease lapsed and another worker owns the run now: leave every row to it.
+      unsubscribe();
+      runTrace.end("lost_lease", null);
+      log.warn({ threadId, runId }, "lease lost: stopped executing the run");
+      return { kind: "lost_lease" };
+    }
+    log.error({ err }, "run failed");
+    final = runChunk("failed", structuredError("run_error", err instanceof Error ? err.message : String(err)));
+  }
+  const status = final.data.status;
+  try {
+    // The run's status, the thread's and the job's in one transaction, the lease kept until
+    // the final part is stored, so the next run's events come after it.
+    await db.$transaction([
+      db.run.update({ where: { id: runId }, data: { status, endedAt: new Date(now()), error: final.data.error?.message ?? null, inputTokens: { increment: usage?.inputTokens ?? 0 }, outputTokens: { increment: usage?.outputTokens ?? 0 } } }),
+      db.thread.update({ where: { id: threadId }, data: { status } }),
+      db.runJob.update({ where: { id: job.id }, data: { status: "done" } }),
+    ]);
+    // Published once the rows say how it ended, so subscribers of task.completed (the
+    // memory hooks: summarize, promote) see a finished thread.
+    await publishChunk(final);
+    yield* outbox.splice(0);
+  } finally {
+    await releaseLease(db, threadId, runId);
+    unsubscribe();
+    runTrace.end(status, final.data.error?.message ?? null);
+  }
+  return { kind: "ended", status };
+}
+
+/**
+ * Stores a run's events with the next seq of the thread. The lease makes the run the thread's
+ * only writer; a seq taken anyway (a previous holder's last write landing late) is retried
+ * with a fresh one, so no event is lost.
+ */
+function eventStore(db: Db, threadId: string, runId: string, onStored: ExecuteJobOptions["onStored"]) {
+  let seq: number | null = null;
+  return async (type: string, data: string): Promise<void> => {
+    for (let attempt = 0; ; attempt++) {
+      if (seq === null) seq = (await db.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } }))?.seq ?? 0;
+      const next: number = seq + 1;
+      try {
+        await db.runEvent.create({ data: { threadId, runId, seq: next, type, data } });
+        seq = next;
+        onStored?.(threadId, next);
+        return;
+      } catch (err) {
+        if (prismaErrorCode(err) !== "P2002" || attempt >= 5) throw err;
+        seq = null;
+      }
+    }
+  };
+}
+
+/**
+ * How a run that stopped streaming ended (docs/runs.md "Status vocabulary"): waiting on a
+ * question or an approval; cancelled; failed (the lifecycle ended FAILED); incomplete (the
+ * plan ran to its end but some step was not done); else completed.
+ */
+function runStatusOf(v: GraphStateValue, asking: boolean, waiting: boolean): RunStatus {
+  if (asking) return "awaiting_input";
+  if (waiting) return "awaiting_approval";
+  if (v.plan?.status === "cancelled") return "cancelled";
+  if (v.lifecycle === "FAILED") return "failed";
+  return v.intent !== "conversation" && v.plan?.status === "incomplete" ? "incomplete" : "completed";
+}
