@@ -1,9 +1,9 @@
 /**
  * Next.js instrumentation: runs once when a server process starts. Makes the database,
  * secrets and workspaces owner-only and sets an owner-only umask, then starts OpenTelemetry
- * tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (lib/telemetry.ts; SPEC.md 7), then
- * the approval expiry sweeper (issue 4) so that runs are told about expired challenges
- * even when nobody opens a page, and the memory sweeper and after-run hooks (issue 6).
+ * tracing when `OTEL_EXPORTER_OTLP_ENDPOINT` is set (lib/telemetry.ts), then
+ * the approval expiry sweeper so that runs are told about expired challenges
+ * even when nobody opens a page, and the memory sweeper and after-run hooks.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
@@ -18,7 +18,7 @@ export async function register(): Promise<void> {
   const { db } = await import("./lib/db/client");
   const { startExpirySweeper } = await import("./lib/engine/expiry-sweeper");
   startExpirySweeper(db());
-  // Memory (SPEC.md 6): purge expired short-term entries; summarize and propose facts when a run completes.
+  // Memory (docs/architecture.md#memory): purge expired short-term entries; summarize and propose facts when a run completes.
   const { startMemorySweeper } = await import("./lib/memory/sweeper");
   startMemorySweeper(db());
   const { installMemoryHooks } = await import("./lib/engine/memory-binding");

@@ -14,7 +14,7 @@ const MCP_STDIO_COMMANDS = JSON.stringify({
   },
 });
 
-/** e2e in Debian Chromium (shared STACK.md "Browser tests"); the server runs the built app. */
+/** e2e in Debian Chromium; the server runs the built app. */
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,

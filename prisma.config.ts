@@ -3,7 +3,7 @@ import { defineConfig } from "prisma/config";
 
 /**
  * Prisma CLI configuration: JS engine with the better-sqlite3 driver adapter, so that
- * migrations run without downloaded engines (shared STACK.md "Prisma").
+ * migrations run without downloaded engines.
  * `migrate dev` replays migrations on an in-memory shadow database through a
  * parameterless `executeRaw`, which better-sqlite3 refuses for multi-statement SQL;
  * the shadow adapter sends those to `executeScript` instead.

@@ -6,7 +6,7 @@ const alias = { "@": path.resolve(__dirname), "server-only": path.resolve(__dirn
 // Quiet logs (servers the tests start inherit it); a test that reads logs raises the level itself.
 const env = { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" };
 
-/** Test kinds (STYLE.md rule 13): unit beside the code, database *.int.test.ts, the conformance suite. */
+/** Test kinds: unit beside the code, database *.int.test.ts, the conformance suite. */
 export default defineConfig({
   resolve: { alias },
   test: {

@@ -1,5 +1,5 @@
 /**
- * Approval latency (issue 4): server-side time from an approve decision to the tool
+ * Approval latency: server-side time from an approve decision to the tool
  * starting, p50 and p99 over APPROVALS approvals on SQLite. Goal: p50 <= 30 ms, p99 <= 100 ms.
  *
  * Phylactery: each approval is a thread of the Workspace assistant that waits on a

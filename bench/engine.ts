@@ -1,5 +1,5 @@
 /**
- * Engine overhead and checkpoint size (issue 3). In one process, each run on its own
+ * Engine overhead and checkpoint size. In one process, each run on its own
  * PrismaCheckpointSaver over a fresh SQLite file (createTestDb):
  * 1. The same scripted run of 100 ALLOWed tool calls (10 plan steps x 10 read_file calls, a
  *    scripted MockLanguageModelV4, fake tools that never touch the disk) through

@@ -5,7 +5,7 @@ import { DEMO, RunPage, SignInPage } from "./pages/app";
 import { APPROVER, VIEWER } from "./pages/members";
 
 /**
- * The approval inbox (issue 4): every approval the user may decide across flows, with
+ * The approval inbox: every approval the user may decide across flows, with
  * risk, rule and the exact arguments; a detail view whose edit shows an argument diff and
  * the new canonical hash; a list and a navigation badge that follow changes live; filters
  * with their empty states; the five decisions from the run view's card; and roles (a

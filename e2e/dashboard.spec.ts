@@ -4,7 +4,7 @@ import { DashboardPage, startRunOn } from "./pages/dashboard";
 import { VIEWER } from "./pages/members";
 
 /**
- * The dashboard (issue 5): runs with status, flow and version, steps, tokens and cost;
+ * The dashboard: runs with status, flow and version, steps, tokens and cost;
  * status chips, the flow filter and the search as shareable URL params; the empty state of
  * filters that match nothing. The e2e database is shared by every spec of a run, so the
  * assertions are about the two runs made here (unique words in their tasks), never totals.
@@ -81,7 +81,7 @@ test("filter the runs by status, flow and words of the task", async ({ page, bro
   await expect(dash.row(waiting)).toBeVisible();
   await expect(page.getByTestId("dashboard-search")).toHaveValue("");
 
-  // A viewer of the workspace watches the same runs, started by someone else (issue 4 roles).
+  // A viewer of the workspace watches the same runs, started by someone else (viewers see every run of their workspace).
   const viewerContext = await browser.newContext();
   const viewerDash = new DashboardPage(await viewerContext.newPage());
   await new SignInPage(viewerDash.page).signInAndWait(VIEWER.email, VIEWER.password);

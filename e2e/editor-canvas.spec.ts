@@ -4,7 +4,7 @@ import { FlowsPage, SignInPage } from "./pages/app";
 import { type Box, EditorPage } from "./pages/editor";
 
 /**
- * The editor's canvas features (issue 5): palette drag and drop, connecting, live
+ * The editor's canvas features: palette drag and drop, connecting, live
  * validation in the problems panel and on the Run button, undo/redo, copy/paste,
  * multi-select, auto-layout, zoom to fit, import/export, the shortcuts help and the
  * unsaved-changes warning. Every test edits its own copy of the workspace assistant.

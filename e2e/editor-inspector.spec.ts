@@ -3,7 +3,7 @@ import { FlowsPage, SignInPage } from "./pages/app";
 import { InspectorPanel } from "./pages/inspector";
 
 /**
- * The inspector (issue 5 "Editor"): one form per node kind, driven by the kind's zod
+ * The inspector: one form per node kind, driven by the kind's zod
  * schema. Valid values reach the canvas as they are typed; invalid ones show an inline
  * error and are not applied until fixed.
  */

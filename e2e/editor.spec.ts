@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { FlowsPage, RunPage, SignInPage } from "./pages/app";
 
 /**
- * The canvas (issue 2 item 4): change an agent's instructions and a policy's decision,
+ * The canvas: change an agent's instructions and a policy's decision,
  * disconnect and connect nodes, save a new version; the saved version is what runs.
  */
 test("edit the flow on the canvas, save v2, and the new policy governs the next run", async ({ page }) => {

@@ -4,7 +4,7 @@ import { EditorPage } from "./pages/editor";
 import { FlowSettingsDialog } from "./pages/flow-settings";
 
 /**
- * Flow settings (issue 6): the network allowlist and memory are edited in a dialog validated
+ * Flow settings: the network allowlist and memory are edited in a dialog validated
  * by the flow schema; Apply is one undoable change, saved with the flow.
  */
 test("add a host to the network allowlist, save, and it is still there after a reload", async ({ page }) => {

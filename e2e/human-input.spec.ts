@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { FlowsPage, RunPage, SignInPage } from "./pages/app";
 
 /**
- * The Guided summary template (issue 5): its Human input step asks the user first and the
+ * The Guided summary template: its Human input step asks the user first and the
  * run waits for the answer; the answer is the step's result, then the Writer works and the
  * write waits for approval. A task its Router matches skips the question.
  */

@@ -6,7 +6,7 @@ import { McpSettingsPage } from "./pages/mcp";
 import { VIEWER } from "./pages/members";
 
 /**
- * MCP servers (issue 6) on the seeded database, against the fixture MCP server (official
+ * MCP servers on the seeded database, against the fixture MCP server (official
  * SDK) over Streamable HTTP on a free port of 127.0.0.1 (opened by OUTBOUND_ALLOW_PRIVATE),
  * protected by a bearer token: the demo owner adds it (a missing token is reported with
  * what to do, then set as a secret), sees its tools with their schemas, and finds them in

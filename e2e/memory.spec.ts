@@ -9,7 +9,7 @@ import { MemoryPage, ThreadMemoryTab } from "./pages/memory-page";
 const E2E_WORKSPACES = ".data/e2e-workspaces";
 
 /**
- * Memory (issue 6): the memory page (add a fact by hand, search it, forget it with a
+ * Memory: the memory page (add a fact by hand, search it, forget it with a
  * confirmation; viewers read only), and a finished thread's Memory tab (short-term
  * entries, propose facts and accept one, its provenance on the memory page), "Memory
  * injected" in the run view, and deleting a thread.

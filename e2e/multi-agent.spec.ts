@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { FlowsPage, RunPage, SignInPage } from "./pages/app";
 
 /**
- * The three-agent "Research brief" template (issue 3): handoffs to the researcher, writer
+ * The three-agent "Research brief" template: handoffs to the researcher, writer
  * and reviewer, the write approved from the card, the brief in the workspace and the
  * reviewer's verdict; and directed mode, where one picked agent does the task.
  */

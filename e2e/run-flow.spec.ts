@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { FlowsPage, RunPage, SignInPage } from "./pages/app";
 
 /**
- * The main job (issue 2): sign in, open the template flow on the canvas, run the summary
+ * The main job: sign in, open the template flow on the canvas, run the summary
  * task, watch plan and steps stream, approve the write from the approval card, see
  * summary.md in the workspace and the final answer; and the reject path.
  */

@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import { SignInPage } from "./pages/app";
 
 /**
- * Settings (issue 3 "Models"): a provider's API key is saved, then never shown again — not
+ * Settings, model providers: a provider's API key is saved, then never shown again — not
  * in the form, not in the page, not in the API — only its last four characters.
  */
 test("a provider key is write-only: saved, hinted, never sent back", async ({ page, consoleErrors }) => {

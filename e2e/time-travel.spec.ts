@@ -6,7 +6,7 @@ import { RunViewPage, threadIdOf } from "./pages/run-view";
 const TASK = "Read notes.md and tell me what it says";
 
 /**
- * Time travel (issue 5): a read-only run of the Workspace assistant completes; its
+ * Time travel: a read-only run of the Workspace assistant completes; its
  * checkpoints are listed newest first; the state at an earlier checkpoint (the read step in
  * progress) shows its plan and messages; "Fork from here" opens a new thread that says
  * where it came from and, continued, runs the step again to completion, while the origin

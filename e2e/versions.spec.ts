@@ -4,7 +4,7 @@ import { VIEWER } from "./pages/members";
 import { ComparePage, runBreadcrumb, VersionsPage } from "./pages/versions";
 
 /**
- * Flow versions (issue 5): save two versions and see the diff, restore one as a new
+ * Flow versions: save two versions and see the diff, restore one as a new
  * version, run a pinned version; bad version params are 4xx naming the field; a viewer
  * sees the history without restore or run.
  */

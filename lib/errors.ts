@@ -1,6 +1,6 @@
 /**
  * One error class for the product, with string codes that map to HTTP statuses
- * (STYLE.md rule 3). Thrown by lib/ services; turned into a Response by lib/http/errors.ts.
+ * (docs/architecture.md#errors). Thrown by lib/ services; turned into a Response by lib/http/errors.ts.
  */
 export type AppErrorCode =
   | "bad_request"
@@ -55,7 +55,7 @@ export function isAppError(err: unknown): err is AppError {
 }
 
 /**
- * A structured run error (SPEC.md 3, seed 003): code, message, severity, whether a retry
+ * A structured run error (docs/architecture.md#errors): code, message, severity, whether a retry
  * may help, and the suggested action.
  */
 export interface StructuredError {

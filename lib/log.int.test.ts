@@ -5,7 +5,7 @@ import { logger, setLogDestination } from "./log";
 import { builtinRegistry, type ToolRegistry } from "./tools/registry";
 
 /**
- * The run's ids reach lines logged deep inside it (SPEC.md 7; issue 6): a real graph run
+ * The run's ids reach lines logged deep inside it (docs/architecture.md#events-and-telemetry): a real graph run
  * on the offline model, whose read_file tool logs a line of its own; the lines are
  * captured through a pino destination stream.
  */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { logContext, logger, setLogDestination, withLogContext } from "./log";
 
-/** Every line carries traceId, threadId and runId of the context it was logged in (SPEC.md 7). */
+/** Every line carries traceId, threadId and runId of the context it was logged in (docs/architecture.md#events-and-telemetry). */
 describe("structured logs", () => {
   let lines: Record<string, unknown>[];
   let restore: () => void;

@@ -3,8 +3,8 @@ import { type DestinationStream, type Logger, pino } from "pino";
 import { env } from "./env";
 
 /**
- * Structured logs (SPEC.md 7: every log line carries trace_id and thread/task id; seed 004
- * "Logging con trace_id y task_id"). One pino logger per server process writes JSON lines
+ * Structured logs (every log line carries the ids of its run, so one
+ * run's lines can be found: docs/architecture.md#events-and-telemetry). One pino logger per server process writes JSON lines
  * to stdout at `LOG_LEVEL`; a mixin adds the ids of the run the line was logged in
  * (`traceId`, `threadId`, `runId`, each null outside a run), read from an
  * AsyncLocalStorage context that the run service enters around the graph

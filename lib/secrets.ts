@@ -9,7 +9,7 @@ const cache = new Map<string, string>();
 /**
  * A server secret that persists across restarts: `fromEnv` when set, else the contents of
  * `<SECRETS_DIR>/<name>.key`, created on first use with 32 random bytes (base64url, 43
- * chars) and mode 0600. Used for the approval HMAC key (SPEC.md 4) and the session key.
+ * chars) and mode 0600. Used for the approval HMAC key (docs/architecture.md#approvals) and the session key.
  * @throws Error when the secrets directory cannot be created or read.
  */
 export function serverSecret(name: "approval" | "auth" | "provider-keys", fromEnv?: string): string {

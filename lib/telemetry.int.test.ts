@@ -22,7 +22,7 @@ const plain = (v: OtlpValue) => v.stringValue ?? (v.intValue !== undefined ? Num
 const flatten = (attrs: { key: string; value: OtlpValue }[] = []) => Object.fromEntries(attrs.map((a) => [a.key, plain(a.value)]));
 
 /**
- * OpenTelemetry export (SPEC.md 7; issue 6): a local HTTP server on 127.0.0.1 plays the
+ * OpenTelemetry export (docs/architecture.md#events-and-telemetry): a local HTTP server on 127.0.0.1 plays the
  * OTLP/HTTP collector and receives the exporter's real POSTs to /v1/traces while a thread
  * runs on the offline model; spans are flushed, never waited for.
  */

@@ -4,7 +4,7 @@ import { env } from "./env";
 import { newTraceId } from "./events/bus";
 
 /**
- * Optional OpenTelemetry tracing (SPEC.md 7: every event carries a trace id; issue 6).
+ * Optional OpenTelemetry tracing (every event carries a trace id).
  * When `OTEL_EXPORTER_OTLP_ENDPOINT` is set, {@link startTelemetry} (called from
  * instrumentation.ts) registers a NodeTracerProvider whose BatchSpanProcessor sends spans
  * with the OTLP/HTTP exporter to `<endpoint>/v1/traces`, under the service name

@@ -1,9 +1,9 @@
 import type { PolicyRule } from "../lib/flow/schema";
 
 /**
- * The file-safety rules both templates ship with (issue 2 item 5): list, read and rehydrate
- * ALLOW, write AUTH_REQUIRED, delete BLOCKED, for any permission level and any arguments
- * (issue 4). A fresh array each call, so editing a flow never changes another.
+ * The file-safety rules both templates ship with: list, read and rehydrate
+ * ALLOW, write AUTH_REQUIRED, delete BLOCKED, for any permission level and any arguments.
+ * A fresh array each call, so editing a flow never changes another.
  */
 export function fileSafetyRules(): PolicyRule[] {
   return [

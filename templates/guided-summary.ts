@@ -2,7 +2,7 @@ import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument } from "../lib/flow/schem
 import { fileSafetyRules } from "./file-policy";
 
 /**
- * "Guided summary" template (issue 5: a template with a human-input step): before any work
+ * "Guided summary" template (a template with a human-input step): before any work
  * the run asks the user who the summary is for (a Human input step; the run waits with
  * status awaiting_input), then the Writer reads and writes with the user's answer in hand
  * (the audience named in the title, the focus first); writing needs approval. A Router

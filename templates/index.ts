@@ -6,7 +6,7 @@ import { researchBrief } from "./research-brief";
 import { workspaceAssistant } from "./workspace-assistant";
 
 /**
- * Template flows offered to every user (SPEC.md 1: templates), by stable key: complete
+ * Template flows offered to every user (templates), by stable key: complete
  * flows that run as they are. The seed puts one of each into the demo workspace.
  */
 export const TEMPLATES: Record<string, FlowDocument> = {

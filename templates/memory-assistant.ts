@@ -1,7 +1,7 @@
 import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument } from "../lib/flow/schema";
 
 /**
- * "Memory assistant" template (issue 6): one agent with the memory tools (`remember`,
+ * "Memory assistant" template: one agent with the memory tools (`remember`,
  * `recall`), `run_javascript` (QuickJS sandbox), `http_request` and the read-only file tools,
  * governed by the *Memory and network* policy: remembering, recalling, scripts and reads
  * ALLOW; GET/HEAD requests ALLOW (only to hosts the flow's network allowlist names, which is

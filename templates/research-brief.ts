@@ -2,7 +2,7 @@ import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument } from "../lib/flow/schem
 import { fileSafetyRules } from "./file-policy";
 
 /**
- * "Research brief" template (issue 3): three agents with different instructions and tools.
+ * "Research brief" template: three agents with different instructions and tools.
  * The supervisor plans; the Researcher reads the sources (steps with no dependencies
  * between them), the Writer writes the brief citing a source for each point (its write
  * needs approval), the Reviewer reads the brief and checks each point against the sources,

@@ -2,7 +2,7 @@ import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument } from "../lib/flow/schem
 import { fileSafetyRules } from "./file-policy";
 
 /**
- * "Workspace assistant" template (issue 2 item 5): a supervisor, one executor agent with
+ * "Workspace assistant" template: a supervisor, one executor agent with
  * the four file tools (and `rehydrate`, to read back long evicted outputs), and a policy:
  * list/read ALLOW, write AUTH_REQUIRED, delete BLOCKED.
  */

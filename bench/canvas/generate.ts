@@ -1,7 +1,7 @@
 import { FlowDocument, type FlowEdge, type FlowNode, type PolicyRule } from "../../lib/flow/schema";
 
 /**
- * A large flow for the canvas benchmark (issue 5): Start -> Supervisor -> many agents, each
+ * A large flow for the canvas benchmark: Start -> Supervisor -> many agents, each
  * agent -> a few tool nodes of the built-in catalog, Supervisor -> End, and one policy node
  * whose rules cover every catalog tool (one conditional rule, so tool nodes show a coverage
  * line). Deterministic: the same `nodes` always gives the same document.

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 
 /**
- * In-page measurements of the flow editor canvas (issue 5): first render of a flow and the
+ * In-page measurements of the flow editor canvas: first render of a flow and the
  * frame rate of a pointer gesture (node drag, canvas pan), by requestAnimationFrame.
  * Functions passed to `page.evaluate` run in the browser and must stay self-contained.
  */

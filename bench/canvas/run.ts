@@ -1,5 +1,5 @@
 /**
- * Canvas benchmark (issue 5): a generated 1,000-node flow stays usable in the editor.
+ * Canvas benchmark: a generated 1,000-node flow stays usable in the editor.
  * Goals: first render <= 1,500 ms, node drag >= 50 fps (pan measured against the same goal),
  * in headless Debian Chromium.
  *

@@ -4,8 +4,8 @@ import { useEffect, useState } from "react";
 import { useApprovalEvents } from "./approval-events";
 
 /**
- * The navigation link to the inbox with the count of approvals waiting for the user
- * (issue 4): starts from the count the server rendered and follows the live stream of
+ * The navigation link to the inbox with the count of approvals waiting for the user:
+ * starts from the count the server rendered and follows the live stream of
  * `/api/approvals/events`, so it changes without a reload.
  */
 export function ApprovalsNavLink({ initialCount }: { initialCount: number }) {

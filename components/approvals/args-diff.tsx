@@ -30,8 +30,8 @@ function pathText(path: (string | number)[]): string {
 }
 
 /**
- * Field-level differences between the arguments an agent proposed and an approver's edit
- * (issue 4), via microdiff: added, removed and changed fields with their paths. Non-object
+ * Field-level differences between the arguments an agent proposed and an approver's edit,
+ * via microdiff: added, removed and changed fields with their paths. Non-object
  * values compare as one root field.
  */
 export function diffArgs(before: unknown, after: unknown): ArgChange[] {

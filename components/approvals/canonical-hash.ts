@@ -4,7 +4,7 @@ import canonicalize from "canonicalize";
  * In the browser, the RFC 8785 canonical form of edited arguments and its SHA-256 (hex),
  * the same pair the server recomputes (lib/policy/canonical.ts), so an approver sees the
  * hash of exactly what they send. The server never trusts this value: it canonicalises
- * and hashes the edit again (SPEC.md 2).
+ * and hashes the edit again (docs/architecture.md#the-graph).
  * @returns null when the value is not JSON-serializable or Web Crypto is unavailable
  *   (pages served over plain http from a non-local host).
  */

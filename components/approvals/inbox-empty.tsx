@@ -11,7 +11,7 @@ const WORD: Record<InboxFilters["status"], string> = {
 };
 
 /**
- * The inbox's empty state (issue 4), one per filter: says what the filters are, why
+ * The inbox's empty state, one per filter: says what the filters are, why
  * nothing matches, and what to do next (clear a filter, look at another status, or start
  * a run that asks for approval).
  */

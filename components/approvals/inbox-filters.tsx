@@ -14,7 +14,7 @@ const STATUSES = [
 ] as const;
 
 /**
- * The inbox's filters (issue 4) as URL search params: flow, risk, status and sort by
+ * The inbox's filters as URL search params: flow, risk, status and sort by
  * expiry. Changing one navigates to the same page with the new params; the server
  * renders the filtered list. Default values leave the URL clean.
  */

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useApprovalEvents } from "./approval-events";
 
 /**
- * Keeps a server-rendered page live (issue 4): when an approval appears or is decided
+ * Keeps a server-rendered page live: when an approval appears or is decided
  * anywhere in the user's workspaces, and when a hidden tab is shown again (changes may
  * have been missed), refreshes the page's server components (a burst refreshes once).
  * Renders nothing but a hidden marker whose `data-connected` turns true once the stream

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import styles from "./dashboard.module.css";
 
 /**
- * The dashboard's empty states (issue 5), each pointing to the next action: no flows (make
+ * The dashboard's empty states, each pointing to the next action: no flows (make
  * one from a template: the buttons are passed in), no runs (write a task under a flow and
  * press Run), and filters that match nothing (clear them).
  */

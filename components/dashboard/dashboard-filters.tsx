@@ -13,7 +13,7 @@ export interface FilterFlow {
 }
 
 /**
- * The dashboard's filters (issue 5): status chips with their counts, a flow select and a
+ * The dashboard's filters: status chips with their counts, a flow select and a
  * search in the tasks. Each is a URL search param, so a filtered view can be shared and
  * survives a reload; changing one navigates and the server renders the list.
  */

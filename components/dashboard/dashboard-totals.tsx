@@ -5,7 +5,7 @@ import { formatCount } from "./format";
 
 
 /**
- * The "Totals" line of the filtered set (issue 5): runs, tokens and estimated cost, over
+ * The "Totals" line of the filtered set: runs, tokens and estimated cost, over
  * every page. When some runs have no known price it says so and gives only the priced part.
  */
 export function DashboardTotals({ totals }: { totals: Totals }) {

@@ -1,5 +1,5 @@
 /**
- * The dashboard's filters as URL search params (issue 5: shareable, survive a reload):
+ * The dashboard's filters as URL search params (shareable, survive a reload):
  * `/flows?status=failed&flow=<flowId>&q=<words>&cursor=<threadId>`. Default values are
  * left out so that the plain dashboard stays `/flows`.
  */

@@ -1,5 +1,5 @@
 /**
- * Formatting of the dashboard's cells (issue 5). Pure functions, en-US, times in UTC so
+ * Formatting of the dashboard's cells. Pure functions, en-US, times in UTC so
  * that server and browser render the same text; "5 min ago" is client-side
  * (components/ui/relative-time.tsx).
  */

@@ -8,7 +8,7 @@ import { formatCount, formatDuration, formatUtc } from "./format";
 
 
 /**
- * The runs table (issue 5): status, task (opens the run), flow and version, start (UTC and
+ * The runs table: status, task (opens the run), flow and version, start (UTC and
  * how long ago), duration, plan steps, tokens, estimated cost and who started it. A thread
  * without runs yet shows "—" for what it has not spent.
  * @param now the time the page was rendered (ms since epoch): "5 min ago" reads from it until

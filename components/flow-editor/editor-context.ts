@@ -18,7 +18,7 @@ export interface CatalogTool {
 /** What custom nodes need beyond their own data: the tool catalog and the flow's policies. */
 export interface EditorContextValue {
   tools: ReadonlyMap<string, CatalogTool>;
-  /** Policy nodes in document order (first matching rule decides, SPEC.md 4). */
+  /** Policy nodes in document order (first matching rule decides). */
   policies: readonly PolicyNodeType[];
   /** Live validation problems by node id (lib/flow/validate.ts), shown on the nodes. */
   problems: ReadonlyMap<string, readonly FlowProblem[]>;

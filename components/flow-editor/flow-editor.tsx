@@ -52,7 +52,7 @@ const FIT = { padding: 0.15, duration: 300 };
 const MINIMAP_MAX_NODES = 1_500;
 
 /**
- * The flow editor (SPEC.md 1, issue 5): the run bar, a toolbar (save a new version, undo/
+ * The flow editor (docs/architecture.md#flows-and-compilation): the run bar, a toolbar (save a new version, undo/
  * redo, auto-layout, zoom to fit, Flow settings, import/export, problems, shortcuts), the node palette,
  * the React Flow canvas with live validation, the problems panel and the inspector of the
  * selection. Warns before leaving with unsaved changes. A user whose role cannot edit gets

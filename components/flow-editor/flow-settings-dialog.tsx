@@ -83,7 +83,7 @@ function Field({ label, htmlFor, error, testId, hint, children }: { label: strin
 }
 
 /**
- * Flow settings (SPEC.md 1 flow-level settings, 6 memory, 7 network): name, description,
+ * Flow settings (docs/architecture.md#flows-and-compilation; memory and network are the tools' sandbox): name, description,
  * run limits, the network allowlist (hosts, methods, response size, timeout) and memory
  * (on/off, auto-promote, short-term TTL). A modal `<dialog>` with a react-hook-form form
  * validated by the flow's own zod schemas; errors show under their field. Apply hands the

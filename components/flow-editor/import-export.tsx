@@ -16,7 +16,7 @@ export function exportFileName(name: string): string {
 }
 
 /**
- * Downloads `doc` as `{flow name}.json` (issue 5: export a flow as JSON), pretty-printed;
+ * Downloads `doc` as `{flow name}.json` (export a flow as JSON), pretty-printed;
  * the file imports back unchanged.
  */
 export function downloadFlow(doc: FlowDocument): void {
@@ -39,7 +39,7 @@ export interface ImportDialogProps {
 }
 
 /**
- * Import a flow from JSON (issue 5): pick a file or paste the text. The text is validated
+ * Import a flow from JSON: pick a file or paste the text. The text is validated
  * with the flow schema (`parseFlowImport`); a valid document replaces the canvas, an invalid
  * one lists every issue naming the node and the field, and nothing changes.
  */

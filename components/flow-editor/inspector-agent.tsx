@@ -21,7 +21,7 @@ const ROLE_HINT: Record<(typeof ROLES)[number], string> = {
 };
 
 /**
- * The inspector of an Agent (SPEC.md 1): name, role, instructions, model, max tries, icon
+ * The inspector of an Agent (docs/architecture.md#flows-and-compilation): name, role, instructions, model, max tries, icon
  * (one of a small set of lucide icons, lib/flow/agent-icons.ts; an old emoji shows as its
  * nearest icon until another is picked) and colour.
  */

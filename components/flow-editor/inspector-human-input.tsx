@@ -9,7 +9,7 @@ import { KindIcon } from "./kind-icon";
 
 const resolver = zodResolver(HumanInputData, FIELD_MESSAGES);
 
-/** The inspector of a Human input step (SPEC.md 1): its name and the question the run asks the user. */
+/** The inspector of a Human input step (docs/architecture.md#flows-and-compilation): its name and the question the run asks the user. */
 export const HumanInputForm = memo(function HumanInputForm({ nodeId, data, onApply, onPending }: NodeFormProps<"human_input">) {
   const id = useId();
   const form = useForm({ resolver, defaultValues: data, mode: "onChange" });

@@ -20,7 +20,7 @@ export interface PolicyFormProps extends NodeFormProps<"policy"> {
 }
 
 /**
- * The inspector of a policy node (SPEC.md 4): its name and ordered rules (add, remove,
+ * The inspector of a policy node (docs/architecture.md#policies): its name and ordered rules (add, remove,
  * move up and down), each with a tool name or glob, decision, risk, permission level and
  * argument matchers. The first rule whose tool, permission and matchers all hold decides.
  */
@@ -33,7 +33,7 @@ export const PolicyForm = memo(function PolicyForm({ nodeId, data, onApply, onPe
   const errors = form.formState.errors;
 
   const addRule = () => {
-    // SPEC.md 4: tools with side effects default to AUTH_REQUIRED; a new rule starts there.
+    // Tools with side effects need approval unless a rule says otherwise, so a new rule starts there.
     const sideEffect = newTool === "*" || (tools.find((t) => t.name === newTool)?.sideEffect ?? true);
     const rule: PolicyRule = { tool: newTool, decision: sideEffect ? "AUTH_REQUIRED" : "ALLOW", risk: "medium", permission: "any", match: [] };
     append(rule, { shouldFocus: true, focusName: `rules.${fields.length}.tool` });

@@ -19,7 +19,7 @@ export interface RouterFormProps extends NodeFormProps<"router"> {
 }
 
 /**
- * The inspector of a Router/condition (SPEC.md 1, 2): its name and ordered routes. A route
+ * The inspector of a Router/condition (docs/architecture.md#flows-and-compilation): its name and ordered routes. A route
  * sends a new task whose text contains a word (or matches a regex) straight to one of the
  * agents the router is connected to; with no match the Planner plans as usual.
  */

@@ -10,7 +10,7 @@ import { KindIcon } from "./kind-icon";
 const SupervisorData = nodeDataSchema("supervisor");
 const resolver = zodResolver(SupervisorData, FIELD_MESSAGES);
 
-/** The inspector of the Supervisor/Planner (SPEC.md 1, 2): its name and planning instructions. */
+/** The inspector of the Supervisor/Planner (docs/architecture.md#flows-and-compilation): its name and planning instructions. */
 export const SupervisorForm = memo(function SupervisorForm({ nodeId, data, onApply, onPending }: NodeFormProps<"supervisor">) {
   const id = useId();
   const form = useForm({ resolver, defaultValues: data, mode: "onChange" });

@@ -18,7 +18,7 @@ const resolver = zodResolver(ToolData, FIELD_MESSAGES);
 export interface ToolFormProps extends NodeFormProps<"tool"> {
   /** The workspace's tool catalog, by name. */
   tools: readonly CatalogTool[];
-  /** The flow's policy nodes in document order, for the coverage line (SPEC.md 4). */
+  /** The flow's policy nodes in document order, for the coverage line (docs/architecture.md#policies). */
   policies: readonly PolicyNodeType[];
 }
 
@@ -28,8 +28,8 @@ function inputSchemaOf(tool: CatalogTool): unknown {
 }
 
 /**
- * The inspector of a Tool node (SPEC.md 1, 7): which catalog tool it binds (grouped by
- * source: built-in or an MCP server, issue 6), what the tool does, where it comes from,
+ * The inspector of a Tool node (docs/architecture.md#flows-and-compilation): which catalog tool it binds (grouped by
+ * source: built-in or an MCP server), what the tool does, where it comes from,
  * whether it has side effects, its input schema, and which policy rule decides it; a tool
  * with side effects that no rule covers shows "needs a rule" (validation refuses the flow
  * until one does), never a default decision it would not get to.

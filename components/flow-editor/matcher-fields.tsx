@@ -6,7 +6,7 @@ import type { ArgMatcher } from "@/lib/flow/schema";
 import { FieldError } from "./inspector-form";
 import styles from "./inspector.module.css";
 
-/** Argument matchers of one policy rule in the inspector (SPEC.md 4), all of which must hold. */
+/** Argument matchers of one policy rule in the inspector (docs/architecture.md#policies), all of which must hold. */
 
 type Kind = ArgMatcher["kind"];
 type NumberOp = Extract<ArgMatcher, { kind: "number" }>["op"];

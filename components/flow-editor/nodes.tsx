@@ -25,7 +25,7 @@ import { DecisionBadge, firstLine, More, NeedsRuleBadge, NodeShell } from "./nod
 import styles from "./nodes.module.css";
 
 /**
- * Custom React Flow nodes, one per document node kind (STYLE.md rule 8), memoized. A drag
+ * Custom React Flow nodes, one per document node kind, memoized. A drag
  * re-renders every node of the canvas, so nodes do no work that depends on other nodes
  * beyond cached lookups (tool coverage: lib/flow/coverage-memo.ts).
  */

@@ -37,7 +37,7 @@ export function isPaletteDrag(e: DragEvent): boolean {
 
 /**
  * Where a catalog tool comes from: "builtin", or "mcp:<server name>" for a workspace's MCP
- * server (ToolCatalogEntry.source, issue 6). The editor's CatalogTool does not declare it, so
+ * server (ToolCatalogEntry.source). The editor's CatalogTool does not declare it, so
  * it is read defensively; a tool without one counts as built-in.
  */
 export function toolSource(tool: CatalogTool): string {
@@ -77,10 +77,10 @@ export interface PaletteProps {
 }
 
 /**
- * The node palette (SPEC.md 1, issue 5): every node kind, dragged onto the canvas (HTML5
+ * The node palette (docs/architecture.md#flows-and-compilation): every node kind, dragged onto the canvas (HTML5
  * drag and drop) or added at the centre of the view with a click or Enter. The Tool item
- * has a select of the catalog tool it binds, grouped by source (built-in, each MCP server:
- * issue 6), and a list of the workspace's tools by source to pick from.
+ * has a select of the catalog tool it binds, grouped by source (built-in, each MCP
+ * server), and a list of the workspace's tools by source to pick from.
  */
 export function Palette({ tools, tool, onToolChange, onAdd }: PaletteProps) {
   const id = useId();

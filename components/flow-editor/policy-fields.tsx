@@ -23,7 +23,7 @@ export interface RuleRowProps {
 }
 
 /**
- * One ordered rule of a policy in the inspector (SPEC.md 4): tool name or glob, decision,
+ * One ordered rule of a policy in the inspector (docs/architecture.md#policies): tool name or glob, decision,
  * risk, permission level and argument matchers, each with its inline schema error.
  */
 export function RuleRow({ form, index, count, onMove, onRemove }: RuleRowProps) {

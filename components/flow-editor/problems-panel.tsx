@@ -25,7 +25,7 @@ function nodeLabel(node: EditorNode | undefined): string | null {
 }
 
 /**
- * The problems panel (issue 5): every live validation problem, errors then warnings, with
+ * The problems panel: every live validation problem, errors then warnings, with
  * the node it is about; picking one selects and centres that node. Collapsible; the
  * toolbar's count badge opens it.
  */

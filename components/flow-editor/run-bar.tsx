@@ -9,7 +9,7 @@ import styles from "./flow-editor.module.css";
 export const SAVE_FIRST = "Save first: the run uses the saved version.";
 
 /**
- * Why the flow cannot run now, or undefined: validation errors first (SPEC.md 1: invalid
+ * Why the flow cannot run now, or undefined: validation errors first (invalid
  * flows cannot be run), then unsaved changes (a run pins the latest saved version).
  */
 export function runBlockedReason(problems: readonly FlowProblem[], dirty: boolean): string | undefined {

@@ -19,7 +19,7 @@ function useModLabel(): string {
 }
 
 /**
- * The keyboard shortcuts help (issue 5: "keyboard shortcuts listed in a help dialog"): a
+ * The keyboard shortcuts help ("keyboard shortcuts listed in a help dialog"): a
  * modal `<dialog>`, opened with `?` or the toolbar's button; Escape or Close shuts it.
  */
 export function ShortcutsDialog({ open, onClose }: ShortcutsDialogProps) {

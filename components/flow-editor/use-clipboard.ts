@@ -25,7 +25,7 @@ export interface ClipboardOptions {
 }
 
 /**
- * Copy/paste of the selected nodes with the edges between them (issue 5). Copy writes JSON
+ * Copy/paste of the selected nodes with the edges between them. Copy writes JSON
  * text to the system clipboard (so a copy can be pasted into another flow or tab) and keeps
  * it in memory. Paste reads the browser's `paste` event (no permission prompt); when the
  * system clipboard could not be written, or no paste event comes, the in-memory copy is

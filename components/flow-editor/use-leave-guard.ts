@@ -6,7 +6,7 @@ import { useEffect } from "react";
 export const LEAVE_MESSAGE = "This flow has unsaved changes. Leave without saving them?";
 
 /**
- * Warns before unsaved changes are lost (issue 5: "unsaved-changes warning"): the browser's
+ * Warns before unsaved changes are lost ("unsaved-changes warning"): the browser's
  * own prompt on reload, close and typed URLs (`beforeunload`), and a confirm() when a click
  * on a same-origin link would navigate away (Next's `<Link>` navigates on the client, where
  * `beforeunload` never fires). Links that open elsewhere (new tab, download, modifier keys)

@@ -2,7 +2,7 @@
 
 import { useEffect, useEffectEvent } from "react";
 
-/** What the editor's keyboard shortcuts do (issue 5). */
+/** What the editor's keyboard shortcuts do. */
 export interface ShortcutHandlers {
   save: () => void;
   undo: () => void;

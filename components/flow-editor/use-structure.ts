@@ -9,7 +9,7 @@ import type { EditorEdge, EditorNode } from "@/lib/flow/react-flow";
  * drag frame, selection and measurement, none of which changes what validation, policy
  * coverage or the problems panel read. Memos keyed on these arrays therefore stay put
  * while the user drags, so a 1,000-node canvas does not re-validate or re-render every
- * node per frame (issue 5: drag at >= 50 fps, bench/canvas). Costs one O(n) reference
+ * node per frame (drag at >= 50 fps, bench/canvas). Costs one O(n) reference
  * comparison per render.
  */
 export function useStructure(nodes: EditorNode[], edges: EditorEdge[]): { nodes: EditorNode[]; edges: EditorEdge[] } {

@@ -8,7 +8,7 @@ import styles from "./mcp.module.css";
 type Transport = "stdio" | "http";
 
 /**
- * The form an owner adds an MCP server with (issue 6): a name, the transport (a Streamable
+ * The form an owner adds an MCP server with: a name, the transport (a Streamable
  * HTTP URL, or one of the stdio commands the operator enabled, picked by name, with a value
  * chosen for each of its placeholders among the operator's) and write-only secrets. There
  * is no free-text command or argument (docs/security.md "Stdio MCP servers"). Field errors,

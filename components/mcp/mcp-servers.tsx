@@ -7,7 +7,7 @@ import { AddServerForm } from "./add-server-form";
 import { ServerCard } from "./server-card";
 
 /**
- * One workspace's MCP servers (issue 6): the list with status and tools, an empty state that
+ * One workspace's MCP servers: the list with status and tools, an empty state that
  * says what MCP is, and for owners the add form, offering the operator's stdio `commands`.
  * Changes go through `/api/workspaces/:id/mcp`; the page re-reads the list after each.
  */

@@ -8,7 +8,7 @@ import { callMcpApi } from "./mcp-api";
 import styles from "./mcp.module.css";
 
 /**
- * One MCP server (issue 6): how it is reached, its status (tools listed, or the last error
+ * One MCP server: how it is reached, its status (tools listed, or the last error
  * and what to do), the names of its secrets, and its tools with their input schemas.
  * Owners also get Refresh, a secret form (set or remove one) and Remove, which asks first.
  * @param onChanged called after a change the server accepted (the list refreshes).

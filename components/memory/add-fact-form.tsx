@@ -27,7 +27,7 @@ function fieldOf(issue: FieldIssue): Field | null {
 }
 
 /**
- * "Add a fact" (issue 6): a fact written by hand into the workspace's long-term memory,
+ * "Add a fact": a fact written by hand into the workspace's long-term memory,
  * accepted at once, with optional tags and the agent role it is for. Errors show under
  * their field; viewers see the form disabled with the reason.
  */

@@ -1,5 +1,5 @@
 /**
- * The memory routes as the browser calls them (issue 6): one JSON request helper that
+ * The memory routes as the browser calls them: one JSON request helper that
  * turns the routes' `{ error: { code, reason, message, issues? } }` bodies into a message
  * and per-field issues, so every form and button shows what went wrong and what to do.
  */

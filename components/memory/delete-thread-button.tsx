@@ -9,7 +9,7 @@ import { ConfirmDialog } from "./confirm-dialog";
 export const DELETED_PARAM = "deleted";
 
 /**
- * "Delete thread" (issue 6, right to erasure): asks first, listing everything that goes
+ * "Delete thread" (right to erasure): asks first, listing everything that goes
  * (checkpoints, events, approvals, evicted outputs, workspace files, short-term memory)
  * and what stays (accepted facts, which keep naming the thread as deleted); then deletes
  * it and opens the dashboard with a notice. A thread whose run is streaming cannot be

@@ -59,7 +59,7 @@ function Source({ row }: { row: FactRow }) {
 }
 
 /**
- * One fact of the memory page (issue 6): its content, tags (each filters the list), origin
+ * One fact of the memory page: its content, tags (each filters the list), origin
  * and provenance (the source thread linked with its step, or "thread deleted"; who; when),
  * the search score and how it was found, and Accept (proposed facts) and Forget, which asks
  * first. Roles that cannot change memory see the buttons disabled with the reason.

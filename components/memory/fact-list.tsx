@@ -5,7 +5,7 @@ import { FactCard, type FactRow } from "./fact-card";
 import styles from "./memory.module.css";
 
 /**
- * The memory page's list of facts (issue 6) with a notice line for what the last accept or
+ * The memory page's list of facts with a notice line for what the last accept or
  * forget did; after each, the server list reloads. `empty` shows when there are no rows.
  */
 export function FactList({ rows, workspaceId, canEdit, empty }: { rows: FactRow[]; workspaceId: string; canEdit: boolean; empty: ReactNode }) {

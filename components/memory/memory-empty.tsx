@@ -4,7 +4,7 @@ import { FACTS_IN_CONTEXT, SHORT_TERM_IN_CONTEXT } from "@/lib/memory/types";
 import { memoryHref } from "./memory-url";
 
 /**
- * The memory page's empty states (issue 6), each saying what to do next: a workspace with
+ * The memory page's empty states, each saying what to do next: a workspace with
  * no memory yet (what memory is and the three ways facts get there), filters that match
  * nothing (clear them), and a user in no workspace.
  */

@@ -11,7 +11,7 @@ const STATUS_LABEL: Record<FactStatusFilter, string> = {
 };
 
 /**
- * The memory page's filters (issue 6), all in the URL: the workspace (a picker when the
+ * The memory page's filters, all in the URL: the workspace (a picker when the
  * user is in several), a search over the facts (lexical and semantic), the status, and the
  * tag picked on a fact. Changing one navigates; the server renders the list.
  */

@@ -1,5 +1,5 @@
 /**
- * The memory page's state in its URL (issue 6): which workspace, the search, the status
+ * The memory page's state in its URL: which workspace, the search, the status
  * filter, a tag, and one fact to show on its own (the run view links to it). Client-safe.
  */
 

@@ -4,7 +4,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { DELETED_PARAM } from "./delete-thread-button";
 
 /**
- * The notice a page shows after "Delete thread" sent the user there (issue 6): which
+ * The notice a page shows after "Delete thread" sent the user there: which
  * thread was deleted and what went with it, with a button that dismisses it (and drops the
  * param from the URL). Renders nothing without the `deleted` search param.
  */

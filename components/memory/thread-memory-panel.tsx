@@ -30,7 +30,7 @@ function summaryOf(s: SummaryBody | undefined): { text: string; at: string | nul
   return text.trim() ? { text, at: s.at ?? s.summarizedAt ?? s.createdAt ?? null } : null;
 }
 
-/** The flow's memory settings (SPEC.md 6) as the Memory tab explains them. */
+/** The flow's memory settings (docs/architecture.md#memory) as the Memory tab explains them. */
 export interface FlowMemorySettings {
   /** Memory is injected into agents' contexts and runs append short-term entries. */
   enabled: boolean;
@@ -83,7 +83,7 @@ export interface ThreadMemoryProps {
 }
 
 /**
- * The thread's Memory tab (SPEC.md 6, issue 6): its short-term entries (time, agent,
+ * The thread's Memory tab (docs/architecture.md#memory): its short-term entries (time, agent,
  * action, result; Clear asks first), its summary (written when a run completes; Summarize
  * rewrites it), and the facts proposed from it (also when a run completes), each with
  * Accept or Dismiss (dismiss forgets it, after asking), with "Propose facts" to look again

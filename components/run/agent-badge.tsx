@@ -1,6 +1,6 @@
 import { AgentIcon } from "@/components/ui/agent-icon";
 
-/** An agent's identity as the run view shows it (SPEC.md 3: current agent identity). */
+/** An agent's identity as the run view shows it (current agent identity). */
 export interface AgentIdentity {
   id: string;
   name: string;

@@ -23,7 +23,7 @@ export interface ApprovalDecision {
   args?: Record<string, unknown>;
 }
 
-/** What the interrupt allows; absent flags mean allowed (SPEC.md 4, HumanInterrupt config). */
+/** What the interrupt allows; absent flags mean allowed (HumanInterrupt config). */
 type Allow = NonNullable<RunDataTypes["approval"]["allow"]>;
 const ALLOW_ALL: Allow = { accept: true, edit: true, respond: true, ignore: true };
 
@@ -44,7 +44,7 @@ function announcement(toolName: string, path: string | null): string {
 }
 
 /**
- * The approval card (SPEC.md 4): tool, what will run, a hash prefix, risk and rule when
+ * The approval card (docs/architecture.md#approvals): tool, what will run, a hash prefix, risk and rule when
  * known, time left, and the decisions the interrupt allows: Approve, Edit (a form generated
  * from the tool's input schema, or raw JSON, with a diff), Respond (feedback), Reject (with
  * a reason) and Ignore (confirm; cancels the run). A file write shows the content rendered

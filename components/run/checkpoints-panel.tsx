@@ -119,7 +119,7 @@ function CheckpointStateView({ state, canFork, onFork, forking, forkError }: { s
 }
 
 /**
- * Time travel (issue 5): the thread's checkpoints newest first (step, source, the nodes that
+ * Time travel: the thread's checkpoints newest first (step, source, the nodes that
  * wrote each and run next, a summary, time), the state at the one clicked, and "Fork from
  * here", which starts a new thread from it and opens it.
  */

@@ -17,7 +17,7 @@ export interface ForkOrigin {
 }
 
 /**
- * The banner of a forked thread (issue 5): "forked from thread X at checkpoint Y, step N",
+ * The banner of a forked thread: "forked from thread X at checkpoint Y, step N",
  * linking back to the origin, what was copied (the state at that checkpoint; the workspace
  * files as they were when the fork was made), calls whose approval stayed with the origin,
  * and the copied conversation and plan. `originVisible` is false when the origin is gone.

@@ -9,7 +9,7 @@ import styles from "./memory-part.module.css";
 const RESULT_CHARS = 160;
 
 /**
- * "Memory injected" (issue 6, SPEC.md 6): what the memory service put into an agent's
+ * "Memory injected" (docs/architecture.md#memory): what the memory service put into an agent's
  * context before a step — the thread's recent short-term entries and the long-term facts
  * retrieved for the step's task, each with its score, how it was found and a link to it
  * on the memory page. Collapsed to one line until opened; the same while streaming and on

@@ -30,7 +30,7 @@ function waves(steps: StepView[]): StepView[][] {
 }
 
 /**
- * The plan (SPEC.md 3): steps in waves by dependency; steps in one wave run side by side
+ * The plan (docs/architecture.md#state-and-channels): steps in waves by dependency; steps in one wave run side by side
  * (parallel branches), each with its status, agent, tries and error.
  */
 export function PlanView({ plan }: { plan: RunDataTypes["plan"] }) {

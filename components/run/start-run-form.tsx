@@ -5,7 +5,7 @@ import { useId, useState } from "react";
 /**
  * Starts a run: creates a thread (POST /api/threads) on the flow's latest version, on the
  * version picked in the version menu, or on `pinnedVersion`, and opens its run view, which
- * sends the task as the first message. Runs record the version they ran (SPEC.md 1, issue 5).
+ * sends the task as the first message. Runs record the version they ran (docs/architecture.md#flows-and-compilation).
  */
 export function StartRunForm({
   flowId,
@@ -18,7 +18,7 @@ export function StartRunForm({
   flowId: string;
   defaultTask?: string;
   disabledReason?: string;
-  /** When given, the user may pick one agent (directed mode, SPEC.md 1). */
+  /** When given, the user may pick one agent (directed mode). */
   agents?: { id: string; name: string; icon: string }[];
   /** When given (and nothing is pinned), the user may pick the version to run; the default is the latest. */
   versions?: { version: number; message: string }[];

@@ -6,8 +6,8 @@ import { CheckpointsPanel } from "./checkpoints-panel";
 type Tab = "run" | "checkpoints" | "memory";
 
 /**
- * The thread page's tabs: the run view, the thread's checkpoints (issue 5 time travel) and
- * its memory (issue 6: short-term entries, summary, proposed facts). The run view stays
+ * The thread page's tabs: the run view, the thread's checkpoints (time travel: docs/architecture.md#time-travel) and
+ * its memory (short-term entries, summary, proposed facts). The run view stays
  * mounted while another tab shows, so a run keeps streaming; the other panels mount (and
  * load) each time their tab opens, so they are current.
  */

@@ -23,7 +23,7 @@ function json(value: unknown): string {
   }
 }
 
-/** An output evicted from the run's state (SPEC.md 2): opened on demand from blob storage. */
+/** An output evicted from the run's state (docs/architecture.md#retries-limits-and-eviction): opened on demand from blob storage. */
 function EvictedOutput({ threadId, pointer, sizeChars }: { threadId: string; pointer: string; sizeChars: number }) {
   const [content, setContent] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -118,10 +118,10 @@ function memoryByStep(items: TimelineItem[]): Map<string, RunDataTypes["memory"]
 }
 
 /**
- * The timeline (issue 5 "Run view"): messages, step starts and ends and handoffs with the
+ * The timeline of the run view: messages, step starts and ends and handoffs with the
  * agent's identity badge, tool calls with their agent, input and output (evicted outputs
  * open on demand), approval cards inline, step errors, and the answer; and on each step,
- * folded, the memory injected into its agent's context (issue 6).
+ * folded, the memory injected into its agent's context.
  */
 export function Timeline({
   threadId,

@@ -2,7 +2,7 @@
 import { type FormEvent, useState } from "react";
 import { useApiCall } from "./use-api-call";
 
-/** Roles of a workspace member (issue 4): owner, approver, viewer. */
+/** Roles of a workspace member: owner, approver, viewer. */
 export type MemberRole = "owner" | "approver" | "viewer";
 
 /** A member as `GET /api/workspaces/:id/members` answers it. */

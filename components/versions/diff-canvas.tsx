@@ -26,7 +26,7 @@ const DiffNode = memo(function DiffNode({ data }: NodeProps<DiffNodeType>) {
   );
 });
 
-/** Defined outside any component (STYLE.md rule 8). */
+/** Defined outside any component. */
 const nodeTypes: NodeTypes = { diff: DiffNode };
 
 const EDGE_COLOR: Record<EdgeChangeKind, string> = { added: "#2e7d32", removed: "#c62828", changed: "#e08a00", unchanged: "#8a8f99" };
@@ -45,7 +45,7 @@ function toEdge(e: DiffGraphEdge): Edge {
 }
 
 /**
- * The visual diff of two versions (issue 5): a read-only React Flow canvas of the "to"
+ * The visual diff of two versions: a read-only React Flow canvas of the "to"
  * version plus the removed nodes and edges as ghosts, each colored by its change, with a
  * legend. `graph` comes from `diffGraph` in lib/flow/diff.ts.
  */

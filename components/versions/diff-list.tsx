@@ -59,7 +59,7 @@ function EdgeItem({ edge, change }: { edge: FlowEdge; change: "added" | "removed
 }
 
 /**
- * The changes between two versions as a list (issue 5): settings, nodes (added, removed,
+ * The changes between two versions as a list: settings, nodes (added, removed,
  * changed with field-level changes, moved) and edges, or "No differences".
  */
 export function DiffList({ diff }: { diff: FlowDiff }) {

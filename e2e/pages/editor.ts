@@ -9,7 +9,7 @@ export interface Box {
 }
 
 /**
- * Page object: the flow editor's canvas features (issue 5): palette, problems, toolbar
+ * Page object: the flow editor's canvas features: palette, problems, toolbar
  * commands, clipboard and dialogs. Nodes are found by React Flow's `data-id`, which is the
  * document's node id.
  */

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** Page object: Settings → MCP servers (issue 6). */
+/** Page object: Settings → MCP servers. */
 export class McpSettingsPage {
   constructor(readonly page: Page) {}
 

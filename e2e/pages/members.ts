@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { DEMO } from "./app";
 
-/** Accounts the seed puts into "Demo workspace" (prisma/seed.ts, issue 4 roles); same password as the demo account. */
+/** Accounts the seed puts into "Demo workspace" (prisma/seed.ts: one account per role); same password as the demo account. */
 export const APPROVER = { email: "approver@phylactery.dev", password: DEMO.password };
 export const VIEWER = { email: "viewer@phylactery.dev", password: DEMO.password };
 

@@ -1,7 +1,7 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
 /**
- * Page object: the memory page (/memory, issue 6) with its search, status filter, fact
+ * Page object: the memory page (/memory) with its search, status filter, fact
  * list, "Add a fact" form and the Forget confirmation; and a thread's Memory tab and
  * "Delete thread".
  */

@@ -6,7 +6,7 @@ export function threadIdOf(url: string): string {
 }
 
 /**
- * Page object: a thread's run view and its Checkpoints tab (issue 5 time travel): the
+ * Page object: a thread's run view and its Checkpoints tab (time travel): the
  * checkpoint list, the state at one checkpoint, "Fork from here" and a fork's banner.
  */
 export class RunViewPage {

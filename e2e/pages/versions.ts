@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** Page object: a flow's version history (`/flows/{flowId}/versions`, issue 5). */
+/** Page object: a flow's version history (`/flows/{flowId}/versions`). */
 export class VersionsPage {
   constructor(readonly page: Page) {}
 

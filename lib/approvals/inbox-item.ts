@@ -2,17 +2,17 @@ import { z } from "zod";
 import { RiskLevel } from "../flow/schema";
 
 /**
- * The approval inbox's shapes (issue 4), kept free of server code so client components
+ * The approval inbox's shapes, kept free of server code so client components
  * import them: the item a page or `GET /api/approvals` returns, and the zod schema of the
  * list's filters (the route's query and the page's search params parse with the same one).
  */
 
-/** Stored statuses of an approval challenge (SPEC.md 4). */
+/** Stored statuses of an approval challenge (docs/architecture.md#approvals). */
 export const ApprovalStatus = z.enum(["pending", "approved", "rejected", "expired", "consumed"]);
 export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 
 /**
- * The decisions an approver can send (issue 4), after LangGraph's HumanResponse kinds:
+ * The decisions an approver can send, after LangGraph's HumanResponse kinds:
  * approve (accept), edit, respond and reject (both a "response"), ignore.
  */
 export const HumanDecision = z.enum(["approve", "edit", "respond", "reject", "ignore"]);
@@ -34,7 +34,7 @@ export type InboxSort = z.infer<typeof InboxSort>;
 const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
 
 /**
- * Filters of the inbox (issue 4), as URL query / search params: `flowId` (one flow),
+ * Filters of the inbox, as URL query / search params: `flowId` (one flow),
  * `risk` (one level), `status` (default `pending`: pending and not yet expired), `sort`
  * (`expiry` soonest first, the default, or `-expiry`).
  * Parse errors name the field (`risk: Invalid option ...`), which the routes answer with 422.

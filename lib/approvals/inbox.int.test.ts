@@ -8,9 +8,9 @@ import { personalWorkspace } from "@/lib/db/workspaces";
 const SECRET = "s".repeat(32);
 
 /**
- * What the inbox routes serve (issue 4), on a real SQLite file: every workspace member
+ * What the inbox routes serve, on a real SQLite file: every workspace member
  * sees the workspace's approvals, only owners and approvers get tokens and a count,
- * other workspaces see nothing; filters, expiry and sorting as SPEC.md 4 and the issue say.
+ * other workspaces see nothing; filters, expiry and sorting as docs/architecture.md#approvals says.
  */
 describe("approval inbox queries", () => {
   let t: TestDb;

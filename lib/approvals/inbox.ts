@@ -17,7 +17,7 @@ import {
 } from "./inbox-item";
 
 /**
- * The approval inbox (issue 4, SPEC.md 4): approvals of every workspace the user is a
+ * The approval inbox (docs/architecture.md#approvals): approvals of every workspace the user is a
  * member of, with where they come from, exactly what would run, how risky it is, and how
  * they were decided. Viewers see items but never their tokens.
  */
@@ -93,7 +93,7 @@ function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number,
  * `canDecide: false` and no token), filtered by flow, risk and status (default
  * `pending`: pending and unexpired; a pending row past its expiry counts as `expired`),
  * sorted by expiry (soonest first unless `sort` is `-expiry`), at most
- * {@link INBOX_LIMIT} items (SPEC.md 4, issue 4).
+ * {@link INBOX_LIMIT} items (docs/architecture.md#approvals).
  * @param filters as parsed by `InboxFilters` (lib/approvals/inbox-item.ts).
  * @param now ms since the epoch.
  */
@@ -130,7 +130,7 @@ export async function listApprovals(
  * One approval the user may see (any status), as an inbox item.
  * @param now ms since the epoch.
  * @throws AppError not_found ("approval_not_found") when it does not exist or belongs to a
- *   workspace the user is not a member of (issue 4: other workspaces see nothing).
+ *   workspace the user is not a member of (other workspaces see nothing).
  */
 export async function getApproval(db: Db, userId: string, approvalId: string, now: number = Date.now(), secret?: string): Promise<InboxItem> {
   const a = await db.approval.findUnique({ where: { id: approvalId }, include });

@@ -3,7 +3,7 @@ import { env } from "../env";
 import { serverSecret } from "../secrets";
 
 /**
- * The approval HMAC key (docs/approvals.md): APPROVAL_SECRET, else a generated key
+ * The approval HMAC key (docs/architecture.md#approvals): APPROVAL_SECRET, else a generated key
  * persisted owner-only in SECRETS_DIR.
  * @throws Error when the secrets directory cannot be created or read.
  */

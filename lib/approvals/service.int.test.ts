@@ -7,7 +7,7 @@ import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { approveChallenge, closeChallenge, consumeChallenge, createChallenge, editChallenge, expireChallenge } from "./service";
 
 /**
- * The approvals service on a real SQLite file (issue 4): roles as the "user" factor, the
+ * The approvals service on a real SQLite file: roles as the "user" factor, the
  * edit's second hash, strict one-winner transitions and exactly-once expiry.
  */
 const secret = "test-secret-0123456789-abcdefghijklmnop";

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { canonicalJson } from "../policy/canonical";
 
 /**
- * The fields of an approval challenge that its HMAC covers (SPEC.md 4): any change to one
+ * The fields of an approval challenge that its HMAC covers (docs/architecture.md#approvals): any change to one
  * of them invalidates the signature.
  */
 export interface ChallengeFields {

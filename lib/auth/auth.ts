@@ -9,7 +9,7 @@ import { logger } from "../log";
 import { secretsEnv } from "./secrets-env";
 import { clientAddress, recordSignInFailure, recordSignInSuccess, signInWaitMs } from "./throttle";
 
-/** What the sign-in form posts (SPEC.md 8: every body validated with zod). */
+/** What the sign-in form posts (every body validated with zod). */
 export const SignInInput = z.object({
   email: z.string().trim().toLowerCase().email(),
   password: z.string().min(1).max(200),
@@ -30,7 +30,7 @@ export async function verifyCredentials(raw: unknown): Promise<{ id: string; ema
 
 const config = (): NextAuthConfig => ({
   // Credentials sign-in needs JWT sessions; the adapter keeps Auth.js users and accounts
-  // in our Prisma models (issue 2 item 9).
+  // in our Prisma models.
   adapter: PrismaAdapter(db() as never),
   session: { strategy: "jwt", maxAge: 7 * 24 * 3600 },
   secret: secretsEnv(),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decryptSecret, encryptSecret, keyFromSecret } from "./aes-gcm";
 
-/** AES-256-GCM sealing of provider keys (issue 3). */
+/** AES-256-GCM sealing of provider keys. */
 describe("aes-gcm", () => {
   const key = keyFromSecret("server key for tests");
 

@@ -1,5 +1,5 @@
 /**
- * The dashboard's row and totals shapes (issue 5), without `server-only`, so the dashboard
+ * The dashboard's row and totals shapes, without `server-only`, so the dashboard
  * components can name them; `lib/db/dashboard.ts` fills them.
  */
 

@@ -8,7 +8,7 @@ import { createTestDb, type TestDb } from "./test-db";
 import { personalWorkspace } from "./workspaces";
 
 /**
- * The dashboard's thread list on a real SQLite file (issue 5): workspace visibility,
+ * The dashboard's thread list on a real SQLite file: workspace visibility,
  * filters, durations, plan steps, tokens and estimated costs, pagination, counts and totals,
  * in a number of queries that does not grow with the page.
  */

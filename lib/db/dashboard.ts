@@ -10,7 +10,7 @@ import { memberOf } from "./workspaces";
 export type { DashboardRow, DashboardTotals } from "./dashboard-types";
 
 /**
- * The dashboard's threads (SPEC.md 8: "threads, runs and their status, costs"; issue 5):
+ * The dashboard's threads ("threads, runs and their status, costs"):
  * every thread of the workspaces the user is a member of (viewers included), filtered by
  * status, flow and a search in the task, with duration, plan steps, tokens and estimated
  * cost. A page costs a fixed number of queries whatever its length: threads (with flow,
@@ -87,7 +87,7 @@ async function threadWhere(db: Db, userId: string, f: { status?: string; flowId?
 }
 
 /**
- * Lists the threads of the user's workspaces, newest first (SPEC.md 8, issue 5).
+ * Lists the threads of the user's workspaces, newest first.
  * @param filters see {@link ThreadFilters}: status, flowId, q (title search), limit
  *   (1-200, default 50), cursor (the previous page's `nextCursor`).
  * @param opts.now clock for the duration of runs still running (ms since epoch).
@@ -176,7 +176,7 @@ export async function listThreads(db: Db, userId: string, filters: ThreadFilters
 export type StatusCounts = Record<ThreadStatus, number> & { all: number };
 
 /**
- * Counts the user's visible threads per status (issue 5 filter chips).
+ * Counts the user's visible threads per status (the dashboard's filter chips).
  * @param filters optional flowId and q, as in {@link listThreads}; status is ignored.
  * @returns a count for every status (0 when none) and `all`.
  */
@@ -193,7 +193,7 @@ export async function dashboardCounts(db: Db, userId: string, filters: { flowId?
 
 
 /**
- * Totals of the filtered set (issue 5 "Totals" line): threads, runs, tokens, cost. Reads
+ * Totals of the filtered set (the dashboard's "Totals" line): threads, runs, tokens, cost. Reads
  * only runs that used tokens for the cost, in a fixed number of queries.
  * @param filters status, flowId, q as in {@link listThreads}; limit and cursor are ignored.
  * @throws ZodError when the filters are malformed.

@@ -10,7 +10,7 @@ import { createThread } from "./threads";
 import { personalWorkspace } from "./workspaces";
 
 /**
- * Flow versions on a real SQLite file (issue 5): the history with authors and runs, one
+ * Flow versions on a real SQLite file: the history with authors and runs, one
  * version's document, restore as a new version (owners only, 409 on a race), and threads
  * pinned to a version.
  */

@@ -7,7 +7,7 @@ import { emailsOf } from "./users";
 import { flowAccess, requireCapability } from "./workspaces";
 
 /**
- * The history of a flow (issue 5, SPEC.md 1): every save is an immutable version with its
+ * The history of a flow (docs/architecture.md#flows-and-compilation): every save is an immutable version with its
  * author, time and message; any version can be read, compared, run (lib/db/threads.ts) or
  * restored as a new version. Members of the flow's workspace see it; only owners restore.
  * Another workspace's flow is missing (404), as everywhere.
@@ -63,7 +63,7 @@ export async function getVersion(db: Db, userId: string, flowId: string, version
 
 /**
  * Restores a version by saving its document as the flow's next version, with the message
- * `Restored v{N}` (versions are never changed, SPEC.md 1). Owners only. Two saves racing
+ * `Restored v{N}` (versions are never changed). Owners only. Two saves racing
  * for the same number: one loses with a conflict, as in `saveFlowVersion`.
  * @param version the version number to restore, 1-based.
  * @returns the new version row (its `version` is the new number).

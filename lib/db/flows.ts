@@ -6,7 +6,7 @@ import { flowAccess, memberOf, personalWorkspace, requireCapability, rolesOf } f
 import { prismaErrorCode } from "./prisma-error-code";
 
 /**
- * Flows and their immutable versions (SPEC.md 1, 5). Every function takes the acting
+ * Flows and their immutable versions (docs/architecture.md#flows-and-compilation). Every function takes the acting
  * user's id; a flow of a workspace the user is not a member of is missing (404), and
  * saving needs the owner role (403).
  */

@@ -8,13 +8,13 @@ import { flowAccess, requireCapability, threadAccess } from "./workspaces";
 
 /**
  * Creates a thread on a version of a flow of the user's workspace: `version` when given
- * (a pinned run), else the latest. Runs pin the version they run (SPEC.md 1, issue 5). The
+ * (a pinned run), else the latest. Runs pin the version they run (docs/architecture.md#flows-and-compilation). The
  * title is the task, cut to 120 chars. Owners and approvers may start runs; viewers may not.
  * The version is checked against the workspace's tool catalog (built-ins and MCP tools).
  * @param version a version number (1-based) of this flow, or undefined for the latest.
  * @throws AppError not_found ("flow_not_found": another workspace's flow;
  *   "version_not_found": the flow has no such version), forbidden (viewer), unprocessable
- *   ("flow_not_runnable": the version fails the editor's validation, SPEC.md 1).
+ *   ("flow_not_runnable": the version fails the editor's validation).
  */
 export async function createThread(db: Db, userId: string, flowId: string, task: string, version?: number) {
   const { flow, role } = await flowAccess(db, userId, flowId);
@@ -27,7 +27,7 @@ export async function createThread(db: Db, userId: string, flowId: string, task:
     if (version !== undefined) throw new AppError("not_found", "version_not_found", `version: this flow has no version ${version}.`);
     throw new AppError("not_found", "flow_not_found", `No flow ${flowId}.`);
   }
-  // The workspace's catalog: built-ins and its MCP servers' tools (issue 6), as runs see it.
+  // The workspace's catalog: built-ins and its MCP servers' tools, as runs see it.
   const doc = FlowDocument.parse(JSON.parse(pinned.document));
   const registry = await workspaceToolRegistry(db, flow.workspaceId, doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : [])));
   assertRunnable(doc, { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version);

@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import type { Db } from "./client";
 
 /**
- * Workspaces and roles (issue 4). Flows belong to a workspace; threads and approvals
+ * Workspaces and roles. Flows belong to a workspace; threads and approvals
  * belong to the workspace of their flow. Roles: owner (edits flows, runs, decides, manages
  * members), approver (runs and decides), viewer (sees). A user who is not a member sees
  * nothing of a workspace: every lookup answers 404, as if it did not exist.
@@ -40,8 +40,8 @@ export function requireCapability(role: Role, what: Capability): void {
 }
 
 /**
- * The permission level a run has (SPEC.md 3 security context): owners run as `admin`,
- * everyone else as `user`. Policy rules may be written per level (SPEC.md 4).
+ * The permission level a run has (docs/architecture.md#policies): owners run as `admin`,
+ * everyone else as `user`. Policy rules may be written per level (docs/architecture.md#policies).
  */
 export function permissionOf(role: Role): "user" | "admin" {
   return role === "owner" ? "admin" : "user";

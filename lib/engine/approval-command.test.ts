@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseApprovalCommand } from "./approval-command";
 
-describe("parseApprovalCommand (SPEC.md 2 router regexes)", () => {
+describe("parseApprovalCommand (the Router's strict regexes)", () => {
   it.each([
     ["APROBAR abc123 tok_456", { kind: "approve", approvalId: "abc123", token: "tok_456" }],
     ["APPROVE appr-01 Zm9vYmFy", { kind: "approve", approvalId: "appr-01", token: "Zm9vYmFy" }],

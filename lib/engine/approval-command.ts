@@ -1,5 +1,5 @@
 /**
- * Strict parsing of chat approval replies (SPEC.md 2, seed 001 "Router Node (Strict Regex)").
+ * Strict parsing of chat approval replies (docs/architecture.md#nodes: only an exact command decides, so near misses stay chat).
  * Only a whole message of exactly this shape counts; anything else is an ordinary reply.
  */
 export type ApprovalCommand =

@@ -5,7 +5,7 @@ import { textTurn, toolTurn } from "./node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 /**
- * Retries on the real services (issue 3): a failing step is retried, re-planned once, then
+ * Retries on the real services: a failing step is retried, re-planned once, then
  * the run asks the user and waits (an interrupt, status awaiting_input); the user's next
  * message is the answer, which plans again and finishes.
  */

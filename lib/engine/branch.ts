@@ -1,7 +1,7 @@
 import { Send } from "@langchain/langgraph";
 import type { AgentIdentity, BranchTask, GraphUpdate, StepBranch } from "./state";
 
-/** Nodes a step's branch moves through (SPEC.md 2). */
+/** Nodes a step's branch moves through (docs/architecture.md#the-graph). */
 export type BranchNode = "executor" | "risk_gate" | "await_approval" | "approval_handler" | "tools" | "interpreter";
 
 /** A branch's fields with no tool call in flight: nothing proposed, awaited or decided. */

@@ -4,7 +4,7 @@ import { collect, type EngineFixture, engineFixture, lastData } from "./test-hel
 /**
  * A run that stops between two steps (the server went away mid-stream) continues from its
  * last checkpoint, exactly where it stopped: the plan is the same and no tool runs twice
- * (SPEC.md: "a run resumes exactly where it stopped, after an approval or a crash").
+ * (every step is checkpointed: docs/architecture.md#the-graph).
  */
 describe("continue after a crash", () => {
   let f: EngineFixture;

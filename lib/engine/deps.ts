@@ -6,7 +6,7 @@ import type { RetrievedMemory } from "../memory/types";
 import type { ToolRunResult } from "../tools/types";
 import type { AuditRecord } from "./state";
 
-/** A resolved model and what the UI says about it (SPEC.md 8: say when offline). */
+/** A resolved model and what the UI says about it (say when offline). */
 export interface ResolvedModel {
   model: LanguageModel;
   provider: string;
@@ -21,7 +21,7 @@ export interface ToolCallContext {
   toolCallId: string;
 }
 
-/** Result of validating and consuming an approval (SPEC.md 2: the seven factors). */
+/** Result of validating and consuming an approval (the seven factors). */
 export type ConsumeResult = { ok: true } | { ok: false; reason: string; message: string };
 
 /**
@@ -31,7 +31,7 @@ export type ConsumeResult = { ok: true } | { ok: false; reason: string; message:
 export interface EngineDeps {
   flow: FlowSpec;
   /**
-   * The run's permission level (SPEC.md 3 security context): from the role of the user who
+   * The run's permission level (docs/architecture.md#policies: rules may differ per level): from the role of the user who
    * started the thread, read when the run starts or resumes; policy rules may depend on it.
    */
   permission: "user" | "admin" | "system";
@@ -47,7 +47,7 @@ export interface EngineDeps {
     run(name: string, args: unknown, threadId: string, call?: ToolCallContext): Promise<ToolRunResult>;
   };
   /**
-   * The memory service bound to this run's workspace (SPEC.md 6); absent when the flow
+   * The memory service bound to this run's workspace (docs/architecture.md#memory); absent when the flow
    * turns memory off (and in unit tests).
    */
   memory?: {
@@ -57,7 +57,7 @@ export interface EngineDeps {
     append(threadId: string, entry: { key: string; agentId: string; action: string; result: string; stepId: string | null }): Promise<void>;
   };
   approvals: {
-    /** Stores a signed challenge (SPEC.md 4) and returns its id, token and expiry (ISO). */
+    /** Stores a signed challenge (docs/architecture.md#approvals) and returns its id, token and expiry (ISO). */
     create(input: {
       threadId: string;
       userId: string;
@@ -77,7 +77,7 @@ export interface EngineDeps {
      */
     reject(input: { approvalId: string; threadId: string; userId: string; reason: string }): Promise<{ by: string }>;
   };
-  /** Blob storage for evicted tool outputs (SPEC.md 2 Interpreter). */
+  /** Blob storage for evicted tool outputs (docs/architecture.md#retries-limits-and-eviction). */
   blobs: {
     /** Stores an output; returns its pointer `blob:<id>`. */
     put(threadId: string, toolName: string, toolCallId: string, content: string): Promise<string>;
@@ -92,7 +92,7 @@ export interface EngineDeps {
    * When this invocation of the graph began, ms since the epoch (set by the run service for
    * every message, decision or continue). The time limit counts from the later of this and
    * the state's `run_started_at`, so continuing a run after a long stop starts a new clock
-   * (SPEC.md 2: 5 minutes per run). Optional: without it, `run_started_at` alone counts.
+   * (5 minutes per run). Optional: without it, `run_started_at` alone counts.
    */
   invokedAt?: number;
 }

@@ -7,7 +7,7 @@ import { logger } from "../log";
 import { type PrepareRunOptions, prepareRun } from "./run-thread";
 
 /**
- * Expiry of approval challenges (issue 4): a pending challenge past its expiry is marked
+ * Expiry of approval challenges: a pending challenge past its expiry is marked
  * expired (one conditional update, so a decision racing it either wins before or gets
  * 410), and its run is told: the thread resumes with an `expired` decision, the tool does
  * not run, and the Supervisor decides (ask again with a new challenge while the step has

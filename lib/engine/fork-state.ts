@@ -5,7 +5,7 @@ import { NO_CALL } from "./branch";
 import type { StepBranch } from "./state";
 
 /**
- * The channel values a fork starts from (issue 5 "Time travel"): the origin checkpoint's
+ * The channel values a fork starts from (docs/architecture.md#time-travel): the origin checkpoint's
  * values rewritten so that the new thread owns them. Pure; lib/engine/fork-thread.ts stores
  * the result as the fork's first checkpoint.
  *
@@ -15,7 +15,7 @@ import type { StepBranch } from "./state";
  *   thread id from there for the sandbox workspace, audit entries, evicted blobs and
  *   approval challenges, so a fork that kept the origin's id would act on the origin.
  * - Calls that wait on an approval, or carry a decision not yet applied, or were approved
- *   and wait to run (SPEC.md 4): the challenge is bound to the origin thread (its id,
+ *   and wait to run (docs/architecture.md#approvals): the challenge is bound to the origin thread (its id,
  *   thread and user are three of the seven factors), so nothing decided there may run here.
  *   The branch is rewound to just before the proposal (the proposal message dropped, the
  *   approval fields cleared) and its pending `Send` goes to the Executor instead: on

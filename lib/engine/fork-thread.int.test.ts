@@ -8,7 +8,7 @@ import { collect, type EngineFixture, engineFixture, lastData } from "./test-hel
 import { type CheckpointEntry, historyGraph, listCheckpoints } from "./time-travel";
 
 /**
- * Fork from a checkpoint (issue 5) on the real graph, a SQLite file and real workspace
+ * Fork from a checkpoint on the real graph, a SQLite file and real workspace
  * directories with the offline model: the fork re-runs from the copied checkpoint in its own
  * thread, records its origin, leaves the origin untouched, and never lets the origin's
  * approvals decide anything in it.

@@ -60,7 +60,7 @@ export interface ForkResult {
 }
 
 /**
- * Forks a thread at one of its checkpoints (issue 5 "fork from here"; LangGraph's fork: a
+ * Forks a thread at one of its checkpoints ("Fork from here"; LangGraph's fork: a
  * copy of the checkpoint with metadata source "fork", no pending writes, so every task that
  * ran from it runs again). The new thread has the same flow version, title "Fork of …",
  * belongs to the user who forks, and records its origin (forkedFromThreadId/CheckpointId,

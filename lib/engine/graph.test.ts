@@ -5,7 +5,7 @@ import { buildGraph } from "./graph";
 import { fakeDeps, textTurn, toolTurn } from "./node-fixtures";
 
 /**
- * The compiled graph end to end with a scripted model (SPEC.md 2 retries): a step that keeps
+ * The compiled graph end to end with a scripted model (docs/architecture.md#retries-limits-and-eviction): a step that keeps
  * failing is retried up to max_tries, the plan is made again once, then the user is asked;
  * the answer makes a new plan that completes. And the loop detector stops a repeating call.
  */

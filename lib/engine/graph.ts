@@ -14,7 +14,7 @@ import { toolsNode } from "./nodes/tools";
 import { GraphState } from "./state";
 
 /**
- * Builds the supervisor StateGraph of seed 001 (SPEC.md 2) for one compiled flow and
+ * Builds the supervisor StateGraph (docs/architecture.md#the-graph) for one compiled flow and
  * compiles it with a checkpointer. Routing nodes return `Command({ goto })`; their possible
  * targets are declared with `ends` so the graph's shape is known before it runs:
  *

@@ -5,7 +5,7 @@ import { guidedSummary } from "../../templates/guided-summary";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 /**
- * The "Guided summary" template on the offline model (issue 5): a Human input step asks
+ * The "Guided summary" template on the offline model: a Human input step asks
  * its question first and the run waits (awaiting_input, an interrupt); the answer becomes
  * the step's result, which the later steps see; a Router route sends "list" tasks straight
  * to the Writer with a capability_match handoff and no Planner.

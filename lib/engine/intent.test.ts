@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyIntent } from "./intent";
 
-/** classifyIntent (SPEC.md 2): deterministic task vs conversation, before any model call. */
+/** classifyIntent (docs/architecture.md#the-graph): deterministic task vs conversation, before any model call. */
 
 describe("classifyIntent", () => {
   it.each([

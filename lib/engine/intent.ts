@@ -1,5 +1,5 @@
 /**
- * Intent classification (SPEC.md 2: conversation vs task), deterministic so that it runs
+ * Intent classification (conversation vs task), deterministic so that it runs
  * before any model call. A message is a task when it names a file, or starts with or
  * contains an action verb; greetings and short questions are conversation.
  */

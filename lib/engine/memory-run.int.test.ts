@@ -5,7 +5,7 @@ import { installMemoryHooks } from "./memory-binding";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 /**
- * Memory through a real run (SPEC.md 6, issue 6): the Memory assistant template with the
+ * Memory through a real run (docs/architecture.md#memory): the Memory assistant template with the
  * offline model, the real memory service on a SQLite file. An agent remembers a fact
  * (`remember`, source = the thread and step), a later thread gets it injected into its
  * agent's context (a `data-memory` part) and recalls it; a finished run is summarized and

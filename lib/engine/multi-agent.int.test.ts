@@ -7,7 +7,7 @@ import { collect, type EngineFixture, engineFixture, lastData } from "./test-hel
 /**
  * The "Research brief" template on the offline model: the planner assigns steps by
  * capability to three agents, the supervisor hands off to each, the writer's write waits
- * for approval, and the reviewer reviews the written brief (issue 3).
+ * for approval, and the reviewer reviews the written brief.
  */
 describe("multi-agent template", () => {
   let f: EngineFixture;

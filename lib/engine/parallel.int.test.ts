@@ -7,7 +7,7 @@ import { textTurn, toolTurn } from "./node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 /**
- * Steps whose dependencies are done run side by side (LangGraph `Send`, issue 3), on the
+ * Steps whose dependencies are done run side by side (LangGraph `Send`), on the
  * real services: two independent writes each stop at the RiskGate at once; each approval
  * card resumes exactly its own interrupt; the tools run once each; the dependent step runs
  * after both.

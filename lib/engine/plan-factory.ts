@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FlowSpec } from "../flow/compile";
 import type { Plan, PlanStep } from "./state";
 
-/** A pending plan step (SPEC.md 3) with a fresh id; `dependsOn` holds step ids. */
+/** A pending plan step (docs/architecture.md#state-and-channels) with a fresh id; `dependsOn` holds step ids. */
 export function newStep(index: number, agentId: string, task: string, expected: string, dependsOn: string[], maxTries: number): PlanStep {
   return {
     id: randomUUID(),
@@ -22,7 +22,7 @@ export function newStep(index: number, agentId: string, task: string, expected: 
 }
 
 /**
- * Directed mode (SPEC.md 1): the user picked one agent, so there is no planning: the plan
+ * Directed mode (docs/architecture.md#flows-and-compilation): the user picked one agent, so there is no planning: the plan
  * is the task itself as one step for that agent.
  * @returns null when the flow has no agent with that id.
  */

@@ -8,7 +8,7 @@ import { collect, type EngineFixture, engineFixture, lastData } from "./test-hel
 /**
  * The Workspace assistant template end to end on the offline model, a real SQLite file and a
  * real workspace directory: plan, read, RiskGate stops the write, approval resumes the run
- * with Command({ resume }), the tool runs once (issue 2 items 5-8).
+ * with Command({ resume }), the tool runs once.
  */
 describe("run a thread", () => {
   let f: EngineFixture;
@@ -51,7 +51,7 @@ describe("run a thread", () => {
     expect(path1).toEqual(["CONTEXT_BUILD", "PLAN_CHECK", "STEP_EXECUTION", "STEP_REVIEW", "STEP_EXECUTION", "WAIT_HUMAN"]);
     const path2 = second.filter((c) => c.type === "data-lifecycle").map((c) => (c.type === "data-lifecycle" ? c.data.to : ""));
     expect(path2.at(-1)).toBe("COMPLETED");
-    // Stored run events carry the names of issue 3, in order, and replay to the same parts.
+    // Stored run events carry the event names of lib/events/run-events.ts, in order, and replay to the same parts.
     const names = (await f.t.db.runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { type: true } })).map((e) => e.type);
     for (const name of ["user_message", "run_started", "plan_generated", "agent_handoff", "agent_changed", "plan_step_started", "tool_call_proposed", "risk_decision", "tool_result", "plan_step_completed", "approval_required", "run_suspended", "plan_completed", "final_answer", "run_completed"]) {
       expect(names).toContain(name);

@@ -1,7 +1,7 @@
 import type { GraphStateValue, Lifecycle, StepBranch } from "./state";
 
 /**
- * Checkpoint state made safe to show and to copy (issue 5 "Time travel"). A checkpoint holds
+ * Checkpoint state made safe to show and to copy (docs/architecture.md#time-travel). A checkpoint holds
  * the graph state exactly as the nodes left it (lib/engine/state.ts), which includes the
  * one-time approval token of a decision in flight (`branches[*].approval_request.token`) and,
  * when a user approved from the chat, the token inside their `APPROVE <id> <token>` message.
@@ -69,7 +69,7 @@ export function withoutLiveTokens<T>(data: T): T {
   }) as T;
 }
 
-/** A short view of a state for the checkpoint list (issue 5). */
+/** A short view of a state for the checkpoint list. */
 export interface StateSummary {
   lifecycle: Lifecycle | null;
   plan: {
@@ -90,7 +90,7 @@ export interface StateSummary {
   errorCode: string | null;
 }
 
-/** Branches waiting for an approval decision (SPEC.md 2 AwaitApproval). */
+/** Branches waiting for an approval decision (docs/architecture.md#interrupts). */
 export function waitingBranches(branches: Record<string, StepBranch> | undefined): StepBranch[] {
   return Object.values(branches ?? {}).filter((b) => b.phase === "awaiting_approval" || b.awaiting_approval);
 }

@@ -4,7 +4,7 @@ import type { ApprovalDecisionKind } from "../approvals/inbox-item";
 import type { StructuredError } from "../errors";
 
 /**
- * The supervisor graph's state (SPEC.md 3, seeds 000-003). Everything here is plain JSON
+ * The supervisor graph's state (docs/architecture.md#state-and-channels). Everything here is plain JSON
  * so that PrismaCheckpointSaver can checkpoint it and a run resumes exactly where it
  * stopped. Timestamps are ISO-8601 strings; sizes are in characters.
  */
@@ -38,7 +38,7 @@ export const usageOf = (u: { inputTokens?: number | undefined; outputTokens?: nu
   output_tokens: u?.outputTokens ?? 0,
 });
 
-/** One plan step (SPEC.md 3). `depends_on` holds step ids. */
+/** One plan step (docs/architecture.md#state-and-channels). `depends_on` holds step ids. */
 export interface PlanStep {
   id: string;
   index: number;
@@ -63,7 +63,7 @@ export interface PlanStep {
   failed_call?: string | null;
 }
 
-/** The plan (SPEC.md 3). */
+/** The plan (docs/architecture.md#state-and-channels). */
 export interface Plan {
   id: string;
   query: string;
@@ -81,7 +81,7 @@ export interface Plan {
   updated_at: string;
 }
 
-/** A tool call the Executor proposed, with the canonical form the RiskGate checks (SPEC.md 2). */
+/** A tool call the Executor proposed, with the canonical form the RiskGate checks (docs/architecture.md#the-graph). */
 export interface ProposedTool {
   name: string;
   args: unknown;
@@ -92,7 +92,7 @@ export interface ProposedTool {
   tool_call_id: string;
 }
 
-/** The result of the last tool call (SPEC.md 3). */
+/** The result of the last tool call (docs/architecture.md#state-and-channels). */
 export interface ToolResultState {
   tool_name: string;
   call_id: string;
@@ -105,7 +105,7 @@ export interface ToolResultState {
   metadata: Record<string, unknown>;
 }
 
-/** Who is acting now (SPEC.md 3: current agent identity). */
+/** Who is acting now (current agent identity). */
 export interface AgentIdentity {
   id: string;
   name: string;
@@ -113,7 +113,7 @@ export interface AgentIdentity {
   color: string;
 }
 
-/** One delegation by the Supervisor (SPEC.md 3: handoff history). */
+/** One delegation by the Supervisor (handoff history). */
 export interface Handoff {
   id: string;
   from: string;
@@ -135,7 +135,7 @@ export interface AuditRecord {
 }
 
 /**
- * The outcome the ApprovalHandler hands to the Supervisor (issue 4): approved or edited
+ * The outcome the ApprovalHandler hands to the Supervisor: approved or edited
  * (the tool ran), responded (feedback, the step goes on), rejected, ignored (the run is
  * cancelled), expired (the Supervisor may ask again), invalid (a factor failed).
  */
@@ -177,7 +177,7 @@ export interface StepOutput {
 }
 
 /**
- * A step's branch: everything about one step in progress (SPEC.md 3: proposed_tool,
+ * A step's branch: everything about one step in progress (proposed_tool,
  * last_tool_result, awaiting_approval, approval state...). Steps whose dependencies are
  * done run side by side, each in its own branch (LangGraph `Send`); the branch travels in
  * the Send payload from node to node and is mirrored in the state's `branches` map, so a
@@ -185,7 +185,7 @@ export interface StepOutput {
  */
 export interface StepBranch {
   step_id: string;
-  /** The agent working on the step (SPEC.md 3: current agent identity). */
+  /** The agent working on the step (current agent identity). */
   agent: AgentIdentity;
   /**
    * running: a node of the branch is working; returned: the Interpreter handed a tool result
@@ -202,7 +202,7 @@ export interface StepBranch {
   approval_outcome: ApprovalOutcome | null;
   /** The step's answer (or failure) when phase is done. */
   output: StepOutput | null;
-  /** Tool calls with input and output hashes, for the loop detector (SPEC.md 2). */
+  /** Tool calls with input and output hashes, for the loop detector (docs/architecture.md#retries-limits-and-eviction). */
   tool_history: { tool: string; args_hash: string; output_hash: string }[];
 }
 
@@ -214,7 +214,7 @@ export interface BranchTask {
   branch: StepBranch;
 }
 
-/** Run lifecycle states (SPEC.md 3, seed 003). */
+/** Run lifecycle states (docs/architecture.md#run-lifecycle). */
 export type Lifecycle =
   | "INIT"
   | "CONTEXT_BUILD"
@@ -244,12 +244,12 @@ export const GraphState = Annotation.Root({
   thread_id: replace<string>(() => ""),
   user_id: replace<string>(() => ""),
   intent: replace<"conversation" | "task" | null>(() => null),
-  /** Thread messages; the reducer appends (SPEC.md 3). */
+  /** Thread messages; the reducer appends (docs/architecture.md#state-and-channels). */
   messages: append<ChatMessage>(),
   agent_mode: replace<"autonomous" | "directed">(() => "autonomous"),
-  /** Directed mode: the agent the user picked for this task (SPEC.md 1). */
+  /** Directed mode: the agent the user picked for this task (docs/architecture.md#flows-and-compilation). */
   directed_agent_id: replace<string | null>(() => null),
-  /** The plan; the reducer replaces it and stamps `updated_at` (SPEC.md 3). */
+  /** The plan; the reducer replaces it and stamps `updated_at` (docs/architecture.md#state-and-channels). */
   plan: Annotation<Plan | null>({
     reducer: (_a, b) => (b ? { ...b, updated_at: new Date().toISOString() } : null),
     default: () => null,
@@ -264,9 +264,9 @@ export const GraphState = Annotation.Root({
   redispatch_awaiting: replace<boolean>(() => false),
   /** Set when an approver dismissed a call (HumanResponse "ignore"): the run ends cancelled. */
   cancelled: replace<{ by: string; reason: string } | null>(() => null),
-  /** The question the Finalizer asks: when the run could not go on (SPEC.md 2 retries), or a Human input step's prompt. */
+  /** The question the Finalizer asks: when the run could not go on (docs/architecture.md#retries-limits-and-eviction), or a Human input step's prompt. */
   question: replace<string | null>(() => null),
-  /** The Human input step whose question the run waits on (SPEC.md 1 Human input); null otherwise. */
+  /** The Human input step whose question the run waits on (docs/architecture.md#interrupts); null otherwise. */
   human_step_id: replace<string | null>(() => null),
   /** The user's answer to a Human input step, for the Supervisor to record as the step's result. */
   human_answer: replace<{ step_id: string; text: string } | null>(() => null),
@@ -274,7 +274,7 @@ export const GraphState = Annotation.Root({
   replan_reason: replace<string | null>(() => null),
   /** New plans made in this task after failures (at most one before asking the user). */
   replans: replace<number>(() => 0),
-  /** Appended by every proposal, decision and execution (SPEC.md 4). */
+  /** Appended by every proposal, decision and execution (docs/architecture.md#approvals). */
   audit_trail: Annotation<AuditRecord[]>({ reducer: (a, b) => (b.length === 0 ? a : a.concat(b).slice(-AUDIT_IN_STATE)), default: () => [] }),
   current_agent: replace<AgentIdentity | null>(() => null),
   handoffs: append<Handoff>(),

@@ -5,7 +5,7 @@ import { collect, type EngineFixture, engineFixture, lastData } from "./test-hel
 import { listCheckpoints, stateAt } from "./time-travel";
 
 /**
- * Time travel, reading (issue 5): the real graph on a SQLite file with the offline model;
+ * Time travel, reading: the real graph on a SQLite file with the offline model;
  * the history comes from LangGraph's getStateHistory over PrismaCheckpointSaver.
  */
 describe("checkpoint history", () => {

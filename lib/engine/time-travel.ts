@@ -15,7 +15,7 @@ import type { GraphStateValue } from "./state";
 import type { RunDataTypes } from "./ui-parts";
 
 /**
- * Time travel, the reading side (issue 5; LangGraph `getStateHistory` / `getState` with a
+ * Time travel, the reading side (LangGraph `getStateHistory` / `getState` with a
  * checkpoint config): a thread's checkpoints newest first, and the state at one of them,
  * with approval tokens and secrets removed (lib/engine/safe-state.ts). Forks are made by
  * lib/engine/fork-thread.ts.

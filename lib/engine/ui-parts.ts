@@ -3,7 +3,7 @@ import { z } from "zod";
 import { RUN_STATUSES } from "../run-status";
 
 /**
- * The run stream's custom data parts (STYLE.md rule 9, SPEC.md 7): one zod schema each.
+ * The run stream's custom data parts (docs/architecture.md#events-and-telemetry): one zod schema each.
  * The engine emits them through LangGraph's custom stream writer; the run service stores
  * each as a RunEvent and forwards it to the browser as an AI SDK UI message chunk
  * `{ type: "data-<name>", id, data }`. A later chunk with the same id replaces the part, so
@@ -48,11 +48,11 @@ export const dataSchemas = {
     status: z.enum(["proposed", "allowed", "blocked", "awaiting_approval", "rejected", "running", "done", "error"]),
     decision: z.enum(["ALLOW", "AUTH_REQUIRED", "BLOCKED"]).nullable(),
     rule: z.string().nullable(),
-    /** Risk level and reason of the PolicyDecision (SPEC.md 3). */
+    /** Risk level and reason of the PolicyDecision (docs/architecture.md#policies). */
     risk: z.enum(["low", "medium", "high", "critical"]).optional(),
     reason: z.string().optional(),
     output: z.string().nullable(),
-    /** Set when the output was evicted to blob storage (SPEC.md 2). */
+    /** Set when the output was evicted to blob storage (docs/architecture.md#retries-limits-and-eviction). */
     evicted: z.object({ pointer: z.string(), sizeChars: z.number().int(), rehydrationAllowed: z.boolean() }).nullable().optional(),
   }),
   /** An approval card (approval_required and its later status). */
@@ -65,22 +65,22 @@ export const dataSchemas = {
     token: z.string(),
     expiresAt: z.string(),
     status: z.enum(["pending", "approved", "rejected", "expired", "consumed", "invalid"]),
-    /** Risk level and the policy rule that asked for approval (SPEC.md 4), when known. */
+    /** Risk level and the policy rule that asked for approval (docs/architecture.md#policies), when known. */
     risk: z.enum(["low", "medium", "high", "critical"]).optional(),
     rule: z.string().optional(),
     /** What the interrupt allows (LangGraph HumanInterrupt config). */
     allow: z.object({ accept: z.boolean(), edit: z.boolean(), respond: z.boolean(), ignore: z.boolean() }).optional(),
   }),
-  /** A lifecycle transition of the run (SPEC.md 3, seed 003), recorded from node updates. */
+  /** A lifecycle transition of the run (docs/architecture.md#run-lifecycle), recorded from node updates. */
   lifecycle: z.object({ from: z.string(), to: z.string(), node: z.string(), at: z.string() }),
   /** Run status and which model answered (run_started / run_completed / run_failed). */
   run: z.object({
     runId: z.string(),
-    /** The run's W3C trace id (32 hex chars; SPEC.md 7), as in its logs and spans; absent in events stored before it was added. */
+    /** The run's W3C trace id (32 hex chars), as in its logs and spans; absent in events stored before it was added. */
     traceId: z.string().optional(),
     status: z.enum(RUN_STATUSES),
     model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable(),
-    /** The run's structured error (SPEC.md 3); severity and the rest are absent in events stored before they were added. */
+    /** The run's structured error (docs/architecture.md#errors); severity and the rest are absent in events stored before they were added. */
     error: z
       .object({
         code: z.string(),
@@ -94,7 +94,7 @@ export const dataSchemas = {
     usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).nullable().optional(),
   }),
   /**
-   * What memory was injected into an agent's context before a step (SPEC.md 6: the last 20
+   * What memory was injected into an agent's context before a step (the last 20
    * short-term entries and the top 3 long-term facts), shown in the run view.
    */
   memory: z.object({
@@ -119,7 +119,7 @@ export const dataSchemas = {
 /** Data types of the run's UI messages. */
 export type RunDataTypes = { [K in keyof typeof dataSchemas]: z.infer<(typeof dataSchemas)[K]> };
 
-/** The UI message type of a run (STYLE.md rule 9). */
+/** The UI message type of a run. */
 export type RunUIMessage = UIMessage<never, RunDataTypes>;
 
 /** One custom chunk the engine emits: a data part, or text of the final answer. */

@@ -4,7 +4,7 @@ import { type EditorEdge, type EditorNode, fromReactFlow, nextEdgeId } from "./r
 import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument, FlowEdge, FlowNode } from "./schema";
 
 /**
- * Copy and paste of nodes (issue 5: "copy/paste"): what is copied, how it is written as
+ * Copy and paste of nodes ("copy/paste"): what is copied, how it is written as
  * text for the system clipboard, and how a paste gets fresh ids. Plain TypeScript.
  */
 

@@ -5,7 +5,7 @@ import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { compileFlowSpec } from "./compile";
 import type { FlowDocument } from "./schema";
 
-/** The flow compiler's reading of a document (SPEC.md 1, 2, 4). */
+/** The flow compiler's reading of a document (docs/architecture.md#flows-and-compilation). */
 const registry = { known: (n: string) => ["list_files", "read_file", "write_file", "delete_file", "rehydrate"].includes(n), sideEffect: (n: string) => n === "write_file" || n === "delete_file" };
 
 function reason(fn: () => unknown): string {

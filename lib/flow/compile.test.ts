@@ -5,7 +5,7 @@ import { canonicalJson } from "../policy/canonical";
 import { compileFlowSpec } from "./compile";
 import type { FlowDocument, PolicyRule } from "./schema";
 
-/** compileFlowSpec (SPEC.md 1, 2, 4): a flow document as the graph builder runs it. */
+/** compileFlowSpec (docs/architecture.md#flows-and-compilation): a flow document as the graph builder runs it. */
 
 const TOOLS = ["list_files", "read_file", "write_file", "delete_file", "rehydrate"];
 const registry = { known: (n: string) => TOOLS.includes(n), sideEffect: (n: string) => n === "write_file" || n === "delete_file" };

@@ -18,7 +18,7 @@ export interface AgentSpec {
 }
 
 /**
- * A Human input node as the engine runs it (SPEC.md 1): the Planner may assign a step to
+ * A Human input node as the engine runs it (docs/architecture.md#flows-and-compilation): the Planner may assign a step to
  * it; the Supervisor then asks the user `prompt` and the answer is the step's result.
  */
 export interface HumanInputSpec {
@@ -28,7 +28,7 @@ export interface HumanInputSpec {
 }
 
 /**
- * One route of a Router/condition node (SPEC.md 1, 2): a new task whose text contains
+ * One route of a Router/condition node (docs/architecture.md#flows-and-compilation): a new task whose text contains
  * `value` (case-insensitive) or matches the regex `value` goes to `agentId` as a one-step
  * plan, with a capability_match handoff, instead of the Planner.
  */
@@ -42,7 +42,7 @@ export interface RouteSpec {
   agentId: string;
 }
 
-/** What the graph builder needs from a flow document (SPEC.md 1, 2). */
+/** What the graph builder needs from a flow document (docs/architecture.md#flows-and-compilation). */
 export interface FlowSpec {
   name: string;
   mode: "autonomous" | "directed";
@@ -55,7 +55,7 @@ export interface FlowSpec {
   routes: RouteSpec[];
   limits: { maxIterations: number; timeoutMs: number };
   /**
-   * The policy decision for a tool call (SPEC.md 4, via `evaluatePolicy`): first rule whose
+   * The policy decision for a tool call (via `evaluatePolicy`): first rule whose
    * tool pattern, permission and argument matchers hold; side effects default to
    * AUTH_REQUIRED. `canonicalArgs` is the RFC 8785 canonical JSON text of the arguments;
    * `permission` is the run's level ("user" when omitted).

@@ -24,7 +24,7 @@ let lastPolicies: readonly PolicyNodeType[] = [];
 let cache = new Map<string, ToolCoverageView>();
 
 /**
- * The coverage of `tool` by `policies` (policy nodes in document order, SPEC.md 4) and its
+ * The coverage of `tool` by `policies` (policy nodes in document order) and its
  * words. The same object for the same question while the policies' data objects are the
  * same (references, as React Flow keeps them while nodes only move); a new one after any
  * policy edit. `sideEffect` is the catalog's flag for the tool.

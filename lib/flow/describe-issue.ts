@@ -2,8 +2,8 @@ import type { z } from "zod";
 import { FlowDocument } from "./schema";
 
 /**
- * Zod issues of a flow document in words that name the node and the field (issue 5:
- * "errors that name the node and field"), e.g.
+ * Zod issues of a flow document in words that name the node and the field (an
+ * import error must say where to look), e.g.
  * `node "writer" (agent), field data.name: Too small: expected string to have >=1 characters`.
  */
 
@@ -65,7 +65,7 @@ export function describeIssue(raw: unknown, issue: z.core.$ZodIssue): string {
 export type FlowImport = { ok: true; document: FlowDocument } | { ok: false; issues: LocatedIssue[] };
 
 /**
- * Reads a flow exported as JSON text (issue 5: import, validated, with errors that name the
+ * Reads a flow exported as JSON text (import, validated, with errors that name the
  * node and field). Never throws: text that is not JSON gives one issue with the parser's
  * message; a document that fails the schema gives every issue, located.
  */

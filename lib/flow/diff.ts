@@ -2,7 +2,7 @@ import microdiff, { type Difference } from "microdiff";
 import type { FlowDocument, FlowEdge, FlowNode } from "./schema";
 
 /**
- * What changed between two versions of a flow document (issue 5, SPEC.md 1: every save is
+ * What changed between two versions of a flow document (every save is
  * an immutable version): settings, nodes and edges, down to the field. Plain TypeScript, no
  * React or database: the compare page runs it on the server and a unit test runs it alone.
  */
@@ -154,7 +154,7 @@ export interface DiffGraphEdge {
 export const ghostKey = (id: string): string => `removed:${id}`;
 
 /**
- * What the compare canvas draws (issue 5): every node and edge of the "to" version marked
+ * What the compare canvas draws: every node and edge of the "to" version marked
  * added / changed / moved / unchanged, plus the removed nodes (at their old position) and
  * removed edges as ghosts. A removed edge is drawn to a ghost when its end was removed and
  * otherwise to the node still there.

@@ -1,7 +1,7 @@
 import dagre from "@dagrejs/dagre";
 
 /**
- * Auto-layout of a flow (issue 5: "auto-layout (elkjs or dagre)"). Plain TypeScript: the
+ * Auto-layout of a flow ("auto-layout (elkjs or dagre)"). Plain TypeScript: the
  * editor calls it with React Flow nodes, a unit test with plain objects.
  */
 

@@ -3,7 +3,7 @@ import type { NodeKind } from "./react-flow";
 import { FlowNode } from "./schema";
 
 /**
- * The `data` of one node kind as the inspector's forms edit it (SPEC.md 1: "inspector form
+ * The `data` of one node kind as the inspector's forms edit it ("inspector form
  * per node"): the kind's zod schema, taken from `FlowNode` so the forms and the document
  * can never disagree, and which form values to apply to the canvas.
  */

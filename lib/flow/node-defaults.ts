@@ -1,7 +1,7 @@
 import type { EditorNode, NodeKind } from "./react-flow";
 
 /**
- * What the editor's palette offers (SPEC.md 1: Start, End, Agent, Supervisor/Planner,
+ * What the editor's palette offers (Start, End, Agent, Supervisor/Planner,
  * Reviewer, Tool, Policy, Human input, Router/condition) and the node each item creates.
  * A Reviewer is an Agent with the seeds' `reviewer` role, so the document keeps one agent
  * kind and the engine one executor.
@@ -45,7 +45,7 @@ export const PALETTE: readonly PaletteItem[] = [
 
 /**
  * A fresh id for a node of `key`: `${key}-${n}` with the smallest n >= 1 not in `taken`
- * (ids must match /^[A-Za-z0-9_-]+$/, SPEC.md 1 schema).
+ * (ids must match /^[A-Za-z0-9_-]+$/, lib/flow/schema.ts).
  */
 export function nextNodeId(key: string, taken: ReadonlySet<string>): string {
   const stem = key.replace(/[^A-Za-z0-9_-]/g, "-");

@@ -1,10 +1,10 @@
 import type { PolicyCoverage } from "./react-flow";
 
 /**
- * When a tool lacks the policy rule a flow needs before it may run (SPEC.md 1: validation
+ * When a tool lacks the policy rule a flow needs before it may run (validation
  * refuses "a tool with side effects not covered by a policy"). Validation, the tool node
  * and the inspector all ask this one function, so what the canvas shows is what validation
- * enforces. The engine's own default (AUTH_REQUIRED for side effects, SPEC.md 4) still
+ * enforces. The engine's own default (AUTH_REQUIRED for side effects) still
  * guards a run, but an uncovered tool never gets that far.
  */
 

@@ -4,7 +4,7 @@ import { toolMatches } from "../policy/tool-pattern";
 import type { Decision, FlowDocument, FlowEdge, FlowNode } from "./schema";
 
 /**
- * The flow document as React Flow sees it, and back (SPEC.md 1). Plain TypeScript: the
+ * The flow document as React Flow sees it, and back (docs/architecture.md#flows-and-compilation). Plain TypeScript: the
  * editor imports it, and a unit test runs it without a browser.
  */
 
@@ -22,7 +22,7 @@ export type PolicyNodeType = Node<NodeData<"policy">, "policy">;
 export type HumanInputNodeType = Node<NodeData<"human_input">, "human_input">;
 export type RouterNodeType = Node<NodeData<"router">, "router">;
 
-/** A React Flow node of the editor: a union discriminated by `type` (STYLE.md rule 8). */
+/** A React Flow node of the editor: a union discriminated by `type`. */
 export type EditorNode =
   | StartNodeType
   | EndNodeType
@@ -131,8 +131,8 @@ export interface PolicyCoverage {
 }
 
 /**
- * Decides a tool by the flow's policy rules without arguments, for the editor (SPEC.md 4;
- * the same order as `lib/policy/evaluate-policy.ts`): policy nodes in document order,
+ * Decides a tool by the flow's policy rules without arguments, for the editor
+ * (docs/architecture.md#policies; the same order as `lib/policy/evaluate-policy.ts`): policy nodes in document order,
  * rules in order, rules whose tool pattern covers `toolName` (`*`, `*_file`: see
  * `toolMatches`). Rules with argument matchers or a specific permission level are collected
  * as `conditions` and the scan goes on; the first unconditional rule is the fallback. With

@@ -4,7 +4,7 @@ import { routeTask } from "./route-task";
 
 const route = (match: RouteSpec["match"], value: string, agentId: string, index = 0): RouteSpec => ({ routerId: "r", routerName: "R", index, match, value, agentId });
 
-/** Router/condition routes (SPEC.md 1): first match wins, contains ignores case, regexes get the i flag. */
+/** Router/condition routes (docs/architecture.md#flows-and-compilation): first match wins, contains ignores case, regexes get the i flag. */
 describe("routeTask", () => {
   const routes = [route("contains", "Invoice", "billing", 0), route("regex", "^\\s*list\\b", "librarian", 1)];
   it.each([

@@ -2,7 +2,7 @@ import { testLinear } from "../policy/linear-regex";
 import type { RouteSpec } from "./compile";
 
 /**
- * The first route whose condition holds for a task (SPEC.md 1 Router/condition, issue 5):
+ * The first route whose condition holds for a task (docs/architecture.md#flows-and-compilation):
  * `contains` compares case-insensitively; `regex` searches the pattern (validated by the
  * flow schema as RE2 syntax) ignoring case with RE2's linear-time engine (docs/security.md
  * "Regular expressions"), on at most the first 10,000 chars of the task. Null when none

@@ -1,7 +1,7 @@
 import type { RouteCondition } from "./schema";
 
 /**
- * Where a Router/condition node may send a task (SPEC.md 1, 2): the agents it is connected
+ * Where a Router/condition node may send a task (docs/architecture.md#flows-and-compilation): the agents it is connected
  * to, and its routes in words for the canvas. Plain TypeScript for the editor.
  */
 

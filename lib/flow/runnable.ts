@@ -3,7 +3,7 @@ import type { FlowDocument } from "./schema";
 import { notRunnableReason, type ToolCatalogView, validateFlow } from "./validate";
 
 /**
- * Refuses to run a flow version the editor would call invalid (SPEC.md 1: "Invalid flows
+ * Refuses to run a flow version the editor would call invalid ("Invalid flows
  * cannot be run"), with the same checks as the editor's live validation.
  * @param version the version number, for the message.
  * @throws AppError unprocessable ("flow_not_runnable") whose message says the first problem

@@ -44,7 +44,7 @@ describe("FlowDocument", () => {
   });
 });
 
-describe("PolicyRule (SPEC.md 4)", () => {
+describe("PolicyRule", () => {
   /** A one-policy document with `rules` as stored. */
   const withRules = (rules: unknown[]) => ({
     settings: { name: "f" },

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { linearRegexProblem } from "../policy/linear-regex";
 
 /**
- * The flow document the editor saves and the compiler reads (SPEC.md 1). A flow is nodes,
+ * The flow document the editor saves and the compiler reads (docs/architecture.md#flows-and-compilation). A flow is nodes,
  * edges and settings; every save stores it as an immutable FlowVersion.
  */
 
-/** Policy decisions (SPEC.md 4). */
+/** Policy decisions (docs/architecture.md#policies). */
 export const Decision = z.enum(["ALLOW", "AUTH_REQUIRED", "BLOCKED"]);
-/** Risk levels (SPEC.md 4). */
+/** Risk levels (docs/architecture.md#approvals). */
 export const RiskLevel = z.enum(["low", "medium", "high", "critical"]);
 
 const position = z.object({ x: z.number().finite(), y: z.number().finite() });
@@ -31,9 +31,9 @@ export const AgentData = z.object({
   color: z.string().regex(/^#[0-9a-fA-F]{6}$/).default("#5b3cc4"),
 });
 
-/** Permission levels a run may have; a rule may apply to one of them (SPEC.md 4). */
+/** Permission levels a run may have; a rule may apply to one of them (docs/architecture.md#policies). */
 export const PermissionLevel = z.enum(["user", "admin", "system"]);
-/** The permission level a rule applies to: one level, or "any" for every level (SPEC.md 4). */
+/** The permission level a rule applies to: one level, or "any" for every level (docs/architecture.md#policies). */
 export const RulePermission = z.enum(["any", ...PermissionLevel.options]);
 
 /** A dotted path into the tool arguments: `path`, `request.url`, `items.0.amount`. */
@@ -66,7 +66,7 @@ const regexSource = z
 
 /**
  * One condition on the (RFC 8785 canonical) tool arguments; a rule applies only when all
- * its matchers hold (SPEC.md 4: argument patterns). `field` names a value in the arguments;
+ * its matchers hold (argument patterns). `field` names a value in the arguments;
  * a missing field or a value of the wrong type never matches. Evaluated by
  * `lib/policy/match-argument.ts`.
  */
@@ -90,7 +90,7 @@ export const ArgMatcher = z.discriminatedUnion("kind", [
 ]);
 
 /**
- * One ordered policy rule (SPEC.md 4): the first rule whose tool pattern, permission level
+ * One ordered policy rule (docs/architecture.md#policies): the first rule whose tool pattern, permission level
  * and argument matchers all hold decides. `tool` is a tool name or a glob over tool names
  * (`*`, `*_file`, `read_*`). Every field added after the first release has a default, so
  * stored documents parse unchanged.
@@ -110,7 +110,7 @@ export const PolicyRule = z.object({
 const base = { id: nodeId, position };
 
 /**
- * Human input (SPEC.md 1): a step the Supervisor hands to the user instead of an agent. The
+ * Human input (docs/architecture.md#flows-and-compilation): a step the Supervisor hands to the user instead of an agent. The
  * run waits (status awaiting_input) with `prompt` as its question; the user's reply is the
  * step's result. Wired like an agent: Supervisor -> Human input.
  */
@@ -137,7 +137,7 @@ export const RouteCondition = z
   });
 
 /**
- * Router/condition (SPEC.md 1, 2): deterministic routing of a new task, no LLM. Routes are
+ * Router/condition (docs/architecture.md#flows-and-compilation): deterministic routing of a new task, no LLM. Routes are
  * tried in order; with no match the Planner plans as usual. Wired Start -> Router ->
  * agents (the route targets) and Router -> Supervisor (the fallback).
  */
@@ -176,7 +176,7 @@ const networkHost = z
 export const HttpMethod = z.enum(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"]);
 
 /**
- * Network access of the flow's tools (SPEC.md 7: off unless the allowlist names the host).
+ * Network access of the flow's tools (off unless the allowlist names the host).
  * An empty `allowHosts` means no network at all. A host without a port allows ports 80 and
  * 443 only; `*.example.com` allows the subdomains, not example.com itself.
  */
@@ -185,21 +185,21 @@ export const FlowNetwork = z.object({
   methods: z.array(HttpMethod).min(1).max(6).default(["GET", "HEAD"]),
   /** Largest response body http_request reads, bytes (1 MB default, 10 MB at most). */
   maxResponseBytes: z.number().int().min(1).max(10_485_760).default(1_048_576),
-  /** Wall-clock limit of one request, ms (SPEC.md 7: 30 s default). */
+  /** Wall-clock limit of one request, ms (30 s default). */
   timeoutMs: z.number().int().min(100).max(120_000).default(30_000),
 });
 
-/** The flow's memory (SPEC.md 6). */
+/** The flow's memory (docs/architecture.md#memory). */
 export const FlowMemory = z.object({
   /** Inject the last 20 short-term entries and the top 3 facts into each agent's context. */
   enabled: z.boolean().default(true),
   /** Accept the facts promote(thread) proposes without asking (else a user accepts them). */
   autoPromote: z.boolean().default(false),
-  /** How long short-term entries live, hours (seed 004: 24 h). */
+  /** How long short-term entries live, hours (24 h). */
   shortTermTtlHours: z.number().int().min(1).max(24 * 30).default(24),
 });
 
-/** Flow-level settings (SPEC.md 1, 2: limits; 6: memory; 7: network). */
+/** Flow-level settings (limits; 6: memory; 7: network). */
 export const FlowSettings = z.object({
   name: z.string().min(1).max(120),
   description: z.string().max(2000).default(""),
@@ -208,7 +208,7 @@ export const FlowSettings = z.object({
   limits: z
     .object({
       maxIterations: z.number().int().min(1).max(1000).default(50),
-      /** Wall-clock limit of a run, ms (SPEC.md 2: 5 minutes). */
+      /** Wall-clock limit of a run, ms (5 minutes). */
       timeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
     })
     .prefault({}),

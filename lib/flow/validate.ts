@@ -8,7 +8,7 @@ import { policyCoverage } from "./react-flow";
 import { FlowDocument, type FlowNode } from "./schema";
 
 /**
- * Live validation of a flow as it is drawn (SPEC.md 1: "validates as you draw"). Plain
+ * Live validation of a flow as it is drawn ("validates as you draw"). Plain
  * TypeScript: the editor runs it on every change, the server runs it before a run starts.
  */
 
@@ -60,11 +60,11 @@ const NO_AGENT =
 
 /**
  * All problems of a flow, errors first, each at most once per (code, node, edge, field):
- * an empty canvas (one problem saying what to add), invalid node fields (the zod schema,
- * SPEC.md 1), missing Start / End / Agent, edges that join kinds the compiled graph does
+ * an empty canvas (one problem saying what to add), invalid node fields (the zod schema
+ * of lib/flow/schema.ts), missing Start / End / Agent, edges that join kinds the compiled graph does
  * not read (the rule `connection-rule.ts` also applies while dragging), nodes unreachable from Start, unknown tools,
  * tool nodes no agent uses, cycles with no way to End, tools with side effects that no
- * policy rule covers (SPEC.md 1), and router routes that do not lead to a connected agent.
+ * policy rule covers (docs/architecture.md#flows-and-compilation), and router routes that do not lead to a connected agent.
  * Accepts document nodes or React Flow nodes. Never throws.
  */
 export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly AnyEdge[] }, tools: ToolCatalogView): FlowProblem[] {
@@ -118,7 +118,7 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
   return dedupe(problems).sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
 }
 
-/** True when no problem is an error: the flow may run (SPEC.md 1: invalid flows cannot be run). */
+/** True when no problem is an error: the flow may run (invalid flows cannot be run). */
 export function isRunnable(problems: readonly FlowProblem[]): boolean {
   return !problems.some((p) => p.severity === "error");
 }

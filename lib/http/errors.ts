@@ -26,7 +26,7 @@ function appErrorResponse(err: AppError): Response {
 }
 
 /**
- * Turns any thrown value into a Response (STYLE.md rule 3): ZodError -> 422 with one issue
+ * Turns any thrown value into a Response: ZodError -> 422 with one issue
  * per field (dotted path); AppError -> its status (with `details.issues`, when given, as
  * the issues); Prisma's unique, foreign-key and missing-row errors -> 409 / 404
  * (lib/http/prisma-error.ts); anything else -> 500 with details only in the server log.

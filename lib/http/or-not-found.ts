@@ -4,7 +4,7 @@ import { isAppError } from "../errors";
 
 /**
  * For pages: the value, or Next's not-found page when the lookup throws an AppError
- * `not_found` (another user's ids answer 404, issue 2 item 9). Other errors are rethrown.
+ * `not_found` (another user's ids answer 404). Other errors are rethrown.
  */
 export async function orNotFound<T>(lookup: Promise<T>): Promise<T> {
   try {

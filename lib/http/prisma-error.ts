@@ -21,7 +21,7 @@ const KNOWN: Record<string, () => AppError> = {
 };
 
 /**
- * Maps Prisma's request errors centrally (STYLE.md rule 18): P2002 -> 409 conflict,
+ * Maps Prisma's request errors centrally: P2002 -> 409 conflict,
  * P2003 -> 409 conflict, P2001/P2015/P2018/P2025 -> 404 not found.
  * @returns the AppError to answer with, or null when `err` is not one of those codes
  *   (then it is a server fault and stays a 500).

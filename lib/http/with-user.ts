@@ -29,7 +29,7 @@ export async function requireUser(): Promise<SessionUser> {
 }
 
 /**
- * The one wrapper for route handlers (STYLE.md rules 1, 3, 4): reads the route params,
+ * The one wrapper for route handlers: reads the route params,
  * query and JSON body within the input limits and parses them with zod first
  * (lib/http/read-input.ts, docs/security.md "Input limits"), then resolves the session
  * user (401 when signed out), then runs the handler; any thrown error becomes a JSON error

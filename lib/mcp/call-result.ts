@@ -29,7 +29,7 @@ function blockText(block: unknown): string {
 }
 
 /**
- * The output of an MCP tool call as the agent sees it (issue 6): `structuredContent` when
+ * The output of an MCP tool call as the agent sees it: `structuredContent` when
  * the server sent it, else the text of its content blocks joined by blank lines.
  * @throws AppError unprocessable ("mcp_tool_error") with the server's message when the
  *   result is an error (`isError`); the gateway turns it into an error result.

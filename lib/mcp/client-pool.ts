@@ -12,7 +12,7 @@ import { openSecrets } from "./secrets";
 import { resolveStdioLaunch } from "./stdio-launch";
 
 /**
- * Connections to MCP servers (issue 6), pooled per server id in this server process: one
+ * Connections to MCP servers, pooled per server id in this server process: one
  * MCP client per server, opened on first use, closed after {@link IDLE_CLOSE_MS} without a
  * call, re-created when the server's configuration changes, and closed (stdio children
  * killed) when the process exits. A stdio server runs only as a command of the operator's

@@ -14,7 +14,7 @@ import { closeAllMcpClients, openMcpConnections } from "./client-pool";
 import { addServer, listServers, removeServer, updateServer } from "./servers";
 
 /**
- * MCP servers end to end against the fixture server built with the official SDK (issue 6):
+ * MCP servers end to end against the fixture server built with the official SDK:
  * discovery over stdio (a real child process, started as a command of the operator's
  * catalogue) and Streamable HTTP on 127.0.0.1 (opened to the guarded client as the operator
  * would), and calls through the tool gateway: valid input, input refused by the schema

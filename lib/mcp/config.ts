@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ServerName } from "./naming";
 
 /**
- * What an owner sends to add or change an MCP server (issue 6), and what is stored of the
+ * What an owner sends to add or change an MCP server, and what is stored of the
  * tools a server lists. Messages name what to do; lib/http/errors.ts prefixes the field.
  */
 

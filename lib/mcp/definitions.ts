@@ -7,7 +7,7 @@ import { parseStoredTools, type StoredTool } from "./config";
 import { inputSchemaToZod } from "./input-schema";
 import { nameTools } from "./naming";
 
-/** Wall-clock limit of one MCP tool call, ms (SPEC.md 7: 30 s default). */
+/** Wall-clock limit of one MCP tool call, ms (30 s default). */
 export const MCP_TOOL_TIMEOUT_MS = 30_000;
 
 /** Longest tool description passed on from a server, chars. */
@@ -30,7 +30,7 @@ export interface ListedTool {
   sideEffect: boolean;
 }
 
-/** Fail closed (issue 6): only a tool that says it is read-only counts as side-effect free. */
+/** Fail closed: only a tool that says it is read-only counts as side-effect free. */
 export function hasSideEffect(tool: StoredTool): boolean {
   return tool.annotations?.readOnlyHint !== true;
 }
@@ -50,8 +50,8 @@ export function listedTools(server: { name: string; tools: string }): ListedTool
 }
 
 /**
- * The tool definitions of one MCP server (issue 6), as the gateway runs built-ins (SPEC.md
- * 7): named `mcp__<server>__<tool>`, described by the server, input checked by a zod schema
+ * The tool definitions of one MCP server, as the gateway runs built-ins
+ * (docs/architecture.md#tools-and-mcp): named `mcp__<server>__<tool>`, described by the server, input checked by a zod schema
  * converted from the tool's JSON Schema, output the call's result (see callOutput), version
  * "mcp", 30 s timeout, permission "user", and a side effect unless the server marks the
  * tool `readOnlyHint: true`. Calls go through the pooled client and abort on the gateway's

@@ -13,7 +13,7 @@ import { closeAllMcpClients } from "./client-pool";
 import { addServer } from "./servers";
 
 /**
- * MCP tools in a run (issue 6), on the real engine, a real SQLite file and the fixture MCP
+ * MCP tools in a run, on the real engine, a real SQLite file and the fixture MCP
  * server over stdio, with a scripted model: `mcp__notes__echo` runs at once (a policy rule
  * ALLOWs `mcp__*__echo`); `mcp__notes__save_note` has a side effect and the only rule naming
  * it does not match these arguments, so the default applies and the RiskGate asks for

@@ -15,7 +15,7 @@ const anyObject = (): z.ZodType<Record<string, unknown>> => z.looseObject({});
 /**
  * A zod schema from an MCP tool's `inputSchema` (JSON Schema, usually draft 2020-12 or 07),
  * with zod's `z.fromJSONSchema`, so the gateway refuses bad arguments before the server sees
- * them (SPEC.md 7: tools declare input schemas; the gateway validates). The schema must
+ * them (tools declare input schemas; the gateway validates). The schema must
  * also turn back into JSON Schema, since the model is sent it.
  * When it cannot be converted (e.g. `$ref` to a missing definition, `if`/`then`), the result
  * accepts any JSON object and `problem` says why: the caller puts that in the tool's

@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Names of MCP servers and of the tools they bring (issue 6). A tool `Search Notes` of the
+ * Names of MCP servers and of the tools they bring. A tool `Search Notes` of the
  * server `notes` becomes `mcp__notes__search_notes`, a name the flow schema accepts
  * (`/^[a-z][a-z0-9_]*$/`, at most 64 chars: lib/flow/schema.ts) and policy globs such as
  * `mcp__notes__*` or `mcp__*__echo` match (lib/policy/tool-pattern.ts).

@@ -4,7 +4,7 @@ import { decryptSecret, encryptSecret } from "../crypto/aes-gcm";
 import { providerKey } from "../models/provider-settings";
 
 /**
- * MCP server secrets at rest (issue 6): a JSON object of environment variables (stdio) or
+ * MCP server secrets at rest: a JSON object of environment variables (stdio) or
  * request headers (http), sealed with AES-256-GCM (NIST SP 800-38D, lib/crypto/aes-gcm.ts)
  * like provider API keys. The key is derived from the provider-key secret with HKDF-SHA256
  * (RFC 5869) under its own label, so the two kinds of ciphertext never share a key.

@@ -19,7 +19,7 @@ async function answer(schema: { parse(v: unknown): unknown }, body: unknown): Pr
 }
 
 /**
- * The MCP server service behind `/api/workspaces/:id/mcp` (issue 6): bodies are checked
+ * The MCP server service behind `/api/workspaces/:id/mcp`: bodies are checked
  * with zod and refused with 422 naming the field; only owners manage servers (viewers and
  * approvers get 403, strangers 404); names are unique per workspace (409). A stdio server
  * is a command of the operator's catalogue (MCP_STDIO_COMMANDS), here one whose program is

@@ -12,7 +12,7 @@ import { checkStdioSecretNames, chooseStdioValues } from "./stdio-launch";
 import { prismaErrorCode } from "../db/prisma-error-code";
 
 /**
- * A workspace's MCP servers (issue 6). Any member lists them; only owners add, change,
+ * A workspace's MCP servers. Any member lists them; only owners add, change,
  * refresh or remove them. A stdio server is one of the operator's commands
  * (MCP_STDIO_COMMANDS), picked by name with values the operator listed; when the operator
  * enabled none, adding, changing or refreshing one answers 403 (docs/security.md "Stdio MCP

@@ -4,7 +4,7 @@ import type { ToolDefinition } from "../tools/types";
 import { serverToolDefinitions } from "./definitions";
 
 /**
- * The tools of a workspace's MCP servers as tool definitions (issue 6), as last listed (see
+ * The tools of a workspace's MCP servers as tool definitions, as last listed (see
  * refreshServer), with the source of each ("mcp:<server name>") by tool name. Reading them
  * connects to no server: a connection opens on the first call.
  */

@@ -4,7 +4,7 @@ import { type Role, roleIn, threadAccess } from "../db/workspaces";
 import { AppError } from "../errors";
 
 /**
- * Who may do what with memory (SPEC.md 6 isolation, issue 4 roles): any member of a
+ * Who may do what with memory (docs/architecture.md#memory, docs/security.md#roles-and-powers): any member of a
  * workspace reads its memory; owners and approvers add, accept and forget facts; a thread's
  * own user or a workspace owner deletes the thread or clears its short-term memory. A
  * workspace, fact or thread of a workspace the user is not in answers 404, as if it did not

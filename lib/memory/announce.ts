@@ -2,7 +2,7 @@ import { type BusEvent, type BusTopic, currentTraceIds, publish } from "../event
 import { logger } from "../log";
 
 /**
- * Publishing the memory service's events (SPEC.md 7): inside a run they carry the run's
+ * Publishing the memory service's events (docs/architecture.md#events-and-telemetry): inside a run they carry the run's
  * trace, thread and run ids (lib/log.ts context); outside one, a fresh trace id. A failing
  * subscriber (a log sink, say) never undoes or fails the memory operation that already
  * happened: its error is logged.

@@ -5,7 +5,7 @@ import { env } from "../env";
 import { guardedFetch } from "../net/guarded-fetch";
 
 /**
- * Embeddings for semantic memory search (SPEC.md 6, seed 004 RAG pipeline): any server that
+ * Embeddings for semantic memory search (docs/architecture.md#memory): any server that
  * speaks the OpenAI `/embeddings` protocol (OpenAI, Ollama, vLLM, llama.cpp, ...), through
  * the AI SDK.
  */

@@ -10,7 +10,7 @@ import { appendEntry } from "./short-term";
 import { type MemoryFixture, memoryFixture, rowsContaining } from "./test-fixtures";
 
 /**
- * Right to erasure (SPEC.md 6) on a real SQLite file: after erasing a thread or forgetting a
+ * Right to erasure (docs/architecture.md#memory) on a real SQLite file: after erasing a thread or forgetting a
  * fact, no row of any table and no byte of the database file (or its WAL) holds the content.
  */
 

@@ -8,7 +8,7 @@ import { announce } from "./announce";
 import { scrubFreedPages, secureDeleteOn } from "./scrub";
 
 /**
- * Erases a thread (SPEC.md 6 right to erasure, SPEC.md 5 persistence): in one transaction its
+ * Erases a thread (right to erasure: docs/architecture.md#memory): in one transaction its
  * LangGraph checkpoints, checkpoint blobs and pending writes (keyed by thread id, no foreign
  * key), the facts still "proposed" from it, and the thread row, whose deletion cascades to
  * its runs, run events, approvals, audit entries, evicted blobs and short-term memory; then

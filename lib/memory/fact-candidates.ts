@@ -2,7 +2,7 @@ import { cleanInline, outlineOf } from "../models/document-outline";
 import { hasDate, kindsOf } from "../models/statement-kinds";
 
 /**
- * Which statements of a finished step are worth proposing to long-term memory (SPEC.md 6):
+ * Which statements of a finished step are worth proposing to long-term memory (docs/architecture.md#memory):
  * facts a later run can use (decisions, dates, figures, owners of work), never the step's
  * bookkeeping ("Wrote 392 bytes to brief.md", "Read notes.md", a listing, a deletion), nor a
  * failure, a refusal, a review verdict, an answer already taken from memory, or a person's

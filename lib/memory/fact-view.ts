@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import type { FactOrigin, FactStatus, FactView } from "./types";
 
 /**
- * Rules and shapes shared by the long-term memory modules (SPEC.md 6): how a fact's content
+ * Rules and shapes shared by the long-term memory modules (docs/architecture.md#memory): how a fact's content
  * and tags are normalised, its dedupe hash, and the row -> {@link FactView} mapping.
  */
 

@@ -5,7 +5,7 @@ import { retrieve } from "./retrieve";
 import { appendEntry } from "./short-term";
 import { type EmbeddingServer, type MemoryFixture, memoryFixture, startEmbeddingServer } from "./test-fixtures";
 
-/** Tenant isolation (SPEC.md 6: nobody reads another tenant's memory). */
+/** Tenant isolation (nobody reads another tenant's memory). */
 describe("memory isolation between workspaces", () => {
   let server: EmbeddingServer;
   let embedder: Embedder;

@@ -4,7 +4,7 @@ import { retrieve } from "./retrieve";
 import { appendEntry } from "./short-term";
 import { type MemoryFixture, memoryFixture } from "./test-fixtures";
 
-/** Long-term memory on a real SQLite file (SPEC.md 6: upsert_fact, search with filters). */
+/** Long-term memory on a real SQLite file (upsert_fact, search with filters). */
 describe("long-term memory", () => {
   let f: MemoryFixture;
   afterEach(async () => f?.cleanup());

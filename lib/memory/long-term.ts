@@ -14,7 +14,7 @@ import { prismaErrorCode } from "../db/prisma-error-code";
 export { searchFacts } from "./search";
 
 /**
- * Long-term memory (SPEC.md 6, seed 004): facts of a workspace with their provenance.
+ * Long-term memory (docs/architecture.md#memory): facts of a workspace with their provenance.
  * `upsert_fact`, `forget` (right to erasure) and the accept step of promoted facts;
  * `search` lives in lib/memory/search.ts.
  */
@@ -69,7 +69,7 @@ async function mergeInto(db: Db, row: MemoryFact, tags: string[], status: FactSt
 }
 
 /**
- * Stores a fact in a workspace's long-term memory (seed 004 `upsert_fact`). The content is
+ * Stores a fact in a workspace's long-term memory (`upsert_fact`). The content is
  * trimmed; facts are de-duplicated per workspace by the SHA-256 of the normalised content
  * (lib/memory/fact-view.ts): stating a known fact again merges its tags (at most 10), turns a
  * proposed fact accepted when stated as accepted, and keeps its first provenance.
@@ -128,7 +128,7 @@ export async function listFacts(db: Db, input: { workspaceId: string; status?: F
 }
 
 /**
- * Accepts a proposed fact (promoted facts wait for a user, SPEC.md 6): from now on it is
+ * Accepts a proposed fact (promoted facts wait for a user): from now on it is
  * retrieved into agents' contexts. Accepting an accepted fact changes nothing. The caller
  * checks that the user may (lib/memory/access.ts).
  * @throws AppError not_found ("fact_not_found").
@@ -141,7 +141,7 @@ export async function acceptFact(db: Db, input: { factId: string; userId: string
 }
 
 /**
- * Forgets a fact (seed 004 `forget`, SPEC.md 6 right to erasure: the fact and everything
+ * Forgets a fact (`forget`, the right to erasure: the fact and everything
  * derived from it are gone): deletes the fact and every other fact of the workspace promoted
  * from the same source (same source thread and step, when the fact has a source thread),
  * writes a Tombstone (kind fact, the fact id, the actor, the time, {"facts": n}; never the

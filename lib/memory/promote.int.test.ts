@@ -5,7 +5,7 @@ import { acceptFact } from "./long-term";
 import { PROMOTED_FACT_CHARS, promote, SUMMARY_CHARS, summarize } from "./promote";
 import { retrieve } from "./retrieve";
 
-/** promote(task) and summarize(task) (SPEC.md 6, seed 004) on a real finished thread. */
+/** promote(task) and summarize(task) (docs/architecture.md#memory) on a real finished thread. */
 describe("promote and summarize", () => {
   let f: EngineFixture;
   afterEach(async () => f?.cleanup());

@@ -10,8 +10,8 @@ import { finalAnswer, firstTask, stepOutcomes } from "./thread-events";
 import type { FactView } from "./types";
 
 /**
- * Moving what a thread learned towards long-term memory (seed 004 `promote(task_id)` and
- * `summarize(task_id)`, SPEC.md 6).
+ * Moving what a thread learned towards long-term memory (`promote` and
+ * `summarize`: docs/architecture.md#memory).
  */
 
 /** Longest promoted fact, chars. */
@@ -33,7 +33,7 @@ async function finishedThread(db: Db, threadId: string) {
 }
 
 /**
- * Proposes long-term facts from a thread (seed 004 `promote`): from each completed plan step
+ * Proposes long-term facts from a thread (`promote`): from each completed plan step
  * (its stored `plan_step_completed` event), the statements worth keeping (decisions, dates,
  * figures, owners of work; at most {@link FACTS_PER_STEP}, see ./fact-candidates.ts), never
  * its bookkeeping ("Wrote 392 bytes to brief.md", "Read notes.md"), a failure, a review
@@ -73,7 +73,7 @@ export async function promote(db: Db, input: { threadId: string; auto: boolean; 
 }
 
 /**
- * Writes a thread's summary (seed 004 `summarize`): deterministic, at most
+ * Writes a thread's summary (`summarize`): deterministic, at most
  * {@link SUMMARY_CHARS} chars: the task (the first user message), each plan step with its
  * agent and outcome (result or error), and the final answer (the last run's final_answer
  * events). Stored in Thread.summary with summarizedAt = `now` (the thread's updatedAt is

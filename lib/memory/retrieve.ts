@@ -21,11 +21,11 @@ export interface RetrieveInput {
 }
 
 /**
- * What goes into an agent's context before a step (SPEC.md 6 `retrieve(query, agent_role,
- * filters)`): the last {@link SHORT_TERM_IN_CONTEXT} (20) unexpired short-term entries of
+ * What goes into an agent's context before a step (`retrieve(query, agent_role,
+ * filters)`, docs/architecture.md#memory): the last {@link SHORT_TERM_IN_CONTEXT} (20) unexpired short-term entries of
  * the thread, oldest first, and the top {@link FACTS_IN_CONTEXT} (3) ACCEPTED facts of the
  * workspace for the role (lexical + semantic search, lib/memory/search.ts). Proposed facts
- * are never retrieved. Tenant isolation (SPEC.md 6): every query is filtered by
+ * are never retrieved. Tenant isolation (docs/architecture.md#memory): every query is filtered by
  * `workspaceId`, and the thread must belong to that workspace.
  * @throws AppError not_found ("thread_not_found"); forbidden ("cross_workspace") when the
  *   thread belongs to another workspace.

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 
 /**
- * What an erasure does to the SQLite file after deleting rows (SPEC.md 6 right to erasure):
+ * What an erasure does to the SQLite file after deleting rows (right to erasure: docs/architecture.md#memory):
  * deleted content must not linger in freed pages or in the write-ahead log.
  */
 

@@ -9,8 +9,8 @@ import type { FactStatus, MemoryFilters, RetrievedFact } from "./types";
 import { logger } from "../log";
 
 /**
- * Long-term memory search (SPEC.md 6 `search`: semantic + filters; seed 004 RAG pipeline:
- * retrieval, then de-duplication and re-ranking). Two searches over the facts of ONE
+ * Long-term memory search (`search`: semantic + filters, then
+ * de-duplication and re-ranking; docs/architecture.md#memory). Two searches over the facts of ONE
  * workspace, merged by reciprocal rank fusion:
  * - lexical: MiniSearch (BM25-like) over content and tags, prefix and fuzzy matching;
  * - semantic: cosine similarity between the query's embedding and the facts' embeddings,
@@ -119,7 +119,7 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 }
 
 /**
- * Searches the long-term facts of one workspace (SPEC.md 6). Every candidate is read with
+ * Searches the long-term facts of one workspace (docs/architecture.md#memory). Every candidate is read with
  * `workspaceId` in the query, so no other tenant's fact can come back. Filters: status,
  * agent role ("" or the given role), origins, and tags (a fact must carry every one).
  * A non-empty query runs the lexical search and, with an embedder, the semantic one; the

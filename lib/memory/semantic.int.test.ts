@@ -7,8 +7,8 @@ import { openHostsForTests } from "../net/operator-open-hosts";
 
 /**
  * Semantic memory search through the AI SDK against a local server on 127.0.0.1 that speaks
- * the OpenAI `/embeddings` protocol with deterministic, synonym-aware vectors (SPEC.md 6:
- * search is semantic + filters; seed 004: de-duplication after retrieval).
+ * the OpenAI `/embeddings` protocol with deterministic, synonym-aware vectors (search is
+ * semantic + filters, de-duplicated after retrieval).
  */
 describe("semantic memory search", () => {
   let server: EmbeddingServer;

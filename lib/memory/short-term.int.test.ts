@@ -4,7 +4,7 @@ import { appendEntry, clearShortTerm, MAX_ENTRY_RESULT_CHARS, purgeExpired, read
 import { startMemorySweeper } from "./sweeper";
 import { type MemoryFixture, memoryFixture } from "./test-fixtures";
 
-/** Short-term memory on a real SQLite file (SPEC.md 6: append, read_recent, clear, TTL). */
+/** Short-term memory on a real SQLite file (append, read_recent, clear, TTL). */
 describe("short-term memory", () => {
   let f: MemoryFixture;
   afterEach(async () => f?.cleanup());

@@ -8,7 +8,7 @@ import { SHORT_TERM_IN_CONTEXT, SHORT_TERM_TTL_MS, type ShortTermEntry } from ".
 import { prismaErrorCode } from "../db/prisma-error-code";
 
 /**
- * Short-term memory (SPEC.md 6, seed 004): per-thread entries (timestamp, agent, action,
+ * Short-term memory (docs/architecture.md#memory): per-thread entries (timestamp, agent, action,
  * result) that live for a TTL (24 h by default) and are purged by the memory sweeper.
  */
 
@@ -26,7 +26,7 @@ export interface AppendInput {
   action: string;
   result: string;
   stepId: string | null;
-  /** Life of the entry, ms (default 24 h, SPEC.md 6). */
+  /** Life of the entry, ms (default 24 h). */
   ttlMs?: number;
   /** Clock, ms since the epoch (default now). */
   now?: number;
@@ -50,7 +50,7 @@ function cap(text: string): string {
 }
 
 /**
- * Appends one entry to a thread's short-term memory (seed 004 `append`). Idempotent per
+ * Appends one entry to a thread's short-term memory (`append`). Idempotent per
  * (threadId, key): a node that LangGraph runs again after a crash gets the existing entry
  * back and nothing is written or published. The result is capped at
  * {@link MAX_ENTRY_RESULT_CHARS} chars. Publishes `memory.appended` (ids only, no content).
@@ -89,7 +89,7 @@ export async function appendEntry(db: Db, input: AppendInput): Promise<ShortTerm
 
 /**
  * The unexpired entries of a thread in its workspace: the last `limit` (oldest first).
- * Internal form of {@link readRecent} that also pins the workspace (SPEC.md 6 isolation).
+ * Internal form of {@link readRecent} that also pins the workspace (tenant isolation: docs/architecture.md#memory).
  */
 export async function recentEntries(db: Db, where: { threadId: string; workspaceId?: string }, opts: { limit?: number; now?: number } = {}): Promise<ShortTermEntry[]> {
   const limit = Math.max(0, Math.floor(opts.limit ?? SHORT_TERM_IN_CONTEXT));
@@ -103,8 +103,8 @@ export async function recentEntries(db: Db, where: { threadId: string; workspace
 }
 
 /**
- * Reads a thread's recent short-term memory (seed 004 `read_recent`): unexpired entries, the
- * last `limit` (default {@link SHORT_TERM_IN_CONTEXT} = 20, SPEC.md 6), oldest first.
+ * Reads a thread's recent short-term memory (`read_recent`): unexpired entries, the
+ * last `limit` (default {@link SHORT_TERM_IN_CONTEXT} = 20), oldest first.
  * @param opts.now clock, ms since the epoch (default now).
  */
 export async function readRecent(db: Db, threadId: string, opts: { limit?: number; now?: number } = {}): Promise<ShortTermEntry[]> {
@@ -112,7 +112,7 @@ export async function readRecent(db: Db, threadId: string, opts: { limit?: numbe
 }
 
 /**
- * Clears a thread's short-term memory (seed 004 `clear`): deletes every entry, writes a
+ * Clears a thread's short-term memory (`clear`): deletes every entry, writes a
  * Tombstone (kind short_term, the thread id, the actor, the count; no content), publishes
  * `memory.forgotten`, and scrubs the freed pages (see lib/memory/scrub.ts).
  * @throws AppError not_found when the thread does not exist.
@@ -133,7 +133,7 @@ export async function clearShortTerm(db: Db, input: { threadId: string; actorId:
 }
 
 /**
- * Deletes every entry whose TTL has passed (the sweeper's job, SPEC.md 6).
+ * Deletes every entry whose TTL has passed (the sweeper's job).
  * @param now clock, ms since the epoch (default now).
  * @returns how many entries were deleted.
  */

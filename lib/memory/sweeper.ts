@@ -5,7 +5,7 @@ import { purgeExpired } from "./short-term";
 import { logger } from "../log";
 
 /**
- * The short-term memory sweeper (SPEC.md 6: entries live for a TTL): every `intervalMs`
+ * The short-term memory sweeper (entries live for a TTL): every `intervalMs`
  * (default `MEMORY_SWEEP_MS`, 60 s) deletes the expired entries. The timer is unref'd, so
  * it never keeps a process alive, and sweeps never overlap.
  * @returns the function that stops it.

@@ -5,7 +5,7 @@ import { toFactView } from "./fact-view";
 import { readRecent } from "./short-term";
 import type { FactView, ShortTermEntry } from "./types";
 
-/** What the run view shows of a thread's memory (SPEC.md 6). */
+/** What the run view shows of a thread's memory (docs/architecture.md#memory). */
 export interface ThreadMemory {
   /** Unexpired short-term entries, oldest first (at most {@link THREAD_MEMORY_ENTRIES}). */
   entries: ShortTermEntry[];

@@ -1,16 +1,16 @@
 /**
- * Shapes of the memory service (SPEC.md 6, seed 004). Client-safe: no server imports, so
+ * Shapes of the memory service (docs/architecture.md#memory). Client-safe: no server imports, so
  * the memory page and the run view can use them too.
  */
 
-/** How many short-term entries an agent's context gets (SPEC.md 6: the last 20). */
+/** How many short-term entries an agent's context gets (the last 20). */
 export const SHORT_TERM_IN_CONTEXT = 20;
-/** How many long-term facts an agent's context gets (SPEC.md 6: the top 3). */
+/** How many long-term facts an agent's context gets (the top 3). */
 export const FACTS_IN_CONTEXT = 3;
-/** Default life of a short-term entry, ms (seed 004: 24 h). */
+/** Default life of a short-term entry, ms (24 h). */
 export const SHORT_TERM_TTL_MS = 24 * 60 * 60 * 1000;
 
-/** One short-term entry (seed 004: timestamp, agent, action, result). */
+/** One short-term entry (timestamp, agent, action, result). */
 export interface ShortTermEntry {
   id: string;
   threadId: string;
@@ -29,7 +29,7 @@ export type FactOrigin = "remember" | "promoted" | "manual";
 /** proposed: waiting for a user to accept it (never retrieved); accepted: retrievable. */
 export type FactStatus = "proposed" | "accepted";
 
-/** A long-term fact with its provenance (SPEC.md 6). */
+/** A long-term fact with its provenance (docs/architecture.md#memory). */
 export interface FactView {
   id: string;
   workspaceId: string;

@@ -94,7 +94,7 @@ function chooseTool(task: string, context: ContextEntry[]): ToolChoice | { text:
 function answerInText(task: string, context: ContextEntry[], facts: string[] = []): string {
   const sources = sourcesOf(context);
   if (facts.length > 0 && sources.length === 0) {
-    // What the agent remembers (SPEC.md 6): the facts injected for this step, as they are.
+    // What the agent remembers (docs/architecture.md#memory): the facts injected for this step, as they are.
     return `From memory:\n${facts.map((f) => `- ${f}`).join("\n")}`;
   }
   const [only] = sources;

@@ -82,7 +82,7 @@ function todoSteps(task: string, files: string[], step: (tool: string | undefine
   return plan;
 }
 
-/** Plans a task with keyword rules (see SPEC of the offline model in this file's header). */
+/** Plans a task with keyword rules (the offline model's rules: see this file's header). */
 function planSteps(task: string, agents: ParsedAgent[]): Step[] {
   // By capability: the first agent with the tool, preferring non-reviewers for work steps.
   const agentFor = (tool?: string) => {

@@ -5,7 +5,7 @@ import { createOfflineModel } from "./offline";
 import { chat, executorMessages, fileTools, planRequest, worker } from "./offline-fixtures";
 import { type AgentInfo, executorPrompt, executorSystem, PlanProposal, plannerSystem } from "./prompts";
 
-/** The offline model with the non-file tools (issue 6): memory, network, JavaScript, generic calls. */
+/** The offline model with the non-file tools: memory, network, JavaScript, generic calls. */
 
 const otherTools = {
   http_request: tool({ description: "HTTP", inputSchema: z.object({ url: z.string(), method: z.string().optional() }) }),

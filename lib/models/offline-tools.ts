@@ -1,7 +1,7 @@
 import { field, quote } from "./offline-text";
 
 /**
- * The offline model's rules for the tools that are not file tools (issue 6), shared by its
+ * The offline model's rules for the tools that are not file tools, shared by its
  * planner (which agent gets the step) and its executor (which call to make).
  */
 

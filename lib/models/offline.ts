@@ -19,7 +19,7 @@ import { isFailureText } from "./step-context";
  * source's shape, briefs that cite their sources, reviews against the sources, to-do
  * checklists), the finalizer recaps the steps. It only calls tools it is offered, and its
  * answers are built only from real tool results. Same prompt in, same output out (no
- * randomness, no clock), so runs and tests replay exactly (STYLE.md rule 13).
+ * randomness, no clock), so runs and tests replay exactly.
  */
 
 const PROVIDER = "phylactery";

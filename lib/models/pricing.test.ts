@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createOfflineModel } from "./offline";
 import { estimateCost, formatUsd, priceOf } from "./pricing";
 
-describe("model prices (issue 5 dashboard costs)", () => {
+describe("model prices (the dashboard's cost estimates)", () => {
   it("prices OpenAI and Anthropic models per 1M input / output tokens", () => {
     // gpt-4.1-mini: $0.40 in, $1.60 out per 1M.
     expect(estimateCost({ modelId: "gpt-4.1-mini", inputTokens: 1_000_000, outputTokens: 0 })).toBeCloseTo(0.4, 10);

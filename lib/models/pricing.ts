@@ -1,5 +1,5 @@
 /**
- * Model prices for the dashboard's cost estimates (SPEC.md 8: "costs"; issue 5).
+ * Model prices for the dashboard's cost estimates ("costs").
  *
  * USD per 1,000,000 tokens, standard (non-batch, uncached, short-context) rates, copied by
  * hand from the providers' public price lists as of 2025-11-15:

@@ -107,7 +107,7 @@ export function plannerSystem(input: { instructions: string; agents: AgentInfo[]
   ].join("\n");
 }
 
-/** A Human input node as the planner sees it (SPEC.md 1). */
+/** A Human input node as the planner sees it (docs/architecture.md#flows-and-compilation). */
 export interface HumanInfo {
   id: string;
   name: string;
@@ -121,7 +121,7 @@ function humansBlock(humans: HumanInfo[]): string {
 
 /**
  * User prompt of the planner: the task inside `<task>` tags, and when re-planning, why the
- * previous plan failed and what the user said, inside `<replan>` (SPEC.md 2 retries).
+ * previous plan failed and what the user said, inside `<replan>` (docs/architecture.md#retries-limits-and-eviction).
  * @param task the user's request, verbatim.
  * @param replan the failure and the user's answer, when this is a new plan after a failure.
  */
@@ -169,7 +169,7 @@ export function executorPrompt(input: {
   task: string;
   expectedOutput: string;
   context: { task: string; result: string }[];
-  /** What memory gives the agent (SPEC.md 6): recent short-term entries and the top facts. */
+  /** What memory gives the agent (docs/architecture.md#memory): recent short-term entries and the top facts. */
   memory?: { recent: { agent: string; action: string; result: string }[]; facts: { content: string }[] };
 }): string {
   const lines = [

@@ -7,7 +7,7 @@ import { createTestDb, type TestDb } from "../db/test-db";
 import { openHostsForTests } from "../net/operator-open-hosts";
 import { deleteProvider, listProviders, ProviderInput, saveProvider, userModelResolver } from "./provider-settings";
 
-/** Provider settings with sealed keys on a real SQLite file (issue 3 "Models"). */
+/** Provider settings with sealed keys on a real SQLite file (docs/architecture.md#models). */
 describe("provider settings", () => {
   let t: TestDb;
   const key = keyFromSecret("provider key for tests");

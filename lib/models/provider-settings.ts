@@ -11,7 +11,7 @@ import { type ModelEnv, type ResolvedModel, resolveModel } from "./resolve";
 export type { ProviderView };
 
 /**
- * Model providers a user configures in Settings (SPEC.md 8, issue 3). API keys are sealed
+ * Model providers a user configures in Settings (docs/architecture.md#models). API keys are sealed
  * with AES-256-GCM under a server key (PROVIDER_KEYS_SECRET, else a persisted generated
  * key) and never leave the server: the public view says only whether a key is stored and
  * its last four characters.

@@ -4,7 +4,7 @@ import canonicalize from "canonicalize";
 /**
  * Canonical form of tool arguments: RFC 8785 JSON Canonicalization Scheme (via the
  * `canonicalize` library) and its SHA-256. The RiskGate recomputes both and never trusts
- * a hash the model produced (SPEC.md 2).
+ * a hash the model produced (docs/architecture.md#the-graph).
  */
 export interface CanonicalArgs {
   /** RFC 8785 canonical JSON text. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ArgMatcher, PolicyRule } from "../flow/schema";
 import { describeMatcher, explainDefault, explainRule, ruleConditions } from "./describe-rule";
 
-/** Policy rules in words (SPEC.md 4), as the editor, run view and inbox show them. */
+/** Policy rules in words (docs/architecture.md#policies), as the editor, run view and inbox show them. */
 describe("describe-rule", () => {
   it.each([
     [{ kind: "path_glob", field: "path", pattern: "docs/**" }, "path matches docs/**"],

@@ -1,7 +1,7 @@
 import type { ArgMatcher, Decision, PolicyRule } from "../flow/schema";
 
 /**
- * Policy rules in words, for the editor, the run view and the inbox (SPEC.md 4). Plain
+ * Policy rules in words, for the editor, the run view and the inbox (docs/architecture.md#policies). Plain
  * TypeScript without Node built-ins, so the browser can use it too.
  */
 
@@ -48,7 +48,7 @@ export function explainRule(policyName: string, ruleIndex: number, rule: PolicyR
 
 /**
  * The explanation when no rule applies: tools with side effects need approval, the others
- * are allowed (SPEC.md 4), e.g. `default for tools with side effects → AUTH_REQUIRED`.
+ * are allowed (docs/architecture.md#approvals), e.g. `default for tools with side effects → AUTH_REQUIRED`.
  */
 export function explainDefault(sideEffect: boolean): { decision: Decision; explanation: string } {
   const decision: Decision = sideEffect ? "AUTH_REQUIRED" : "ALLOW";

@@ -4,7 +4,7 @@ import { FlowDocument, type FlowNode, type PermissionLevel } from "../flow/schem
 import { canonicalJson } from "./canonical";
 import { evaluatePolicy } from "./evaluate-policy";
 
-/** The risk engine's rule matcher (SPEC.md 3, 4): first match on canonical arguments. */
+/** The risk engine's rule matcher (docs/architecture.md#state-and-channels): first match on canonical arguments. */
 
 const sideEffects = new Set(["write_file", "delete_file", "send_email"]);
 const ctx = (permission: PermissionLevel = "user") => ({ permission, isSideEffect: (t: string) => sideEffects.has(t) });

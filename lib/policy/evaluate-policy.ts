@@ -5,7 +5,7 @@ import { matchArgument } from "./match-argument";
 import { toolMatches } from "./tool-pattern";
 
 /**
- * What the flow's policies decide for one tool call, and why (SPEC.md 3, 4). `rule`,
+ * What the flow's policies decide for one tool call, and why (docs/architecture.md#state-and-channels). `rule`,
  * `policy` and `ruleIndex` are null when no rule applied and the default did.
  */
 export interface ToolDecision {
@@ -33,7 +33,7 @@ export interface PolicyContext {
 }
 
 /**
- * The risk engine's rule matcher (SPEC.md 4). Policy nodes in document order, rules in
+ * The risk engine's rule matcher (docs/architecture.md#policies). Policy nodes in document order, rules in
  * order; the first rule whose tool pattern covers `tool` (see `toolMatches`), whose
  * permission is "any" or `ctx.permission`, and all of whose argument matchers hold (see
  * `matchArgument`) decides. No rule: AUTH_REQUIRED for tools with side effects, ALLOW

@@ -3,7 +3,7 @@ import { ArgMatcher } from "../flow/schema";
 import { canonicalJson } from "./canonical";
 import { matchArgument, REGEX_MAX_INPUT } from "./match-argument";
 
-/** Argument matchers of policy rules (SPEC.md 4), each kind with near misses and tricks. */
+/** Argument matchers of policy rules (docs/architecture.md#policies), each kind with near misses and tricks. */
 
 /** Parses the matcher with the flow schema (as a stored document would be) and runs it on canonical args. */
 function holds(matcher: unknown, args: unknown): boolean {

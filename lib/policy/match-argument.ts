@@ -7,7 +7,7 @@ import { testLinear } from "./linear-regex";
 export const REGEX_MAX_INPUT = 10_000;
 
 /**
- * Whether one argument matcher of a policy rule holds on the tool arguments (SPEC.md 4).
+ * Whether one argument matcher of a policy rule holds on the tool arguments (docs/architecture.md#policies).
  * `args` must be the parsed RFC 8785 canonical text (see `evaluatePolicy`), never the raw
  * arguments of the model. A missing field or a value of the wrong type never matches.
  *

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolDecision } from "./evaluate-policy";
 import { isConsistent, type PolicyDecision, policyDecision } from "./policy-decision";
 
-/** PolicyDecision and the consistency rule of SPEC.md 3 (seed 003). */
+/** PolicyDecision and its consistency rule (docs/architecture.md#run-lifecycle). */
 describe("policyDecision", () => {
   const ruled = (decision: "ALLOW" | "AUTH_REQUIRED" | "BLOCKED"): ToolDecision => ({
     decision,

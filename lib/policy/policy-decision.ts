@@ -1,11 +1,11 @@
 import type { Decision, PolicyRule, RiskLevel } from "../flow/schema";
 import type { ToolDecision } from "./evaluate-policy";
 
-/** Next lifecycle state a policy decision may lead to (SPEC.md 3, seed 003). */
+/** Next lifecycle state a policy decision may lead to (docs/architecture.md#run-lifecycle). */
 export type NextState = "STEP_EXECUTION" | "WAIT_HUMAN" | "FAILED" | "ROLLBACK" | "REPLAN" | null;
 
 /**
- * A policy decision as seed 003 defines it (SPEC.md 3): allow, next state, reason, risk
+ * A policy decision (docs/architecture.md#run-lifecycle): allow, next state, reason, risk
  * level, whether a human must approve, and the tools it blocks.
  */
 export interface PolicyDecision {
@@ -26,11 +26,11 @@ export interface PolicyDecision {
   explanation: string;
 }
 
-/** States a refusal may lead to (SPEC.md 3: FAILED, ROLLBACK, WAIT_HUMAN, REPLAN or nowhere). */
+/** States a refusal may lead to (FAILED, ROLLBACK, WAIT_HUMAN, REPLAN or nowhere). */
 const REFUSAL_STATES: readonly NextState[] = ["FAILED", "ROLLBACK", "WAIT_HUMAN", "REPLAN", null];
 
 /**
- * The consistency rule of SPEC.md 3: a decision that does not allow must lead to FAILED,
+ * The consistency rule (docs/architecture.md#run-lifecycle): a decision that does not allow must lead to FAILED,
  * ROLLBACK, WAIT_HUMAN, REPLAN or nowhere; one that requires approval must wait for a human;
  * an allowed one blocks nothing.
  */
@@ -42,7 +42,7 @@ export function isConsistent(d: PolicyDecision): boolean {
 }
 
 /**
- * Builds the PolicyDecision for a tool from the risk engine's decision (SPEC.md 3, 4):
+ * Builds the PolicyDecision for a tool from the risk engine's decision (docs/architecture.md#state-and-channels):
  * ALLOW runs the step on, AUTH_REQUIRED waits for a human, BLOCKED refuses and the step goes
  * on without the tool (the Interpreter reports it; the engine, not the tool, decides what
  * follows). Risk is the rule's, or for the default low (ALLOW) / medium; `reason` is

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { toolMatches } from "./tool-pattern";
 
-/** Tool name patterns of policy rules (SPEC.md 4). */
+/** Tool name patterns of policy rules (docs/architecture.md#policies). */
 describe("toolMatches", () => {
   it.each([
     ["write_file", "write_file", true],

@@ -4,7 +4,7 @@ import picomatch from "picomatch/posix";
 const compiled = new Map<string, (name: string) => boolean>();
 
 /**
- * Whether a policy rule's tool pattern covers a tool name (SPEC.md 4). The pattern is a
+ * Whether a policy rule's tool pattern covers a tool name (docs/architecture.md#policies). The pattern is a
  * tool name or a glob over tool names, as `PolicyRule.tool` allows (`[a-z*][a-z0-9_*]*`):
  * `*` matches any run of characters, so `*` covers every tool, `*_file` covers `write_file`
  * and `read_*` covers `read_file`. Matching is exact and case-sensitive (picomatch, POSIX

@@ -11,8 +11,8 @@ import type { NetworkAccess, ToolRunResult } from "./types";
 import { openHostsForTests } from "../net/operator-open-hosts";
 
 /**
- * The escape corpus of the network and JavaScript sandboxes (SPEC.md 7; seed 004 Code
- * Sandbox). Every attempt runs through the gateway against real servers on 127.0.0.1 or the
+ * The escape corpus of the network and JavaScript sandboxes (tools reach
+ * nothing they are not given). Every attempt runs through the gateway against real servers on 127.0.0.1 or the
  * real QuickJS wasm, and is asserted refused with its specific reason, or contained (it ran,
  * but reached nothing it should not). The path corpus stays in sandbox.test.ts.
  */

@@ -6,14 +6,14 @@ import { realWorkspaceRoot, resolveInWorkspace, splitWorkspacePath, toWorkspaceP
 import type { ToolDefinition } from "./types";
 
 /**
- * The four built-in file tools (SPEC.md 7). Each works only inside the thread's workspace
+ * The four built-in file tools (docs/architecture.md#tools-and-mcp). Each works only inside the thread's workspace
  * through {@link resolveInWorkspace}; failures are AppErrors whose `reason` the gateway
  * reports as the error code.
  */
 
 /** Largest file read_file returns and write_file accepts, bytes (1 MB). */
 export const MAX_FILE_BYTES = 1_048_576;
-/** Default wall-clock limit of the file tools, ms (SPEC.md 7). */
+/** Default wall-clock limit of the file tools, ms (docs/architecture.md#tools-and-mcp). */
 const TIMEOUT_MS = 30_000;
 /** O_NOFOLLOW where the platform has it: refuse a symlink swapped in after the check. */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -54,7 +54,7 @@ const ListEntry = z.object({
   sizeBytes: z.number().int().nonnegative(),
 });
 
-/** list_files: the entries of one workspace directory, sorted by name (SPEC.md 7). */
+/** list_files: the entries of one workspace directory, sorted by name (docs/architecture.md#tools-and-mcp). */
 export const listFiles = fileTool({
   name: "list_files",
   description:
@@ -90,7 +90,7 @@ export const listFiles = fileTool({
   },
 });
 
-/** read_file: the UTF-8 text of one workspace file of at most 1 MB (SPEC.md 7). */
+/** read_file: the UTF-8 text of one workspace file of at most 1 MB (docs/architecture.md#tools-and-mcp). */
 export const readFile = fileTool({
   name: "read_file",
   description: "Read a text file from the workspace (UTF-8, at most 1 MB). Returns its path and content.",
@@ -129,7 +129,7 @@ export const readFile = fileTool({
   },
 });
 
-/** write_file: creates or replaces one workspace file, creating parent folders (SPEC.md 7). */
+/** write_file: creates or replaces one workspace file, creating parent folders (docs/architecture.md#tools-and-mcp). */
 export const writeFile = fileTool({
   name: "write_file",
   description:
@@ -167,7 +167,7 @@ export const writeFile = fileTool({
   },
 });
 
-/** delete_file: removes one workspace file; directories are refused (SPEC.md 7). */
+/** delete_file: removes one workspace file; directories are refused (docs/architecture.md#tools-and-mcp). */
 export const deleteFile = fileTool({
   name: "delete_file",
   description: "Delete one file from the workspace. Directories cannot be deleted. Usually blocked by policy.",

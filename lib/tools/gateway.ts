@@ -6,17 +6,17 @@ import { builtinRegistry, type ToolRegistry } from "./registry";
 import type { BlobReader, MemoryAccess, NetworkAccess, ToolContext, ToolDefinition, ToolRunResult } from "./types";
 
 /**
- * The tool gateway (SPEC.md 7): the one way the engine runs a tool. It validates input and
+ * The tool gateway (docs/architecture.md#tools-and-mcp): the one way the engine runs a tool. It validates input and
  * output with the tool's zod schemas, enforces the timeout with an AbortController, turns
  * every failure into an error result (it never throws for a tool failure) and caps the
  * output text the agent sees. Every call is one log line ("tool call": tool, status,
  * durationMs, errorCode, with the run's ids) and, when tracing is on, one span
- * "tool <name>" under the run's span (SPEC.md 7).
+ * "tool <name>" under the run's span (docs/architecture.md#events-and-telemetry).
  */
 
 const log = logger.child({ module: "tool-gateway" });
 
-/** Default cap on the output text, chars (SPEC.md 7). */
+/** Default cap on the output text, chars (docs/architecture.md#tools-and-mcp). */
 export const DEFAULT_MAX_OUTPUT_CHARS = 200_000;
 
 /** Options of {@link runTool} and {@link runToolDefinition}. */
@@ -121,7 +121,7 @@ async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolO
 
   let result: unknown;
   try {
-    // Only these capabilities reach a tool: never the engine, agents or policies (SPEC.md 7).
+    // Only these capabilities reach a tool: never the engine, agents or policies (docs/architecture.md#tools-and-mcp).
     const ctx: ToolContext = {
       workspaceDir: opts.workspaceDir,
       signal: controller.signal,
@@ -148,7 +148,7 @@ async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolO
 
 /**
  * Runs the tool `name` of `opts.registry` (default: the built-ins) with untrusted `rawInput` (typically an LLM's tool call)
- * inside `opts.workspaceDir` (SPEC.md 7).
+ * inside `opts.workspaceDir` (docs/architecture.md#tools-and-mcp).
  * @returns an error result with errorCode "unknown_tool" when no such tool exists;
  *   otherwise as {@link runToolDefinition}. Never throws for a tool failure.
  */

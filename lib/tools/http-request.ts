@@ -6,8 +6,8 @@ import { checkMethod, checkRequestUrl, requireNetwork } from "./network";
 import type { NetworkAccess, ToolDefinition } from "./types";
 
 /**
- * `http_request`: one HTTP(S) request to a host the flow allowlists (SPEC.md 7; seed 004
- * capability network:external). The flow's allowlist is checked first, then the guarded client
+ * `http_request`: one HTTP(S) request to a host the flow allowlists (network is
+ * off by default). The flow's allowlist is checked first, then the guarded client
  * (lib/net/guarded-fetch.ts; docs/security.md "Outbound requests") refuses private, local and
  * metadata addresses unless the operator opened the host. Redirects are followed by hand so
  * that every hop is checked again by both; the body is read as a stream and cut at the flow's
@@ -20,7 +20,7 @@ export const MAX_REQUEST_BODY_BYTES = 1_048_576;
 export const MAX_REQUEST_HEADERS = 30;
 /** Most redirects followed before giving up. */
 export const MAX_REDIRECTS = 5;
-/** The tool's wall-clock limit, ms (SPEC.md 7: 30 s); the flow's own `timeoutMs` applies within it. */
+/** The tool's wall-clock limit, ms (30 s); the flow's own `timeoutMs` applies within it. */
 const TIMEOUT_MS = 30_000;
 
 /**

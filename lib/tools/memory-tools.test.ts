@@ -8,7 +8,7 @@ import { builtinTools } from "./registry";
 import type { MemoryAccess, RecalledFact } from "./types";
 
 /**
- * An in-memory MemoryAccess (the interface's twin, STYLE.md rule 6): facts in a list, equal
+ * An in-memory MemoryAccess (the interface's twin): facts in a list, equal
  * content merged, recall ranked by shared words. The real one lives in lib/memory.
  */
 function inMemoryAccess(threadId: string): MemoryAccess & { facts: RecalledFact[] } {

@@ -3,8 +3,8 @@ import { AppError } from "../errors";
 import type { MemoryAccess, RecalledFact, ToolDefinition } from "./types";
 
 /**
- * `remember` and `recall`: the workspace's long-term memory as tools (SPEC.md 6: upsert_fact
- * and search; seed 004 capability memory:write). The engine binds `ctx.memory` to the calling
+ * `remember` and `recall`: the workspace's long-term memory as tools (upsert_fact
+ * and search). The engine binds `ctx.memory` to the calling
  * workspace, thread and step, so a tool can never name another tenant's memory.
  */
 

@@ -4,8 +4,8 @@ import { canonicalHost, effectivePort } from "../net/open-hosts";
 import type { NetworkAccess } from "./types";
 
 /**
- * The network sandbox (SPEC.md 7: network off by default, a host allowlist; seed 004 Code
- * Sandbox "Red: bloqueada por defecto; allowlist de endpoints"). Every URL a tool fetches,
+ * The network sandbox (network off by default, a host allowlist:
+ * docs/architecture.md#tools-and-mcp). Every URL a tool fetches,
  * and every redirect hop, goes through {@link checkRequestUrl}. Matching is on the WHATWG
  * URL parser's canonical host, so `http://2130706433/`, `http://0x7f.1/` and `http://127.1/`
  * are all judged as `127.0.0.1`, and `http://allowed@evil/` as `evil`.
@@ -29,7 +29,7 @@ export interface HostRule {
 /** Canonical host and effective port, shared with the guarded client (one parser for both). */
 export { canonicalHost, effectivePort };
 
-/** Ports a rule without an explicit port allows (SPEC.md 7). */
+/** Ports a rule without an explicit port allows (docs/architecture.md#tools-and-mcp). */
 export const DEFAULT_PORTS: readonly number[] = [80, 443];
 
 /** What {@link checkRequestUrl} refuses after, in one message for people and models. */
@@ -72,7 +72,7 @@ export function matchAllowlist(url: URL, allowHosts: readonly string[]): "allowe
 }
 
 /**
- * Throws unless the flow has network access at all (SPEC.md 7: off by default).
+ * Throws unless the flow has network access at all (off by default).
  * @throws AppError forbidden / "network_off" when `network` is absent or its allowlist empty.
  */
 export function requireNetwork(network: NetworkAccess | undefined): NetworkAccess {
@@ -83,7 +83,7 @@ export function requireNetwork(network: NetworkAccess | undefined): NetworkAcces
 }
 
 /**
- * Parses and checks one URL against the flow's allowlist (SPEC.md 7): http or https only,
+ * Parses and checks one URL against the flow's allowlist (docs/architecture.md#tools-and-mcp): http or https only,
  * no user name or password, canonical host and port named by an allowHosts entry (a host
  * without a port allows 80 and 443 only; `*.example.com` allows subdomains only).
  * @returns the parsed URL (fragment dropped).
@@ -120,7 +120,7 @@ export function checkRequestUrl(raw: string, network: NetworkAccess): URL {
 }
 
 /**
- * Throws unless `method` is one of the flow's allowed methods (SPEC.md 7).
+ * Throws unless `method` is one of the flow's allowed methods (docs/architecture.md#tools-and-mcp).
  * @throws AppError forbidden / "method_not_allowed".
  */
 export function checkMethod(method: string, network: NetworkAccess): void {

@@ -24,7 +24,7 @@ describe("built-in registry", () => {
     expect(getTool("recall")).toBe(recall);
   });
 
-  it("flags the tools that change the world (SPEC.md 4: those need a policy or approval)", () => {
+  it("flags the tools that change the world (those need a policy or approval)", () => {
     expect(toolCatalog().map((t) => [t.name, t.sideEffect])).toEqual([
       ["delete_file", true],
       ["http_request", true],

@@ -7,9 +7,9 @@ import { runJavascript } from "./run-javascript";
 import type { ToolCatalogEntry, ToolDefinition } from "./types";
 
 /**
- * The built-in tools by name (SPEC.md 7): the four sandboxed file tools, `rehydrate`,
+ * The built-in tools by name (docs/architecture.md#tools-and-mcp): the four sandboxed file tools, `rehydrate`,
  * `http_request` (the flow's network allowlist), `run_javascript` (QuickJS sandbox) and
- * `remember` / `recall` (long-term memory, SPEC.md 6).
+ * `remember` / `recall` (long-term memory).
  */
 export const builtinTools: Record<string, ToolDefinition> = {
   [listFiles.name]: listFiles,
@@ -24,7 +24,7 @@ export const builtinTools: Record<string, ToolDefinition> = {
 };
 
 /**
- * A set of declared tools (SPEC.md 7): the built-ins plus, for a workspace, the tools of its
+ * A set of declared tools (docs/architecture.md#tools-and-mcp): the built-ins plus, for a workspace, the tools of its
  * MCP servers. The engine, the editor and the validator read tools only through one.
  */
 export interface ToolRegistry {
@@ -85,7 +85,7 @@ export function getTool(name: string): ToolDefinition | undefined {
 }
 
 /**
- * True when the built-in tool changes the world (SPEC.md 4: such a tool no policy rule
+ * True when the built-in tool changes the world (such a tool no policy rule
  * covers needs approval). Unknown tools count as side-effecting, so they fail closed.
  */
 export function isSideEffectTool(name: string): boolean {

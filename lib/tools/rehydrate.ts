@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import type { ToolDefinition } from "./types";
 
-/** Evicted outputs below this size (chars) may be read back into a model's context (SPEC.md 2). */
+/** Evicted outputs below this size (chars) may be read back into a model's context (docs/architecture.md#retries-limits-and-eviction). */
 export const REHYDRATION_LIMIT_CHARS = 50_000;
 
 const Input = z.object({
@@ -14,7 +14,7 @@ const Input = z.object({
 const Output = z.object({ pointer: z.string(), sizeChars: z.number().int(), content: z.string() });
 
 /**
- * `rehydrate`: reads an evicted tool output of this thread back (SPEC.md 2: allowed when the
+ * `rehydrate`: reads an evicted tool output of this thread back (allowed when the
  * original is under 50,000 chars). The tool sees only the thread's blob reader, never the
  * engine or the database.
  * @throws AppError not_found (no such output in this thread), forbidden (too large to rehydrate).

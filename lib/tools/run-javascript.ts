@@ -6,10 +6,10 @@ import type { ScriptFailure } from "./js-worker.mjs";
 import type { ToolDefinition } from "./types";
 
 /**
- * `run_javascript`: runs a script in QuickJS compiled to WebAssembly (seed 004 Code Sandbox:
- * "permisos mínimos", limits on CPU, memory and time, nothing persists). The script has the
+ * `run_javascript`: runs a script in QuickJS compiled to WebAssembly (least privilege:
+ * limits on CPU, memory and time, nothing persists). The script has the
  * ECMAScript built-ins, a frozen `input` and a `console` that is captured; no `process`,
- * `require`, modules, timers, network or files (SPEC.md 7: tools reach nothing they are not
+ * `require`, modules, timers, network or files (tools reach nothing they are not
  * given). Never node:vm.
  *
  * Isolation (docs/security.md "CPU isolation"): the script runs on a worker thread of the

@@ -111,7 +111,7 @@ const escapes: [string, string][] = [
   ["FIFO through a link inside", "self/fifo"],
 ];
 
-describe("resolveInWorkspace refusals (SPEC.md 7)", () => {
+describe("resolveInWorkspace refusals", () => {
   it("has a corpus of at least 50 attempts", () => {
     expect(escapes.length).toBeGreaterThanOrEqual(50);
   });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { AppError } from "../errors";
 
 /**
- * The workspace sandbox (SPEC.md 7): every path a tool touches is relative to the thread's
+ * The workspace sandbox (docs/architecture.md#tools-and-mcp): every path a tool touches is relative to the thread's
  * workspace and must stay inside it, after symlinks are followed. Checks are lexical first
  * (cheap, no I/O), then on disk (realpath of each existing component).
  *
@@ -11,7 +11,7 @@ import { AppError } from "../errors";
  * opening files with O_NOFOLLOW and re-checking the handle (see files.ts).
  */
 
-/** Longest relative path accepted, in chars (SPEC.md 7). */
+/** Longest relative path accepted, in chars (docs/architecture.md#tools-and-mcp). */
 export const MAX_PATH_CHARS = 1024;
 
 /** Options of {@link resolveInWorkspace}. */
@@ -60,7 +60,7 @@ function checkSpelling(relPath: string, spelling: string, how: string): void {
  * Checks a workspace-relative path without touching the disk and returns its segments
  * (`.` and empty segments dropped; `[]` means the workspace root). Both `/` and `\` count as
  * separators. Percent-encoded and Unicode-compatible spellings (`%2e%2e`, `．．`) are checked
- * too, so they are refused rather than taken literally (SPEC.md 7).
+ * too, so they are refused rather than taken literally (docs/architecture.md#tools-and-mcp).
  * @throws AppError forbidden / "sandbox_violation" for an empty path, a path longer than
  *   {@link MAX_PATH_CHARS}, NUL or other control characters, an absolute path (`/x`, `C:\x`,
  *   `\\server\share`) or any `..` segment.
@@ -108,7 +108,7 @@ function isMissing(err: unknown): boolean {
 }
 
 /**
- * Resolves a workspace-relative path to an absolute real path inside `root` (SPEC.md 7).
+ * Resolves a workspace-relative path to an absolute real path inside `root` (docs/architecture.md#tools-and-mcp).
  * Walks the path one component at a time: every existing component that is a symlink is
  * followed with realpath and must land inside realpath(root); a dangling symlink is refused
  * (writing through it would create its target). Components past the deepest existing one

@@ -1,11 +1,11 @@
 import type { z } from "zod";
 
-/** Permission level a tool needs (SPEC.md 3: security context). */
+/** Permission level a tool needs (security context). */
 export type PermissionLevel = "user" | "admin" | "system";
 
 /**
  * What a running tool may see: its sandbox directory and an abort signal. Tools never get
- * the engine, agents or policies (SPEC.md 7).
+ * the engine, agents or policies (docs/architecture.md#tools-and-mcp).
  */
 export interface ToolContext {
   /** Absolute path of the thread's workspace directory (the sandbox root). */
@@ -14,14 +14,14 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Read access to this thread's evicted outputs (for `rehydrate`); absent outside runs. */
   blobs?: BlobReader;
-  /** The flow's network allowlist (SPEC.md 7); absent means no network at all. */
+  /** The flow's network allowlist (docs/architecture.md#tools-and-mcp); absent means no network at all. */
   network?: NetworkAccess;
   /** The workspace's long-term memory as tools may use it (`remember`, `recall`); absent outside runs. */
   memory?: MemoryAccess;
 }
 
 /**
- * Network access a tool gets (SPEC.md 7: off unless the flow's allowlist names the host).
+ * Network access a tool gets (off unless the flow's allowlist names the host).
  * `allowHosts` entries are `host`, `*.domain` or `host:port`; a host without a port allows
  * ports 80 and 443 only.
  */
@@ -34,7 +34,7 @@ export interface NetworkAccess {
   timeoutMs: number;
 }
 
-/** A long-term fact as tools see it (SPEC.md 6). */
+/** A long-term fact as tools see it (docs/architecture.md#memory). */
 export interface RecalledFact {
   id: string;
   content: string;
@@ -47,7 +47,7 @@ export interface RecalledFact {
 
 /**
  * The workspace's memory, bound by the engine to the calling thread, step and agent, so a
- * tool cannot name another workspace (SPEC.md 6 isolation).
+ * tool cannot name another workspace (tenant isolation: docs/architecture.md#memory).
  */
 export interface MemoryAccess {
   /** upsert_fact: stores (or merges) a fact with this call's thread and step as its source. */
@@ -62,7 +62,7 @@ export interface BlobReader {
 }
 
 /**
- * A declared tool (SPEC.md 7): name, version, description, input/output zod schemas,
+ * A declared tool (docs/architecture.md#tools-and-mcp): name, version, description, input/output zod schemas,
  * timeout (ms), permission level and side-effect flag.
  */
 export interface ToolDefinition<I = unknown, O = unknown> {
@@ -71,7 +71,7 @@ export interface ToolDefinition<I = unknown, O = unknown> {
   description: string;
   input: z.ZodType<I>;
   output: z.ZodType<O>;
-  /** Wall-clock limit, ms (SPEC.md 7: 30 s default). */
+  /** Wall-clock limit, ms (30 s default). */
   timeoutMs: number;
   permission: PermissionLevel;
   sideEffect: boolean;

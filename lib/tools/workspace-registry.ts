@@ -5,7 +5,7 @@ import { mcpToolDefinitions } from "../mcp/tools";
 import { builtinRegistry, createToolRegistry, type ToolRegistry } from "./registry";
 
 /**
- * The tools a workspace's flows may use (SPEC.md 7, issue 6): the built-ins and the tools of
+ * The tools a workspace's flows may use (docs/architecture.md#tools-and-mcp): the built-ins and the tools of
  * the workspace's MCP servers, as last listed. Read when a run starts, a thread is created
  * or the editor opens.
  * @param needed the tool names the caller will look up (e.g. a flow's tool nodes); when

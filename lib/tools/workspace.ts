@@ -3,7 +3,7 @@ import path from "node:path";
 import { AppError } from "../errors";
 
 /**
- * Per-thread workspaces (SPEC.md 7): each thread gets its own directory under a base dir,
+ * Per-thread workspaces (docs/architecture.md#tools-and-mcp): each thread gets its own directory under a base dir,
  * seeded once from `templates/workspace-files/`.
  */
 

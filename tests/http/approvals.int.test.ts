@@ -9,8 +9,7 @@ import { startRun, TASK } from "./runs";
 import { startServer, type TestServer } from "./server";
 
 /**
- * Route handlers over real HTTP against the built app and a real SQLite file (issue 2
- * tests): the double-approval race, tampered arguments and tokens, another user's
+ * Route handlers over real HTTP against the built app and a real SQLite file: the double-approval race, tampered arguments and tokens, another user's
  * thread, an expired challenge, and a server killed while a run awaits approval. Each
  * refusal is checked on the workspace too: the tool must not have run.
  */

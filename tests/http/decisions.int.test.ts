@@ -10,9 +10,9 @@ import { startRun } from "./runs";
 import { startServer, type TestServer } from "./server";
 
 /**
- * Issue 4 over real HTTP against the built app: the five decisions (approve, edit,
+ * Approvals and roles over real HTTP against the built app: the five decisions (approve, edit,
  * respond, reject, ignore), roles (approver decides, viewer sees, other workspaces see
- * nothing), and the attack cases that are new in issue 4: arguments tampered in the
+ * nothing), and the attack cases not covered by approvals.int.test.ts: arguments tampered in the
  * request, a viewer's decision, an edit a policy BLOCKS, mixed concurrent decisions, a
  * chat approval from someone else than the thread's user, and expiry telling the run.
  * Every refusal is checked on the workspace too: the tool must not have run.
@@ -21,7 +21,7 @@ import { startServer, type TestServer } from "./server";
 const decide = (c: Client, threadId: string, input: Record<string, unknown>) => c.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", ...input } });
 const reason = async (res: Response) => ((await res.json()) as { error: { reason: string; message: string } }).error;
 
-describe("decisions and roles over HTTP (issue 4)", () => {
+describe("decisions and roles over HTTP", () => {
   let s: TestServer;
   let alice: Client;
   let carol: Client;
@@ -181,7 +181,7 @@ describe("decisions and roles over HTTP (issue 4)", () => {
   });
 });
 
-describe("expiry tells the run (issue 4)", () => {
+describe("expiry tells the run", () => {
   let s: TestServer;
   let alice: Client;
   beforeAll(async () => {

@@ -8,7 +8,7 @@ import { startRun } from "./runs";
 import { startServer, type TestServer } from "./server";
 
 /**
- * The memory routes (SPEC.md 6, 8) over real HTTP against the built app and a real SQLite
+ * The memory routes (docs/architecture.md#memory) over real HTTP against the built app and a real SQLite
  * file: add, search, accept and forget facts; tenant isolation (another workspace's user
  * gets 404); roles; bad input named in a 4xx; promote, summarize and delete a thread.
  */

@@ -26,7 +26,7 @@ function lastValues(params: SearchParams): Record<string, string> {
 }
 
 /**
- * The approval inbox (SPEC.md 4, issue 4): approvals of every workspace the user belongs
+ * The approval inbox (docs/architecture.md#approvals): approvals of every workspace the user belongs
  * to, filtered by flow, risk and status (URL search params; default: pending), sorted by
  * expiry, each decidable in place; a link opens the detail view. The list follows
  * `/api/approvals/events` and refreshes itself when approvals appear or are decided.

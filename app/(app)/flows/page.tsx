@@ -38,7 +38,7 @@ type SearchParams = Record<string, string | string[] | undefined>;
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "expected an id of 1-64 letters, digits, - or _");
 
-/** The dashboard's URL search params, each validated on its own (STYLE.md rule 1). */
+/** The dashboard's URL search params, each validated on its own. */
 const Query = {
   status: ThreadStatus,
   flow: id,
@@ -48,7 +48,7 @@ const Query = {
 
 /**
  * Parses the search params; a bad value is dropped with a note saying why, so that a
- * mistyped link still shows the dashboard (issue 5), never an error page.
+ * mistyped link still shows the dashboard, never an error page.
  */
 function parseQuery(params: SearchParams): { query: DashboardQuery; notes: string[] } {
   const query: DashboardQuery = {};
@@ -80,7 +80,7 @@ function describeFilters(query: DashboardQuery, flowName: string | undefined): s
 }
 
 /**
- * Dashboard (SPEC.md 8, issue 5): the user's flows (open the editor, start a run) and the
+ * Dashboard: the user's flows (open the editor, start a run) and the
  * runs of every workspace they belong to, with status, flow and version, start, duration,
  * steps, tokens and estimated cost; filtered by status, flow and a search in the tasks
  * through URL search params (`?status=failed&flow=<id>&q=notes`). A user in several workspaces

@@ -28,7 +28,7 @@ const SEARCH_LIMIT = 100;
 
 const id = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "expected an id of 1-64 letters, digits, - or _");
 
-/** The page's URL search params, each validated on its own (STYLE.md rule 1). */
+/** The page's URL search params, each validated on its own. */
 const Query = {
   workspace: id,
   q: z.string().trim().max(200, "searches are at most 200 characters"),
@@ -86,7 +86,7 @@ async function withProvenance(facts: (FactView | RetrievedFact)[], workspaceId: 
 }
 
 /**
- * The memory page (SPEC.md 6, issue 6): the long-term facts of one workspace (a picker when
+ * The memory page (docs/architecture.md#memory): the long-term facts of one workspace (a picker when
  * the user is in several), searchable (score and whether found lexically or semantically),
  * filtered by status and tag, each with its origin and provenance; owners and approvers
  * accept proposed facts, forget facts (with a confirmation) and add facts by hand. Every

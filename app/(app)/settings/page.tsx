@@ -26,7 +26,7 @@ const PROVIDERS = [
 
 /**
  * Settings: invitations waiting for me (accept or decline; docs/security.md "Membership"),
- * model providers (SPEC.md 8; keys are sealed at rest and never shown again), the workspaces I
+ * model providers (keys are sealed at rest and never shown again), the workspaces I
  * belong to with their members and, for owners, pending invitations (docs/security.md "Roles
  * and powers"), and, for instance admins only, the "Instance" section (accounts, workspaces).
  */

@@ -1,4 +1,4 @@
-// GET /api/workspaces - the workspaces I am a member of, each with my role (issue 4 roles).
+// GET /api/workspaces - the workspaces I am a member of, each with my role (docs/security.md#roles-and-powers).
 import { db } from "@/lib/db/client";
 import { listWorkspaces } from "@/lib/db/members";
 import { withUser } from "@/lib/http/with-user";

@@ -5,7 +5,7 @@ import type { ApprovalRequest, StepBranch } from "../state";
 import { approvalHandlerNode } from "./approval-handler";
 import { branchTask, fakeDeps, gotoOf, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
 
-/** ApprovalHandler (SPEC.md 2): reject, or approve after the seven-factor check; failures never run the tool. */
+/** ApprovalHandler (docs/architecture.md#nodes): reject, or approve after the seven-factor check; failures never run the tool. */
 
 const p = proposal("write_file", { path: "summary.md", content: "hi" });
 const waiting = (req: Partial<ApprovalRequest> = {}, extra: Partial<StepBranch> = {}) =>
@@ -127,7 +127,7 @@ describe("approvalHandlerNode", () => {
   });
 });
 
-describe("approvalHandlerNode: edit, respond, ignore, expired (issue 4)", () => {
+describe("approvalHandlerNode: edit, respond, ignore, expired", () => {
   const edited = { path: "edited.md", content: "hi" };
 
   it("edit: consumed with the original hash and the edited hash -> Tools with the edited call; the audit keeps both hashes", async () => {

@@ -8,7 +8,7 @@ import { describeCall } from "../outcomes";
 import type { ApprovalOutcome, AuditRecord, BranchTask, GraphUpdate, ProposedTool, StepBranch } from "../state";
 
 /**
- * ApprovalHandler (SPEC.md 2, issue 4), in the branch of the step whose call waits:
+ * ApprovalHandler (docs/architecture.md#nodes), in the branch of the step whose call waits:
  * - approve: the seven factors (approval id, expiry, args hash, HMAC signature, one-time
  *   use, thread, user) are validated against the stored challenge and the hash recomputed
  *   from the branch's arguments; the challenge is consumed in one conditional update -> Tools.

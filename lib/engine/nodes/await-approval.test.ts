@@ -5,7 +5,7 @@ import { branchTask, proposal } from "./fake-deps";
 import { awaitApprovalNode } from "./await-approval";
 
 /**
- * AwaitApproval (SPEC.md 2, STYLE.md rule 7): `interrupt()` only works inside a running graph,
+ * AwaitApproval (docs/architecture.md#nodes): `interrupt()` only works inside a running graph,
  * so the node runs in a tiny StateGraph with a MemorySaver: a start node sends it the branch
  * task (as the RiskGate does) and a stand-in ApprovalHandler records what it receives.
  */

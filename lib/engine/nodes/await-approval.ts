@@ -5,7 +5,7 @@ import { mirror, sendBranch } from "../branch";
 import type { BranchTask, StepBranch } from "../state";
 
 /**
- * The value a run resumes with after a decision (STYLE.md rule 7): LangGraph's
+ * The value a run resumes with after a decision: LangGraph's
  * `HumanResponse` ("accept"; "edit" with the new `ActionRequest`; "response" with the
  * feedback or rejection reason; "ignore") plus the decision it stands for (respond and
  * reject are both a "response"), the challenge it answers, the token shown on the card
@@ -23,7 +23,7 @@ export interface ApprovalResume {
 export type ApprovalInterrupt = HumanInterrupt & { approval_id: string; args_hash: string; step_id: string };
 
 /**
- * AwaitApproval (SPEC.md 2): suspends the graph with `interrupt()`; the state is
+ * AwaitApproval (docs/architecture.md#nodes): suspends the graph with `interrupt()`; the state is
  * checkpointed and the run ends as awaiting approval. Nothing runs before the interrupt,
  * so re-executing this node on resume is safe. Each step's branch suspends on its own
  * interrupt; the resume value becomes the branch's `approval_request` -> ApprovalHandler.

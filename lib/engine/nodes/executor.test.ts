@@ -6,7 +6,7 @@ import { canonicalArgs } from "../../policy/canonical";
 import { assistantAgent, branchTask, fakeDeps, gotoOf, mirrored, plan, recorder, step, targets, textTurn, toolTurn, updateOf } from "./fake-deps";
 import { executorNode } from "./executor";
 
-/** Executor (SPEC.md 2): the step's agent proposes a tool call (-> RiskGate) or answers (-> Supervisor). */
+/** Executor (docs/architecture.md#nodes): the step's agent proposes a tool call (-> RiskGate) or answers (-> Supervisor). */
 
 describe("executorNode", () => {
   it("a tool call becomes proposed_tool with RFC 8785 canonical args and their SHA-256 -> RiskGate", async () => {

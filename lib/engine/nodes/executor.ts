@@ -12,7 +12,7 @@ import type { AgentSpec } from "../../flow/compile";
 import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usageOf } from "../state";
 
 /**
- * Executor (SPEC.md 2): the step's agent, an LLM with native tool calling over the tools
+ * Executor (docs/architecture.md#nodes): the step's agent, an LLM with native tool calling over the tools
  * wired to it on the canvas (passed without `execute`: the graph runs them after the
  * RiskGate). It works inside the step's branch (one per step in progress; see StepBranch).
  * A tool call becomes the branch's `proposed_tool` with its RFC 8785 canonical arguments and
@@ -115,7 +115,7 @@ function callArgs(messages: ModelMessage[], callId: string): unknown {
 const RECENT_RESULT_CHARS = 500;
 
 /**
- * Retrieves what the step's agent remembers (SPEC.md 6: the thread's last 20 short-term
+ * Retrieves what the step's agent remembers (the thread's last 20 short-term
  * entries and the workspace's top 3 facts for the step's task and the agent's role), emits
  * it as a `data-memory` part so the run view shows what was injected, and returns it in the
  * prompt's shape. A memory failure never fails the step: the agent then works without it.

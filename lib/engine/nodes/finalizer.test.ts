@@ -5,7 +5,7 @@ import { GraphState } from "../state";
 import { baseState, fakeDeps, gotoOf, plan, recorder, step, textTurn, updateOf } from "./fake-deps";
 import { finalizerNode } from "./finalizer";
 
-/** Finalizer (SPEC.md 2): the answer to the user, or the question the run waits on. */
+/** Finalizer (docs/architecture.md#nodes): the answer to the user, or the question the run waits on. */
 
 const promptOf = (deps: ReturnType<typeof fakeDeps>, i = 0) => JSON.stringify(deps.model.doGenerateCalls[i]?.prompt);
 

@@ -7,7 +7,7 @@ import { notDoneLines } from "../outcomes";
 import { type GraphStateValue, type GraphUpdate, type Plan, usageOf } from "../state";
 
 /**
- * Finalizer (SPEC.md 2): writes the answer the user sees: small talk for a conversation,
+ * Finalizer (docs/architecture.md#nodes): writes the answer the user sees: small talk for a conversation,
  * otherwise the model's summary of the steps that were done, followed by the run's own
  * account of what was not done (blocked, rejected, failed, skipped: who or what and why)
  * and of an error that stopped it; a run cancelled by an approver says so. Streams it as text and appends it to the
@@ -96,10 +96,10 @@ export function withReport(answer: string, plan: Plan, error: string | null): st
   return parts.join("\n\n");
 }
 
-/** The interrupt payload of a question to the user (SPEC.md 2 retries). */
+/** The interrupt payload of a question to the user (when the run cannot go on, or a Human input step). */
 export interface QuestionInterrupt {
   kind: "question";
   question: string;
-  /** Set when the question is a Human input step's prompt (SPEC.md 1): the step it answers. */
+  /** Set when the question is a Human input step's prompt (docs/architecture.md#flows-and-compilation): the step it answers. */
   stepId?: string;
 }

@@ -4,7 +4,7 @@ import type { ToolResultState } from "../state";
 import { branchTask, gotoOf, mirrored, proposal, updateOf } from "./fake-deps";
 import { interpreterNode } from "./interpreter";
 
-/** Interpreter (SPEC.md 2): the tool result back into the Executor's conversation, proposed_tool cleared. */
+/** Interpreter (docs/architecture.md#nodes): the tool result back into the Executor's conversation, proposed_tool cleared. */
 
 const result = (overrides: Partial<ToolResultState> = {}): ToolResultState => ({
   tool_name: "read_file",

@@ -5,11 +5,11 @@ import { sha256Hex } from "../../policy/canonical";
 import { mirror } from "../branch";
 import type { BranchTask, GraphUpdate, StepBranch } from "../state";
 
-/** The same call with the same input and output this many times stops the run (SPEC.md 2). */
+/** The same call with the same input and output this many times stops the run (docs/architecture.md#retries-limits-and-eviction). */
 export const LOOP_REPEATS = 3;
 
 /**
- * Interpreter (SPEC.md 2): hands the tool result (or the refusal) back to the Executor's
+ * Interpreter (docs/architecture.md#nodes): hands the tool result (or the refusal) back to the Executor's
  * conversation as a tool-result message, clears `proposed_tool` -> Supervisor, which sends
  * the same step back to the Executor. The step stays in progress until the Executor answers
  * without a tool call. Loop detector: the same tool with the same input and output for the

@@ -7,7 +7,7 @@ import { supervisorNode } from "./supervisor";
 import { toolsNode } from "./tools";
 import { proposal } from "../node-fixtures";
 
-/** Memory in the graph (SPEC.md 6): what the Executor injects, what Supervisor and Tools append. */
+/** Memory in the graph (docs/architecture.md#memory): what the Executor injects, what Supervisor and Tools append. */
 
 type Appended = { threadId: string; key: string; agentId: string; action: string; result: string; stepId: string | null };
 

@@ -5,7 +5,7 @@ import type { Plan } from "../state";
 import { baseState, fakeDeps, plan, recorder, step, textTurn, toolTurn } from "./fake-deps";
 import { plannerNode } from "./planner";
 
-/** Planner (SPEC.md 2, 3): a plan from the forced create_plan tool, checked before it is stored. */
+/** Planner (docs/architecture.md#nodes): a plan from the forced create_plan tool, checked before it is stored. */
 
 const ask = (content: string) => baseState({ messages: [{ role: "user", content }] });
 

@@ -10,7 +10,7 @@ import { emitPlan, iso } from "../emit";
 import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type TokenUsage, usageOf } from "../state";
 
 /**
- * Planner (SPEC.md 2, 3): asks the model for a plan through the forced `create_plan` tool,
+ * Planner (docs/architecture.md#nodes): asks the model for a plan through the forced `create_plan` tool,
  * checks it (known agents, dependencies on earlier steps only) and stores it with every
  * step pending. When re-planning after a failure, the same task is planned again with the
  * failure (and the user's answer, if any) in the prompt. In directed mode the plan is one step for the chosen agent, no model call.

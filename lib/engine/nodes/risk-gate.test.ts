@@ -5,7 +5,7 @@ import type { ProposedTool } from "../state";
 import { assistantAgent, branchTask, fakeDeps, gotoOf, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
 import { riskGateNode } from "./risk-gate";
 
-/** RiskGate (SPEC.md 2, 4): integrity check on the recomputed hash, then the flow's policy. */
+/** RiskGate (docs/architecture.md#nodes): integrity check on the recomputed hash, then the flow's policy. */
 
 const at = (p: ProposedTool) => branchTask({ proposed_tool: p });
 

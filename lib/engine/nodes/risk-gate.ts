@@ -13,7 +13,7 @@ export function refusedResult(tool: string, callId: string, output: string, code
 }
 
 /**
- * RiskGate (SPEC.md 2, 4). Recomputes the RFC 8785 canonical form of the proposed
+ * RiskGate (docs/architecture.md#nodes). Recomputes the RFC 8785 canonical form of the proposed
  * arguments and its SHA-256 and refuses the call when it differs from `args_hash`
  * (integrity error; a hash the model or anyone else produced is never trusted). A tool not
  * wired to the current agent is refused. Then the flow's policies decide on the tool name,
@@ -61,7 +61,7 @@ export function riskGateNode(deps: EngineDeps) {
     if (!agent?.tools.includes(p.name) || !deps.tools.describe(p.name)) {
       return refuse(`Tool ${p.name} is not available to this agent; the call was refused.`, "tool_not_allowed", "blocked", "BLOCKED", null);
     }
-    // The PolicyDecision of SPEC.md 3 on the canonical arguments (never the raw ones),
+    // The PolicyDecision (docs/architecture.md#run-lifecycle) on the canonical arguments (never the raw ones),
     // checked against its consistency rule.
     const decided = deps.flow.decide(p.name, recomputed.canonical, deps.permission);
     const policy = policyDecision(p.name, decided);

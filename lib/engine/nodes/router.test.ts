@@ -5,7 +5,7 @@ import type { ChatMessage, StepBranch } from "../state";
 import { assistantAgent, baseState, fakeDeps, gotoOf, plan, recorder, step, targets, updateOf } from "./fake-deps";
 import { routerNode } from "./router";
 
-/** Router (SPEC.md 2): deterministic routing, strict approval regexes, no model call. */
+/** Router (docs/architecture.md#nodes): deterministic routing, strict approval regexes, no model call. */
 
 const user = (content: string): ChatMessage[] => [{ role: "user", content }];
 const waitingBranch = (stepId: string, approvalId: string): StepBranch => ({

@@ -9,11 +9,11 @@ import { directedPlan } from "../plan-factory";
 import { mirror, sendBranch } from "../branch";
 import type { GraphStateValue, GraphUpdate, Handoff, StepBranch } from "../state";
 
-/** Where the Router sends a run (SPEC.md 2). */
+/** Where the Router sends a run (docs/architecture.md#the-graph). */
 export type RouterTarget = "approval_handler" | "supervisor" | "finalizer" | "planner";
 
 /**
- * Router (SPEC.md 2; deterministic, no LLM). While awaiting approval, a last message that
+ * Router (deterministic, no LLM). While awaiting approval, a last message that
  * matches the strict APROBAR/RECHAZAR (APPROVE/REJECT) regexes goes to the
  * ApprovalHandler and any other reply to the Supervisor; awaiting user input -> Supervisor;
  * otherwise the intent decides: conversation -> Finalizer, task without a plan (or after a
@@ -71,7 +71,7 @@ function route(deps: EngineDeps, state: GraphStateValue, config?: LangGraphRunna
   const routed = routeTask(deps.flow.routes, last);
   const plan = routed ? directedPlan(deps.flow, routed.agentId, last, iso(deps.now())) : null;
   if (routed && plan) {
-    // A Router/condition node matched: one step for its agent, no Planner (SPEC.md 1).
+    // A Router/condition node matched: one step for its agent, no Planner (docs/architecture.md#flows-and-compilation).
     const agent = deps.flow.agents.find((a) => a.id === routed.agentId);
     const condition = routed.match === "contains" ? `contains "${routed.value}"` : `matches /${routed.value}/i`;
     const handoff: Handoff = {

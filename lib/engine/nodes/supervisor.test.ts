@@ -5,7 +5,7 @@ import type { Plan, PlanStep, StepBranch } from "../state";
 import { assistantAgent, baseState, fakeDeps, gotoOf, plan, recorder, step, targets, updateOf } from "./fake-deps";
 import { supervisorNode } from "./supervisor";
 
-/** Supervisor (SPEC.md 2, 3): joins step branches, delegates, retries, enforces the limits. */
+/** Supervisor (docs/architecture.md#nodes): joins step branches, delegates, retries, enforces the limits. */
 
 const planOf = (u: ReturnType<typeof updateOf>) => u.plan as Plan;
 const done = (stepId: string, text: string, ok: boolean, extra: Partial<StepBranch> = {}): StepBranch => ({

@@ -8,7 +8,7 @@ import { finishedPlanStatus, NOT_DONE, reviewVerdict } from "../outcomes";
 import type { BranchTask, GraphStateValue, GraphUpdate, Handoff, Plan, PlanStep, StepBranch } from "../state";
 
 /**
- * Supervisor (SPEC.md 2, 3). The only node besides the Interpreter that changes step state,
+ * Supervisor (docs/architecture.md#nodes). The only node besides the Interpreter that changes step state,
  * and the one that joins the branches of steps running side by side. Each pass counts one
  * iteration and enforces the flow's limits. Then:
  * - each step in progress: its branch is done -> the step completes (unless its result is a
@@ -83,7 +83,7 @@ export function supervisorNode(deps: EngineDeps) {
         // The step is settled here: keep its outcome, drop its working conversation so the
         // state (and every checkpoint after this one) stays small.
         branchUpdates[step.id] = { ...b, executor_messages: [], tool_history: [], last_tool_result: null };
-        // Short-term memory (SPEC.md 6): each settled attempt of a step, once (keyed by try).
+        // Short-term memory (docs/architecture.md#memory): each settled attempt of a step, once (keyed by try).
         await deps.memory?.append(state.thread_id, {
           key: `step:${step.id}:${step.tries}`,
           agentId: b.agent.id,
@@ -182,7 +182,7 @@ export function supervisorNode(deps: EngineDeps) {
       const failed: Plan = { ...next, status: "failed", failure_reason: why };
       emitPlan(config, deps.flow, failed);
       if (state.replans < 1) {
-        // First escalation: a new plan (SPEC.md 2 retries).
+        // First escalation: a new plan (docs/architecture.md#retries-limits-and-eviction).
         return new Command({ update: { iterations, plan: failed, branches: new Overwrite({}), replans: state.replans + 1, replan_reason: why, lifecycle: "REPLAN" }, goto: "planner" });
       }
       // Second: ask the user, and wait for the answer.
@@ -257,7 +257,7 @@ function skipUnreachable(config: LangGraphRunnableConfig | undefined, deps: Engi
 }
 
 /**
- * Hands a Human input step to the user (SPEC.md 1): the step goes in progress, a
+ * Hands a Human input step to the user (docs/architecture.md#flows-and-compilation): the step goes in progress, a
  * clarification handoff is recorded, and the Finalizer asks the node's question and waits
  * (an interrupt; status awaiting_input). The answer comes back as `human_answer`.
  */

@@ -3,7 +3,7 @@ import { branchTask, fakeDeps, mirrored, proposal, recorder, targets, updateOf }
 import type { ToolResultState } from "../state";
 import { toolsNode } from "./tools";
 
-/** Tools (SPEC.md 2, 7): runs exactly the approved/allowed call through the gateway -> Interpreter. */
+/** Tools (docs/architecture.md#nodes): runs exactly the approved/allowed call through the gateway -> Interpreter. */
 
 describe("toolsNode", () => {
   it("runs the exact proposed args in the thread's workspace, sets last_tool_result, audits, emits running/done", async () => {

@@ -35,7 +35,7 @@ function Fact({ label, testId, children }: { label: string; testId: string; chil
 const when = (iso: string | null) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 19) : "—");
 
 /**
- * One approval (issue 4): where it comes from, what exactly would run (canonical
+ * One approval: where it comes from, what exactly would run (canonical
  * arguments and their full SHA-256), risk and rule, who asked and until when; while
  * pending, the decision panel (approve, edit with an argument diff, respond, reject,
  * ignore); once decided, the decision, who, when, the comment, for a file write the content

@@ -28,7 +28,7 @@ export default async function FlowPage({ params }: { params: Promise<{ flowId: s
   const user = await requireUser();
   const { flowId } = await params;
   const found = await orNotFound(getFlowWithLatest(db(), user.id, flowId));
-  // The workspace's catalog: built-ins and its MCP servers' tools, with their sources and schemas (issue 6).
+  // The workspace's catalog: built-ins and its MCP servers' tools, with their sources and schemas.
   const tools = (await workspaceToolRegistry(db(), found.flow.workspaceId)).catalog();
   const access = { role: found.role, canEdit: can(found.role, "edit"), canRun: can(found.role, "run") };
   return (

@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "MCP servers" };
 
 /**
- * Settings → MCP servers (issue 6): per workspace I belong to, its MCP servers with their
+ * Settings → MCP servers: per workspace I belong to, its MCP servers with their
  * status and tools; owners add, refresh and remove them. Secrets are never sent back.
  */
 export default async function McpSettingsPage() {

@@ -80,11 +80,11 @@ function forkOriginOf(events: { type: string; data: string }[]): ForkOrigin | nu
 /**
  * Run view of a thread: replays its stored events (so it survives reloads and restarts),
  * shows the live stream of new runs, approval cards and the workspace, and, in a second tab,
- * its checkpoints (time travel: the state at each, fork from here; issue 5). A fork shows
+ * its checkpoints (time travel: the state at each, fork from here). A fork shows
  * where it came from. Members of the flow's workspace see it; approvers and owners decide
  * its approvals (viewers get no tokens) and may fork it; only the user who started it sends
- * messages. Other workspaces' threads are a 404. A third tab shows the thread's memory
- * (issue 6); the thread's own user or a workspace owner may delete the thread.
+ * messages. Other workspaces' threads are a 404. A third tab shows the thread's memory;
+ * the thread's own user or a workspace owner may delete the thread.
  */
 export default async function ThreadPage({ params, searchParams }: { params: Promise<{ threadId: string }>; searchParams: Promise<{ agent?: string }> }) {
   const user = await requireUser();

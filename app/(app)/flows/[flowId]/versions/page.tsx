@@ -15,7 +15,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Versions" };
 
 /**
- * A flow's history (issue 5): every version newest first with author, time (UTC),
+ * A flow's history: every version newest first with author, time (UTC),
  * message and the runs on it; pick two to compare; run any version; owners restore one as
  * a new version. Members of the flow's workspace see it; another workspace's flow is a 404.
  */

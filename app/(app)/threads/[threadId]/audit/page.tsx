@@ -12,7 +12,7 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Audit trail" };
 
 /**
- * A thread's audit trail (SPEC.md 4): every proposal, decision and execution with who, when
+ * A thread's audit trail (docs/architecture.md#approvals): every proposal, decision and execution with who, when
  * and the SHA-256 of the canonical arguments. Another user's thread is a 404.
  */
 export default async function AuditPage({ params }: { params: Promise<{ threadId: string }> }) {

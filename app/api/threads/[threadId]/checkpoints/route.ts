@@ -1,4 +1,4 @@
-// GET /api/threads/:threadId/checkpoints[?limit=&before=] - the thread's checkpoints, newest first (time travel, issue 5).
+// GET /api/threads/:threadId/checkpoints[?limit=&before=] - the thread's checkpoints, newest first (time travel).
 import { db } from "@/lib/db/client";
 import { listCheckpoints } from "@/lib/engine/time-travel";
 import { withUser } from "@/lib/http/with-user";

@@ -1,4 +1,4 @@
-// POST /api/threads/:threadId/fork - start a new thread from one of this thread's checkpoints ("fork from here", issue 5).
+// POST /api/threads/:threadId/fork - start a new thread from one of this thread's checkpoints ("fork from here").
 import { db } from "@/lib/db/client";
 import { forkThread } from "@/lib/engine/fork-thread";
 import { withUser } from "@/lib/http/with-user";

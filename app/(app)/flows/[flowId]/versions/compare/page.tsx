@@ -16,7 +16,7 @@ export const dynamic = "force-dynamic";
 type Search = Record<string, string | string[] | undefined>;
 
 /**
- * Compare two versions of a flow (issue 5): `?from=1&to=2` (default: the previous version
+ * Compare two versions of a flow: `?from=1&to=2` (default: the previous version
  * and the latest). A read-only canvas of the "to" version with removed nodes as ghosts,
  * colored by change, and the list of field-level changes. A bad or missing version is
  * explained on the page, naming the field; another workspace's flow is a 404.

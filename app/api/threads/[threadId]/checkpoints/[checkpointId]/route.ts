@@ -1,4 +1,4 @@
-// GET /api/threads/:threadId/checkpoints/:checkpointId - the state at one checkpoint, tokens and secrets redacted (issue 5).
+// GET /api/threads/:threadId/checkpoints/:checkpointId - the state at one checkpoint, tokens and secrets redacted.
 import { db } from "@/lib/db/client";
 import { stateAt } from "@/lib/engine/time-travel";
 import { withUser } from "@/lib/http/with-user";
