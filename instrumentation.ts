@@ -21,6 +21,10 @@ export async function register(): Promise<void> {
   // Memory (docs/architecture.md#memory): purge expired short-term entries; summarize and propose facts when a run completes.
   const { startMemorySweeper } = await import("./lib/memory/sweeper");
   startMemorySweeper(db());
-  const { installMemoryHooks } = await import("./lib/engine/memory-binding");
+  const { installMemoryHooks } = await import("./lib/memory/after-run-hooks");
   installMemoryHooks(db(), (err, threadId) => logger.error({ err, threadId }, "memory: summarize or promote after a run failed"));
+  // Runs are jobs: this process executes RUN_WORKERS of them at once (none when 0, when
+  // separate `npm run worker` processes do), and recovers runs whose worker died.
+  const { ensureProcessWorker } = await import("./lib/runs/process-worker");
+  await ensureProcessWorker(db());
 }

@@ -73,6 +73,16 @@ const EnvSchema = z.object({
   JS_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   /** How often expired short-term memory is purged, ms (SPEC.md 6 TTL sweeper). */
   MEMORY_SWEEP_MS: z.coerce.number().int().min(200).default(60_000),
+  /**
+   * Run slots this process executes at once (docs/durability.md#runs-are-jobs): the web
+   * process's in-process worker on the embedded default, or `npm run worker`. 0 in a web
+   * instance: it accepts runs and streams them, and separate workers execute them.
+   */
+  RUN_WORKERS: z.coerce.number().int().min(0).max(256).default(4),
+  /** Admission: runs waiting for a worker, across the deployment, beyond which new ones get 429. */
+  MAX_QUEUED_RUNS: z.coerce.number().int().min(1).default(5_000),
+  /** Admission: runs one user may have queued or executing at once, beyond which they get 429. */
+  MAX_ACTIVE_RUNS_PER_USER: z.coerce.number().int().min(1).default(500),
   /** Log level of the structured logs (pino levels). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** OTLP/HTTP endpoint (e.g. http://127.0.0.1:4318); when set, traces are exported there. */

@@ -7,6 +7,7 @@ import { type CheckpointMetadata, copyCheckpoint, uuid6 } from "@langchain/langg
 import { z } from "zod";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
+import { leaseRunOf } from "../db/lease";
 import { requireCapability, threadAccess } from "../db/workspaces";
 import { env } from "../env";
 import { AppError } from "../errors";
@@ -87,6 +88,9 @@ export interface ForkResult {
 export async function forkThread(db: Db, userId: string, threadId: string, checkpointId: string, opts: ForkOptions = {}): Promise<ForkResult> {
   const { thread, role } = await threadAccess(db, userId, threadId);
   requireCapability(role, "run");
+  // Checkpoints are immutable, but the origin's workspace files are not: copy them only while
+  // no run owns the origin (docs/durability.md#the-lease).
+  if (await leaseRunOf(db, threadId)) throw new AppError("conflict", "run_in_progress", "A run is going on this thread; fork it once the run has finished or paused.");
   const saver = new PrismaCheckpointSaver(db);
   const tuple = await saver.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
   if (!tuple) throw new AppError("not_found", "checkpoint_not_found", `No checkpoint ${checkpointId} in thread ${threadId}.`);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryAssistant } from "../../templates/memory-assistant";
 import { subscribe } from "../events/bus";
-import { installMemoryHooks } from "./memory-binding";
+import { installMemoryHooks } from "../memory/after-run-hooks";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 /**

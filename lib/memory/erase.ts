@@ -1,7 +1,8 @@
 import "server-only";
 import { promises as fs } from "node:fs";
+import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
-import { isRunActive } from "../engine/active-runs";
+import { takeLease } from "../db/lease";
 import { AppError } from "../errors";
 import { workspaceDirFor } from "../tools/workspace";
 import { announce } from "./announce";
@@ -25,11 +26,14 @@ export async function eraseThread(db: Db, input: { threadId: string; actorId: st
   const { threadId } = input;
   const thread = await db.thread.findUnique({ where: { id: threadId }, select: { id: true, flow: { select: { workspaceId: true } } } });
   if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
-  if (isRunActive(threadId)) throw new AppError("conflict", "run_in_progress", "A run is streaming on this thread; wait for it to finish before deleting the thread.");
   const workspaceId = thread.flow.workspaceId;
   const dir = workspaceDirFor(input.workspacesDir, threadId);
   await secureDeleteOn(db);
   const counts = await db.$transaction(async (tx) => {
+    // The erasure takes the thread's lease first, in its own transaction: a run that owns the
+    // thread (queued or executing, in any process) makes it 409, and no run can start while
+    // the rows go (docs/durability.md#the-lease).
+    if (!(await takeLease(tx, threadId, `erase:${randomUUID()}`))) throw new AppError("conflict", "run_in_progress", "A run is going on this thread; wait for it to finish before deleting the thread.");
     const byThread = { where: { threadId } };
     const c: Record<string, number> = {
       runs: await tx.run.count(byThread),

@@ -1,6 +1,5 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { isRunActive } from "../engine/active-runs";
 import { AppError } from "../errors";
 import { announce } from "./announce";
 import { FACTS_PER_STEP, factCandidates } from "./fact-candidates";
@@ -28,7 +27,8 @@ function clip(text: string, max: number): string {
 async function finishedThread(db: Db, threadId: string) {
   const thread = await db.thread.findUnique({ where: { id: threadId }, select: { id: true, status: true, updatedAt: true, flow: { select: { workspaceId: true } } } });
   if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
-  if (isRunActive(threadId) || thread.status === "running") throw new AppError("conflict", "run_in_progress", "A run is still going on this thread; wait for it to finish.");
+  // A queued or executing run leaves the thread "running" until it ended.
+  if (thread.status === "running") throw new AppError("conflict", "run_in_progress", "A run is still going on this thread; wait for it to finish.");
   return thread;
 }
 

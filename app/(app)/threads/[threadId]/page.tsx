@@ -15,7 +15,6 @@ import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
 import { replayMessages } from "@/lib/engine/replay";
 import { redactSecrets } from "@/lib/engine/safe-state";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
-import { isRunActive } from "@/lib/engine/active-runs";
 import { FlowDocument } from "@/lib/flow/schema";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { isAppError } from "@/lib/errors";
@@ -158,7 +157,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           approvals={approvalStates}
           autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? thread.title : null}
           agents={agents}
-          interrupted={thread.status === "running" && !isRunActive(thread.id)}
+          interrupted={thread.status === "running" && thread.leaseRunId === null}
           initialAgent={agents.some((a) => a.id === agent) ? (agent ?? null) : null}
           canDecide={canDecide}
           canMessage={canMessage}

@@ -1,0 +1,145 @@
+import "server-only";
+import type { Db } from "../db/client";
+import { lapsedLeases, releaseLease } from "../db/lease";
+import type { RunDepsOverrides } from "../engine/run-context";
+import { executeJob } from "../engine/run-execute";
+import { newWorkerId } from "../engine/run-thread";
+import { logger } from "../log";
+import { pgBossQueue } from "./pg-boss-queue";
+import type { RunQueue } from "./queue";
+import { tableQueue } from "./table-queue";
+
+const log = logger.child({ module: "worker" });
+
+/** How often a worker looks for lapsed leases and stale queued jobs, ms. */
+export const RECOVERY_SWEEP_MS = 2_000;
+
+/** A queued job not claimed within this long is dispatched again (its dispatch may be lost), ms. */
+export const STALE_QUEUED_MS = 10_000;
+
+/** Claims of one job (recoveries included) after which recovery gives up and asks a person. */
+export const MAX_ATTEMPTS = 5;
+
+/** Options of {@link startWorker}. */
+export interface WorkerOptions {
+  db: Db;
+  /** The database URL: postgresql://… selects pg-boss, anything else the RunJob table queue. */
+  databaseUrl: string;
+  /** Run slots executed at once. */
+  concurrency: number;
+  /** Overrides of the runs' services (tests). */
+  deps?: RunDepsOverrides;
+  /** Lease length without a heartbeat, ms (tests shorten it). */
+  leaseTtlMs?: number;
+  recoverySweepMs?: number;
+  /** Called with each stored run event (live followers of this process). */
+  onStored?: (threadId: string, seq: number) => void;
+}
+
+/** A started worker. */
+export interface Worker {
+  id: string;
+  queue: RunQueue;
+  /** Looks for lapsed leases and stale jobs once (the sweeper does it every RECOVERY_SWEEP_MS). */
+  recover(): Promise<number>;
+  /** Stops taking jobs and waits for the running ones to end. */
+  stop(): Promise<void>;
+}
+
+/** The queue for a database URL: pg-boss on PostgreSQL, the RunJob table elsewhere. */
+export function queueFor(db: Db, databaseUrl: string): RunQueue {
+  return /^postgres(ql)?:\/\//.test(databaseUrl) ? pgBossQueue(databaseUrl) : tableQueue(db);
+}
+
+/**
+ * Starts a run worker (docs/durability.md#runs-are-jobs): consumes the queue with
+ * `concurrency` slots, each executing one job at a time through executeJob (claims under the
+ * thread's lease, heartbeat, events stored in order), and sweeps every RECOVERY_SWEEP_MS for
+ * runs whose worker died (their lease lapsed): each is queued again and continues from its
+ * last checkpoint, within seconds of the lapse. A job claimed MAX_ATTEMPTS times is not
+ * retried again: its run is marked interrupted, and the thread offers Continue to a person.
+ * On the embedded default the web process starts one (instrumentation.ts); `npm run worker`
+ * starts one in its own process.
+ */
+export async function startWorker(opts: WorkerOptions): Promise<Worker> {
+  const { db } = opts;
+  const id = newWorkerId("worker");
+  const queue = queueFor(db, opts.databaseUrl);
+  const handler = async (jobId: string) => {
+    try {
+      const it = executeJob({ db, jobId, workerId: id, ...(opts.deps ? { deps: opts.deps } : {}), ...(opts.leaseTtlMs ? { leaseTtlMs: opts.leaseTtlMs } : {}), ...(opts.onStored ? { onStored: opts.onStored } : {}) });
+      while (!(await it.next()).done) {
+        // drain: every chunk is stored as a run event; followers read them from there
+      }
+    } catch (err) {
+      log.error({ err, jobId }, "run job failed");
+    }
+  };
+  const recover = () => recoverRuns(db, queue, Date.now());
+  await queue.consume(handler, opts.concurrency);
+  let sweeping = false;
+  const timer = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    recover()
+      .catch((err: unknown) => log.error({ err }, "recovery sweep failed"))
+      .finally(() => {
+        sweeping = false;
+      });
+  }, opts.recoverySweepMs ?? RECOVERY_SWEEP_MS);
+  timer.unref?.();
+  log.info({ workerId: id, queue: queue.kind, concurrency: opts.concurrency }, "run worker started");
+  return {
+    id,
+    queue,
+    recover,
+    async stop() {
+      clearInterval(timer);
+      await queue.stop();
+    },
+  };
+}
+
+/**
+ * One recovery pass: re-queues the jobs of lapsed leases (their worker died), releases the
+ * lease of a job that had ended (its worker died between the two writes), gives up on a job
+ * claimed MAX_ATTEMPTS times, and dispatches again queued jobs nobody claimed for
+ * STALE_QUEUED_MS (a dispatch lost with its process).
+ * @returns how many jobs were queued again.
+ */
+export async function recoverRuns(db: Db, queue: RunQueue, now: number): Promise<number> {
+  let requeued = 0;
+  for (const lapsed of await lapsedLeases(db, now)) {
+    const job = await db.runJob.findUnique({ where: { runId: lapsed.runId }, select: { id: true, status: true, attempts: true } });
+    if (!job || job.status === "done") {
+      await releaseLease(db, lapsed.threadId, lapsed.runId);
+      continue;
+    }
+    if (job.attempts >= MAX_ATTEMPTS) {
+      await giveUp(db, lapsed.threadId, lapsed.runId, job.id, now);
+      continue;
+    }
+    const res = await db.runJob.updateMany({ where: { id: job.id, status: "claimed", holder: lapsed.holder }, data: { status: "queued", holder: null } });
+    if (res.count === 1) {
+      log.warn({ threadId: lapsed.threadId, runId: lapsed.runId, deadWorker: lapsed.holder, attempts: job.attempts }, "recovering a run whose worker stopped");
+      await queue.dispatch(job.id);
+      requeued += 1;
+    }
+  }
+  const stale = await db.runJob.findMany({ where: { status: "queued", updatedAt: { lt: new Date(now - STALE_QUEUED_MS) } }, take: 50, select: { id: true } });
+  for (const job of stale) {
+    await db.runJob.updateMany({ where: { id: job.id, status: "queued" }, data: { holder: null } });
+    await queue.dispatch(job.id);
+  }
+  return requeued;
+}
+
+/** Ends a run recovery could not finish: the person sees an interrupted run they may continue. */
+async function giveUp(db: Db, threadId: string, runId: string, jobId: string, now: number): Promise<void> {
+  log.error({ threadId, runId }, `a run's worker stopped ${MAX_ATTEMPTS} times: leaving it to a person`);
+  await db.$transaction([
+    db.run.update({ where: { id: runId }, data: { status: "interrupted", endedAt: new Date(now), error: `The run's worker stopped ${MAX_ATTEMPTS} times; continue it when the cause is fixed.` } }),
+    db.runJob.update({ where: { id: jobId }, data: { status: "done" } }),
+    db.thread.updateMany({ where: { id: threadId, leaseRunId: runId }, data: { leaseRunId: null, leaseHolder: null, leaseExpiresAt: null } }),
+  ]);
+}
