@@ -18,6 +18,7 @@ import type { QuestionInterrupt } from "./nodes/finalizer";
 import type { GraphStateValue } from "./state";
 import { publish, subscribe, type TraceIds } from "../events/bus";
 import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
+import { notifyThreadEvent } from "../events/thread-events";
 import { logger, withLogContext } from "../log";
 import { startRunTrace } from "../telemetry";
 import type { RunChunk } from "./ui-parts";
@@ -161,6 +162,8 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       if (!stored) return;
       seq += 1;
       await db.runEvent.create({ data: { threadId, runId: run.id, seq, type: stored.name, data: JSON.stringify(withoutLiveTokens(stored.data)) } });
+      // Followers anywhere (other tabs, devices, instances) re-read from their cursor.
+      void notifyThreadEvent(threadId, seq, run.id);
       if (stored.chunk) outbox.push(stored.chunk);
     },
     { runId: run.id },
