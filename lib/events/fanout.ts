@@ -21,8 +21,8 @@ export interface Fanout {
   /**
    * Sends `payload` (JSON-serialisable, at most {@link MAX_PAYLOAD_BYTES} once serialised)
    * to every listener of `channel`, in every process. Best effort: resolves once sent,
-   * never rejects (a failure is logged; listeners poll).
-   * @throws Error at once when the channel name or the payload size is invalid (a bug).
+   * never rejects for a delivery failure (it is logged; listeners poll).
+   * @throws Error (rejects) when the channel name or the payload size is invalid (a bug).
    */
   notify(channel: string, payload: unknown): Promise<void>;
   /**

@@ -8,12 +8,11 @@ import { checkChannel, deliver, encodeNotification, type Fanout, type FanoutHand
 export class InProcessFanout implements Fanout {
   private readonly channels = new Map<string, Set<FanoutHandler>>();
 
-  notify(channel: string, payload: unknown): Promise<void> {
+  async notify(channel: string, payload: unknown): Promise<void> {
     const text = encodeNotification(channel, payload);
     // Handlers listening when the notification is sent get it, as with NOTIFY.
     const handlers = [...(this.channels.get(channel) ?? [])];
     if (handlers.length > 0) setImmediate(() => deliver(channel, handlers.filter((h) => this.channels.get(channel)?.has(h)), text));
-    return Promise.resolve();
   }
 
   listen(channel: string, handler: FanoutHandler): Unlisten {
