@@ -5,6 +5,8 @@ import { createTestDb, type TestDb } from "../db/test-db";
 import { createFlow } from "../db/flows";
 import { createThread } from "../db/threads";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
+import { APPROVALS_CHANNEL } from "./approval-bus";
+import { onApprovalAnywhere } from "./approval-fanout";
 import { fanoutFor } from "./fanout-of";
 import { type FollowedChunk, followThread } from "./follow-thread";
 import { InProcessFanout } from "./in-process-fanout";
@@ -115,6 +117,20 @@ describe("PostgreSQL fan-out", () => {
     const nowhere = new PgFanout({ connectionString: "postgresql://postgres@127.0.0.1:1/postgres", notifyTimeoutMs: 200, retryMs: 50 });
     await expect(nowhere.notify("phylactery_test_five", { id: "x" })).resolves.toBeUndefined();
     await nowhere.close();
+  });
+
+  it("carries approval changes from one instance's connection to another's inbox listeners; malformed ones are dropped", async () => {
+    const a = open("fanout-test-approvals-a");
+    const b = open("fanout-test-approvals-b");
+    const heard: unknown[] = [];
+    const stop = onApprovalAnywhere((e) => void heard.push(e), b);
+    await stop.ready;
+    const change = { type: "approval.created", approvalId: "apv_1", threadId: "t1", status: "pending", at: 5 };
+    await a.notify(APPROVALS_CHANNEL, { type: "approval.lost", approvalId: "x" });
+    await a.notify(APPROVALS_CHANNEL, change);
+    await until(() => heard.length === 1);
+    expect(heard).toEqual([change]);
+    stop();
   });
 
   describe("a follower on SQLite woken by PostgreSQL notifications", () => {
