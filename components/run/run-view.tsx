@@ -14,6 +14,7 @@ import { STATUS_MEANING, statusLabel } from "@/lib/run-status";
 import { IncompleteNotice } from "./incomplete-notice";
 import { PlanView } from "./plan-view";
 import { Timeline, type TimelineItem } from "./timeline";
+import { useThreadRuns } from "./use-thread-runs";
 import { WorkspacePanel } from "./workspace-panel";
 
 type Input =
@@ -97,6 +98,8 @@ function timeline(messages: RunUIMessage[]): TimelineItem[] {
  * ignore; issue 4) to `POST /api/threads/:id/stream`, and on each step the memory injected
  * into its agent's context (issue 6). Only the thread's own user sends
  * messages (`canMessage`); roles that cannot decide see the cards' buttons disabled.
+ * Runs it did not start are followed live (`GET /api/threads/:id/stream`): the one under way
+ * when the page loads, and each one announced by the thread's events (use-thread-runs.ts).
  */
 export function RunView({
   threadId,
@@ -141,10 +144,23 @@ export function RunView({
       new DefaultChatTransport<RunUIMessage>({
         api: `/api/threads/${threadId}/stream`,
         prepareSendMessagesRequest: ({ body }) => ({ body: { input: (body as { input?: Input } | undefined)?.input } }),
+        // Resuming follows a run's stored events: the active run, or the one named (GET, 204 when none).
+        prepareReconnectToStreamRequest: ({ body }) => {
+          const runId = (body as { runId?: unknown } | undefined)?.runId;
+          return { api: `/api/threads/${threadId}/stream${typeof runId === "string" ? `?runId=${encodeURIComponent(runId)}` : ""}` };
+        },
       }),
     [threadId],
   );
-  const { messages, sendMessage, status, error, clearError } = useChat<RunUIMessage>({ id: threadId, messages: initialMessages, transport });
+  // A page loaded while a run is under way follows it (replayed from its first event, it
+  // replaces the run's message rendered from the stored events). An interrupted run is
+  // not followed: nothing runs it any more, the view offers to continue it instead.
+  const { messages, sendMessage, status, error, clearError, resumeStream } = useChat<RunUIMessage>({
+    id: threadId,
+    messages: initialMessages,
+    transport,
+    resume: initialStatus === "running" && !interrupted,
+  });
   const [decided, setDecided] = useState<Record<string, ApprovalState>>({});
   const lastDecision = useRef<string | null>(null);
   const [draft, setDraft] = useState("");
@@ -174,6 +190,22 @@ export function RunView({
     lastDecision.current = null;
     setDecided(({ [id]: _, ...rest }) => rest);
   }, [error]);
+
+  // A run this view did not start (decided in the inbox, sent from another tab or device,
+  // on any server instance) is followed once the view is idle, unless it is shown in full.
+  const [announced, setAnnounced] = useState<{ runId?: string } | null>(null);
+  useThreadRuns(
+    threadId,
+    (runId) => setAnnounced({ runId }),
+    () => setAnnounced({}),
+  );
+  useEffect(() => {
+    if (!announced || status === "submitted" || status === "streaming") return;
+    setAnnounced(null);
+    const { runId } = announced;
+    const shown = runId && messages.some((m) => m.id === `run-${runId}` && m.parts.some((p) => p.type === "data-run" && p.data.runId === runId && p.data.status !== "running"));
+    if (!shown) void resumeStream(runId ? { body: { runId } } : {});
+  }, [announced, status, messages, resumeStream]);
 
   // When a run stops, refresh the server parts of the page (e.g. the approvals badge).
   useEffect(() => {

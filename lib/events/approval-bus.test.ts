@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { setLogDestination, withLogContext } from "../log";
 import { type ApprovalEvent, onApproval, publishApproval } from "./approval-bus";
+import { onApprovalAnywhere } from "./approval-fanout";
 import { type BusEvent, subscribe } from "./bus";
 
 /** Approval changes travel as approval.* bus events (SPEC.md 7; issue 4 live inbox). */
@@ -39,6 +40,14 @@ describe("approval bus", () => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     expect(onBus[0]).toMatchObject(ids);
     expect(lines).toEqual([expect.objectContaining({ msg: "approval subscriber failed", approvalId: "ap1", ...ids, err: expect.objectContaining({ message: "listener bug" }) })]);
+  });
+
+  it("also notifies each change on the fan-out, so the inbox of every server process hears it once", async () => {
+    const heard: ApprovalEvent[] = [];
+    stops.push(onApprovalAnywhere((e) => void heard.push(e)));
+    publishApproval(change);
+    await new Promise<void>((resolve) => setTimeout(resolve, 5));
+    expect(heard).toEqual([change]);
   });
 
   it("refuses a malformed change", () => {

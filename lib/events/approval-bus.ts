@@ -1,11 +1,13 @@
 import { z } from "zod";
 import { logger } from "../log";
 import { currentTraceIds, publish, subscribe } from "./bus";
+import { fanout } from "./fanout-of";
 
 /**
  * Approval changes on the event bus (SPEC.md 7; issue 4 live inbox): the `approval.*`
- * topics of lib/events/bus.ts. The approvals service publishes every change; the inbox's
- * server-sent events route subscribes and tells each browser to refresh its list and badge.
+ * topics of lib/events/bus.ts. The approvals service publishes every change; it also goes to
+ * every server process on the database (lib/events/approval-fanout.ts), whose inbox
+ * server-sent events route tells each browser to refresh its list and badge.
  */
 export const ApprovalEvent = z.object({
   /** approval.created | approval.decided | approval.expired | approval.consumed */
@@ -21,10 +23,14 @@ export type ApprovalEvent = z.infer<typeof ApprovalEvent>;
 
 const log = logger.child({ module: "approval-bus" });
 
+/** The fan-out channel of approval changes (listened to by lib/events/approval-fanout.ts). */
+export const APPROVALS_CHANNEL = "phylactery_approvals";
+
 /**
  * Publishes an approval change on the bus (topic = `type`), with the trace id and run of
- * the run being served if any (a fresh trace id otherwise). Subscribers run in order; one
- * that fails is logged, never thrown back at the approvals service.
+ * the run being served if any (a fresh trace id otherwise), and notifies it to every server
+ * process (lib/events/approval-fanout.ts; call it once the change is committed). Subscribers
+ * run in order; one that fails is logged, never thrown back at the approvals service.
  * @throws ZodError when the event does not match its schema (a bug).
  */
 export function publishApproval(event: ApprovalEvent): void {
@@ -33,6 +39,9 @@ export function publishApproval(event: ApprovalEvent): void {
   publish({ topic: e.type, traceId, threadId: e.threadId, runId, at: e.at, data: { approvalId: e.approvalId, status: e.status } }).catch((err: unknown) =>
     log.error({ err, approvalId: e.approvalId }, "approval subscriber failed"),
   );
+  fanout()
+    .notify(APPROVALS_CHANNEL, e)
+    .catch((err: unknown) => log.error({ err, approvalId: e.approvalId }, "approval notification failed"));
 }
 
 /**

@@ -2,7 +2,7 @@
 import { approvalVisible, pendingCount } from "@/lib/approvals/inbox";
 import type { InboxEvent } from "@/lib/approvals/inbox-item";
 import { db } from "@/lib/db/client";
-import { onApproval } from "@/lib/events/approval-bus";
+import { onApprovalAnywhere } from "@/lib/events/approval-fanout";
 import { withUser } from "@/lib/http/with-user";
 import { logger } from "@/lib/log";
 import { KEEP_ALIVE_MS, Query } from "./schema";
@@ -14,8 +14,8 @@ const log = logger.child({ module: "approvals-events" });
 
 /**
  * `event: approvals` with `data: {"pending": N}` on connect, then the same event with the
- * approval's id, change type and status on every change (lib/events/approval-bus.ts) in a
- * workspace of the user; a `: keep-alive` comment every 15 s; the subscription ends when
+ * approval's id, change type and status on every change in a workspace of the user, made
+ * on any server process on the database (lib/events/approval-fanout.ts); a `: keep-alive` comment every 15 s; the subscription ends when
  * the browser goes away (`req.signal`).
  */
 export const GET = withUser({ query: Query }, async (req, { user }) => {
@@ -40,7 +40,7 @@ export const GET = withUser({ query: Query }, async (req, { user }) => {
           log.error({ err }, "approvals events: count failed");
         }
       };
-      const unsubscribe = onApproval((e) => {
+      const unsubscribe = onApprovalAnywhere((e) => {
         void approvalVisible(db(), user.id, e.approvalId)
           .then((visible) => (visible ? push({ approvalId: e.approvalId, type: e.type, status: e.status }) : undefined))
           .catch((err: unknown) => log.error({ err }, "approvals events: visibility check failed"));

@@ -36,3 +36,14 @@ export const Body = z.object({
     }),
   ]),
 });
+
+/**
+ * GET query (the AI SDK's stream resume, or any follower): which run to follow and from
+ * where. Without `runId` the thread's active run; without `after` from the run's first event.
+ */
+export const FollowQuery = z.object({
+  /** Follow this run of the thread (even one that has ended: its events are replayed). */
+  runId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "run ids are 1-64 of [A-Za-z0-9_-]").optional(),
+  /** Only events with a seq above this one (a cursor from an earlier follow). */
+  after: z.coerce.number({ error: "after: a seq, a whole number of 0 or more" }).int("after: a whole number").min(0, "after: 0 or more").optional(),
+});

@@ -1,0 +1,84 @@
+// GET /api/threads/:threadId/events - server-sent events: `run` with the run id whenever a new run starts on the thread, wherever it runs.
+import { db } from "@/lib/db/client";
+import { threadAccess } from "@/lib/db/workspaces";
+import { onThreadEvent } from "@/lib/events/thread-events";
+import { withUser } from "@/lib/http/with-user";
+import { logger } from "@/lib/log";
+import { KEEP_ALIVE_MS, Params, POLL_MS, Query } from "./schema";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+const log = logger.child({ module: "thread-events" });
+
+/**
+ * Tells a run view that a run it did not start is under way on its thread (an approval
+ * decided in the inbox or another tab, a message from another device, on any server
+ * instance), so it can follow it (`GET /api/threads/:id/stream?runId=`). Members who may
+ * view the thread may listen. `event: run` with `data: {"runId": "…"}` once per new run
+ * (runs that existed when the stream opened are not announced), woken by the thread's
+ * stored-event notifications (lib/events/thread-events.ts) and, as a safety net, a look at
+ * the thread's latest run every 5 s; a `: keep-alive` comment every 15 s; it ends when the
+ * browser goes away.
+ */
+export const GET = withUser({ params: Params, query: Query }, async (req, { user, params }) => {
+  await threadAccess(db(), user.id, params.threadId);
+  const threadId = params.threadId;
+  const latestRun = async () => (await db().run.findFirst({ where: { threadId }, orderBy: { startedAt: "desc" }, select: { id: true } }))?.id ?? null;
+  const known = new Set<string>();
+  const baseline = await latestRun();
+  if (baseline) known.add(baseline);
+  const encoder = new TextEncoder();
+  let stop = () => {};
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let closed = false;
+      const write = (text: string) => {
+        if (closed) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          stop();
+        }
+      };
+      const announce = (runId: string | null) => {
+        if (!runId || known.has(runId)) return;
+        known.add(runId);
+        write(`event: run\ndata: ${JSON.stringify({ runId })}\n\n`);
+      };
+      const unlisten = onThreadEvent(threadId, (notice) => announce(notice.runId));
+      const keepAlive = setInterval(() => write(": keep-alive\n\n"), KEEP_ALIVE_MS);
+      const poll = setInterval(() => {
+        latestRun()
+          .then(announce)
+          .catch((err: unknown) => log.error({ err, threadId }, "thread events: poll failed"));
+      }, POLL_MS);
+      stop = () => {
+        if (closed) return;
+        closed = true;
+        clearInterval(keepAlive);
+        clearInterval(poll);
+        unlisten();
+        try {
+          controller.close();
+        } catch {
+          // already closed by the runtime
+        }
+      };
+      req.signal.addEventListener("abort", () => stop(), { once: true });
+      if (req.signal.aborted) return stop();
+      write("retry: 3000\n\n: connected\n\n");
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
+  });
+});

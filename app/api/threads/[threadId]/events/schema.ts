@@ -1,0 +1,16 @@
+import { z } from "zod";
+
+/** Route params. */
+export const Params = z.object({ threadId: z.string().min(1).max(64) });
+
+/** GET query: none is read (unknown keys, e.g. a cache buster, are ignored). */
+export const Query = z.object({});
+
+/** Milliseconds between two `: keep-alive` comments, so proxies keep the stream open. */
+export const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * Milliseconds between two looks at the thread's latest run, the safety net for runs whose
+ * notifications never arrive (a lost notification; two processes on one SQLite file).
+ */
+export const POLL_MS = 5_000;

@@ -1,0 +1,46 @@
+"use client";
+import { useEffect, useRef } from "react";
+
+/**
+ * Calls `onRun(runId)` whenever a run this tab did not know of starts on the thread,
+ * wherever it was started (the inbox, another tab or device) and whichever server instance
+ * runs it: one `EventSource` on `GET /api/threads/:id/events` while the tab is visible
+ * (a hidden tab lets it go, since browsers allow about six connections per host over
+ * HTTP/1.1, and opens it again when shown, calling `onShown` since runs may have started
+ * meanwhile). The browser reconnects by itself after a network error.
+ */
+export function useThreadRuns(threadId: string, onRun: (runId: string) => void, onShown: () => void): void {
+  const latest = useRef({ onRun, onShown });
+  latest.current = { onRun, onShown };
+  useEffect(() => {
+    if (typeof EventSource === "undefined") return;
+    let source: EventSource | null = null;
+    const open = () => {
+      if (source || document.visibilityState === "hidden") return;
+      source = new EventSource(`/api/threads/${encodeURIComponent(threadId)}/events`);
+      source.addEventListener("run", (e) => {
+        try {
+          const { runId } = JSON.parse((e as MessageEvent<string>).data) as { runId?: unknown };
+          if (typeof runId === "string") latest.current.onRun(runId);
+        } catch {
+          // not ours
+        }
+      });
+    };
+    const close = () => {
+      source?.close();
+      source = null;
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === "hidden") return close();
+      open();
+      latest.current.onShown();
+    };
+    document.addEventListener("visibilitychange", onVisibility);
+    open();
+    return () => {
+      document.removeEventListener("visibilitychange", onVisibility);
+      close();
+    };
+  }, [threadId]);
+}
