@@ -5,6 +5,7 @@ import { prismaErrorCode } from "../db/prisma-error-code";
 import { type StructuredError, structuredError } from "../errors";
 import { publish, subscribe, type TraceIds } from "../events/bus";
 import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
+import { notifyThreadEvent } from "../events/thread-events";
 import { logger, withLogContext } from "../log";
 import type { RunStatus } from "../run-status";
 import { startRunTrace } from "../telemetry";
@@ -100,6 +101,16 @@ interface RunGraphOptions {
 }
 
 async function* runGraph(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcome> {
+  const subscriptions: (() => void)[] = [];
+  try {
+    return yield* runGraphBody(o, subscriptions);
+  } finally {
+    // Also when the caller abandons the stream (a dying worker in tests): no stray subscriber.
+    for (const off of subscriptions) off();
+  }
+}
+
+async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]): AsyncGenerator<RunChunk, JobOutcome> {
   const { db, ctx, job, input, snapshot, now } = o;
   const { threadId, runId } = job;
   const values = snapshot.values as Partial<GraphStateValue>;
@@ -120,6 +131,7 @@ async function* runGraph(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcom
     },
     { runId },
   );
+  subscriptions.push(unsubscribe);
   const namer: NamerState = { plans: new Set(values.plan ? [values.plan.id] : []), agent: null };
   const publishChunk = async (chunk: RunChunk) => {
     for (const event of busEventsOf(chunk, namer, ids, now())) await publish(event);
@@ -226,6 +238,8 @@ function eventStore(db: Db, threadId: string, runId: string, onStored: ExecuteJo
       try {
         await db.runEvent.create({ data: { threadId, runId, seq: next, type, data } });
         seq = next;
+        // Followers anywhere (other tabs, devices, instances) re-read from their cursor.
+        void notifyThreadEvent(threadId, next, runId).catch((err: unknown) => log.warn({ err, threadId }, "event notification failed"));
         onStored?.(threadId, next);
         return;
       } catch (err) {

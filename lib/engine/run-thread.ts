@@ -4,7 +4,8 @@ import { hostname } from "node:os";
 import { trace } from "@opentelemetry/api";
 import type { Db } from "../db/client";
 import { takeLease } from "../db/lease";
-import { AppError } from "../errors";
+import { expireChallenge } from "../approvals/service";
+import { AppError, isAppError } from "../errors";
 import { newTraceId } from "../events/bus";
 import { approvalSecret } from "./engine-deps";
 import { checkRun, runInProgress } from "./run-checks";
@@ -56,7 +57,8 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
   const secret = opts.deps?.approvalSecret ?? approvalSecret();
   // The request's trace when it is traced, so the worker's run span joins it.
   const traceId = trace.getActiveSpan()?.spanContext().traceId ?? newTraceId();
-  return db.$transaction(
+  return db
+    .$transaction(
     async (txClient) => {
       const tx = txClient as unknown as Db;
       const run = await tx.run.create({ data: { threadId, flowVersionId: thread.flowVersionId, kind: input.kind === "message" ? "start" : "resume", status: "queued" } });
@@ -83,7 +85,12 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
       return { runId: run.id, jobId: job.id, threadId, afterSeq: last?.seq ?? 0, traceId };
     },
     { timeout: 15_000, maxWait: 15_000 },
-  );
+  )
+    .catch(async (err: unknown) => {
+      // The refusal rolled the transaction back; an expiry it found is a fact all the same.
+      if (isAppError(err) && err.reason === "approval_expired" && input.kind === "decision") await expireChallenge({ db, now }, input.approvalId);
+      throw err;
+    });
 }
 
 /** A run accepted and executed by the caller itself (tests, benches, the expiry sweeper). */

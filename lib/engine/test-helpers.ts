@@ -7,6 +7,7 @@ import { createThread } from "../db/threads";
 import type { FlowDocument } from "../flow/schema";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import type { ResolvedModel } from "./deps";
+import type { RunDepsOverrides } from "./run-context";
 import { type PreparedRun, prepareRun, type RunInput } from "./run-thread";
 import type { RunChunk } from "./ui-parts";
 
@@ -21,6 +22,8 @@ export interface EngineFixture {
   clock: { now: number };
   newThread(task?: string): Promise<string>;
   prepare(threadId: string, input: RunInput, userId?: string): Promise<PreparedRun>;
+  /** The run services `prepare` uses (for a worker started by the test). */
+  deps: RunDepsOverrides;
   cleanup(): Promise<void>;
 }
 
@@ -32,7 +35,9 @@ export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "phylactery-ws-"));
   const secret = "test-secret-0123456789-abcdefghijklmnop";
   const clock = { now: Date.now() };
+  const deps: RunDepsOverrides = { workspacesDir, approvalSecret: secret, now: () => clock.now, ...(opts.resolveModel ? { resolveModel: opts.resolveModel } : {}) };
   return {
+    deps,
     t,
     userId: user.id,
     flowId: flow.id,
@@ -40,8 +45,7 @@ export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts
     secret,
     clock,
     newThread: async (task = "Summarize notes.md into summary.md") => (await createThread(t.db, user.id, flow.id, task)).id,
-    prepare: (threadId, input, userId = user.id) =>
-      prepareRun({ db: t.db, threadId, userId, input, deps: { workspacesDir, approvalSecret: secret, now: () => clock.now, ...(opts.resolveModel ? { resolveModel: opts.resolveModel } : {}) } }),
+    prepare: (threadId, input, userId = user.id) => prepareRun({ db: t.db, threadId, userId, input, deps }),
     cleanup: async () => {
       await t.cleanup();
       rmSync(workspacesDir, { recursive: true, force: true });

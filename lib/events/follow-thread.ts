@@ -35,6 +35,9 @@ export interface FollowedChunk {
   chunk: RunChunk;
 }
 
+/** Run row statuses of a run that has not ended: waiting for a worker, or executing. */
+export const ACTIVE_RUN_STATUSES: readonly string[] = ["queued", "running"];
+
 /** Run statuses of a final run part: everything but `running` ends a run's stream. */
 const isFinalRun = (chunk: RunChunk): boolean => chunk.type === "data-run" && chunk.data.status !== "running";
 
@@ -95,7 +98,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
       if (rows.length === batch) continue;
       if (followed !== null && rows.length === 0) {
         const run = await db.run.findUnique({ where: { id: followed }, select: { status: true } });
-        if (!run || run.status !== "running") {
+        if (!run || !ACTIVE_RUN_STATUSES.includes(run.status)) {
           endedSince ??= Date.now();
           if (Date.now() - endedSince >= endedGraceMs) return;
         } else {

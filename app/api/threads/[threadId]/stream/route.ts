@@ -1,47 +1,44 @@
-// POST /api/threads/:threadId/stream - run the thread's graph on a message or an approval decision; streams UI message chunks.
+// POST /api/threads/:threadId/stream - accept a run of the thread's graph (message, decision, continue) and follow it as UI message chunks.
 // GET /api/threads/:threadId/stream - follow the thread's active run (or ?runId=) from its first event (or ?after=<seq>); 204 when none.
-import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
 import { after } from "next/server";
 import { approvalSecret } from "@/lib/approvals/secret";
 import { db } from "@/lib/db/client";
 import { can, threadAccess } from "@/lib/db/workspaces";
 import { tellExpiredRuns } from "@/lib/engine/expiry-sweeper";
-import { prepareRun } from "@/lib/engine/run-thread";
+import { enqueueRun } from "@/lib/engine/run-thread";
 import { isAppError } from "@/lib/errors";
 import { followTarget } from "@/lib/events/follow-target";
 import { followThread } from "@/lib/events/follow-thread";
 import { runStreamResponse } from "@/lib/events/run-stream-response";
 import { chunkForViewer } from "@/lib/events/viewer-chunk";
-import type { RunUIMessage } from "@/lib/engine/ui-parts";
 import { withUser } from "@/lib/http/with-user";
+import { dispatchRun } from "@/lib/runs/process-worker";
 import { Body, FollowQuery, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) => {
-  // Every refusal (403, 404, 409, 410, 422) happens here, before the stream starts.
-  const run = await prepareRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input }).catch((err: unknown) => {
+/**
+ * Accepts a run (docs/architecture.md#runs-jobs-and-leases): every refusal (403, 404, 409,
+ * 410, 422, 429) happens before the stream starts; the run is then a job a worker executes,
+ * and this response follows its stored events, like any other follower. The browser going
+ * away ends the follow, not the run.
+ */
+export const POST = withUser({ params: Params, body: Body }, async (req, { user, params, body }) => {
+  const accepted = await enqueueRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input }).catch((err: unknown) => {
     // A decision on an expired challenge: answer 410 now, and tell the run right after.
     if (isAppError(err) && err.reason === "approval_expired") after(() => tellExpiredRuns(db()).then(() => undefined));
     throw err;
   });
-  const stream = createUIMessageStream<RunUIMessage>({
-    async execute({ writer }) {
-      writer.write({ type: "start", messageId: `run-${run.runId}` });
-      for await (const chunk of run.stream()) {
-        if (chunk.type === "text") {
-          writer.write({ type: "text-start", id: chunk.id });
-          writer.write({ type: "text-delta", id: chunk.id, delta: chunk.text });
-          writer.write({ type: "text-end", id: chunk.id });
-        } else {
-          writer.write(chunk);
-        }
-      }
-      writer.write({ type: "finish" });
-    },
-    onError: (err) => (err instanceof Error ? err.message : "The run failed; see the server log."),
+  await dispatchRun(db(), accepted.jobId);
+  const { role } = await threadAccess(db(), user.id, params.threadId);
+  const viewer = { canDecide: can(role, "decide") };
+  const secret = viewer.canDecide ? approvalSecret() : undefined;
+  const chunks = followThread(db(), params.threadId, { after: accepted.afterSeq, runId: accepted.runId, signal: req.signal });
+  return runStreamResponse(chunks, {
+    runId: accepted.runId,
+    transform: (chunk) => chunkForViewer(db(), viewer, chunk, { secret }),
+    headers: { "x-run-id": accepted.runId },
   });
-  return createUIMessageStreamResponse({ stream });
 });
 
 /**
