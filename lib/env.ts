@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { StdioCatalogueSetting } from "./mcp/stdio-catalogue";
 import { parseOpenHostList } from "./net/open-hosts";
+import { RetentionHours } from "./db/prune-retention";
 
 /**
  * Environment, read once and validated (STYLE.md rule 14). Every setting has a default
@@ -83,6 +84,13 @@ const EnvSchema = z.object({
   MAX_QUEUED_RUNS: z.coerce.number().int().min(1).default(5_000),
   /** Admission: runs one user may have queued or executing at once, beyond which they get 429. */
   MAX_ACTIVE_RUNS_PER_USER: z.coerce.number().int().min(1).default(500),
+  /**
+   * How long after a thread's last run ended its checkpoints are pruned to its history of
+   * states, in hours, or `off` (docs/storage.md "Retention"). 0 = at the sweeper's next pass.
+   */
+  CHECKPOINT_RETENTION_HOURS: RetentionHours,
+  /** How often the checkpoint pruning sweeper looks for threads past retention, ms. */
+  CHECKPOINT_PRUNE_SWEEP_MS: z.coerce.number().int().min(1_000).default(10 * 60_000),
   /** Log level of the structured logs (pino levels). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** OTLP/HTTP endpoint (e.g. http://127.0.0.1:4318); when set, traces are exported there. */
