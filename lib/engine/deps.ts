@@ -5,6 +5,7 @@ import type { FlowSpec } from "../flow/compile";
 import type { RetrievedMemory } from "../memory/types";
 import type { ToolRunResult } from "../tools/types";
 import type { AuditRecord } from "./state";
+import type { ToolExecutionStore } from "./tool-executions";
 
 /** A resolved model and what the UI says about it (SPEC.md 8: say when offline). */
 export interface ResolvedModel {
@@ -84,7 +85,15 @@ export interface EngineDeps {
     /** Reads an output of this thread back; null when the pointer is not this thread's. */
     read(threadId: string, pointer: string): Promise<{ content: string; sizeChars: number } | null>;
   };
-  /** Appends to the thread's persistent audit trail. */
+  /**
+   * The durable record of side-effecting tool calls (intent before, outcome after), so a
+   * re-run node never runs a completed call twice (docs/durability.md "Side effects").
+   */
+  executions: ToolExecutionStore;
+  /**
+   * Appends to the thread's persistent audit trail; a record with a `key` already written
+   * for the thread is not written again.
+   */
   audit(threadId: string, record: AuditRecord): Promise<void>;
   /** Clock, ms since the epoch (injectable for tests). */
   now(): number;
