@@ -23,7 +23,7 @@ export interface ToolCallContext {
 }
 
 /** Result of validating and consuming an approval (SPEC.md 2: the seven factors). */
-export type ConsumeResult = { ok: true } | { ok: false; reason: string; message: string };
+export type ConsumeResult = { ok: true; /** Consumed before by this same call (a re-run after a crash). */ replayed?: boolean } | { ok: false; reason: string; message: string };
 
 /**
  * Everything the graph's nodes reach outside the state, injected by the graph builder so
@@ -69,9 +69,10 @@ export interface EngineDeps {
     } & ChallengeContext): Promise<{ id: string; token: string; expiresAt: string }>;
     /**
      * Validates the seven factors (id, expiry, args hash, HMAC, one-time use, thread, user)
-     * and marks the challenge consumed in one conditional update.
+     * and marks the challenge consumed in one conditional update; the same call presenting
+     * it again after a crash is accepted without a second consumption (`replayed`).
      */
-    consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string; editedArgsHash?: string }): Promise<ConsumeResult>;
+    consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string; editedArgsHash?: string; toolCallId: string }): Promise<ConsumeResult>;
     /**
      * Marks a pending challenge rejected (no-op when already decided); answers who rejected
      * it, as the run's report names them (their name, else their email).

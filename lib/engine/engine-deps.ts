@@ -92,8 +92,8 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
       create: (input) => createChallenge({ ...approvalOpts, ttlMs: opts.approvalTtlMs ?? env().APPROVAL_TTL_MS }, input),
       async consume(input) {
         try {
-          await consumeChallenge(approvalOpts, input);
-          return { ok: true };
+          const { replayed } = await consumeChallenge(approvalOpts, input);
+          return { ok: true, replayed };
         } catch (err) {
           if (isAppError(err)) return { ok: false, reason: err.reason, message: err.message };
           throw err;
