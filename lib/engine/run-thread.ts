@@ -13,6 +13,7 @@ import { buildGraph } from "./graph";
 import { classifyIntent } from "./intent";
 import { isRunActive, markRunActive, markRunEnded } from "./active-runs";
 import { applyDecision, type DecisionInput, waitingCalls } from "./run-decision";
+import { applyOutcomeChoice, type OutcomeInput, waitingOutcomes } from "./run-outcome";
 import { withoutLiveTokens } from "./safe-state";
 import type { QuestionInterrupt } from "./nodes/finalizer";
 import type { GraphStateValue } from "./state";
@@ -33,6 +34,8 @@ export type RunInput =
   /** Continue a run that stopped between two steps (the server went away) from its last checkpoint. */
   | { kind: "continue" }
   | DecisionInput
+  /** The choice for a side-effecting call whose outcome is unknown after a crash (run-outcome.ts). */
+  | OutcomeInput
   /** Internal (the expiry sweeper, never HTTP): tell the run that a challenge expired. */
   | { kind: "expired"; approvalId: string };
 
@@ -83,7 +86,7 @@ export { isRunActive } from "./active-runs";
 export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> {
   const { db, threadId, userId, input } = opts;
   const { thread, role } = input.kind === "expired" ? await systemAccess(db, threadId) : await threadAccess(db, userId, threadId);
-  if (input.kind === "decision") requireCapability(role, "decide");
+  if (input.kind === "decision" || input.kind === "outcome") requireCapability(role, "decide");
   else if (input.kind !== "expired") {
     requireCapability(role, "run");
     if (thread.userId !== userId) throw new AppError("forbidden", "thread_owner_only", "Only the user who started this thread can send it messages; decide its approvals from the cards or the inbox.");
@@ -121,6 +124,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     const decided = await applyDecision({ db, secret: opts.deps?.approvalSecret ?? approvalSecret(), now }, threadId, userId, input, waitingCalls(snapshot), deps);
     graphInput = new Command({ resume: decided.resume, update: { run_started_at: now() } });
     label = decided.label;
+  } else if (input.kind === "outcome") {
+    const chosen = await applyOutcomeChoice(db, threadId, userId, input, waitingOutcomes(snapshot), now());
+    graphInput = new Command({ resume: chosen.resume, update: { run_started_at: now() } });
+    label = chosen.label;
   } else if (input.kind === "message" && pendingQuestion(snapshot)) {
     // The run asked the user how to proceed (Finalizer interrupt): the message is the answer.
     const q = pendingQuestion(snapshot);
@@ -254,7 +261,8 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
       }
       usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
       const waiting = after.tasks.some((t) => t.interrupts.length > 0);
-      const status = runStatusOf(v, question !== null, waiting);
+      // A call whose outcome is unknown waits on a person's answer (retry or skip).
+      const status = runStatusOf(v, question !== null || waitingOutcomes(after).length > 0, waiting);
       final = runChunk(status, v.error && !waiting && status !== "cancelled" ? v.error : null);
     } catch (err) {
       log.error({ err }, "run failed");
