@@ -62,6 +62,40 @@ describe("approvals service", () => {
     expect(await t.db.approval.findUniqueOrThrow({ where: { id: c.id } })).toMatchObject({ status: "consumed", decision: "edit" });
   });
 
+  it("consumed once; the same call presenting it again after a crash is accepted without a second consumption, any other reuse is refused", async () => {
+    const c = await challenge();
+    const hash = canonicalArgs(args).hash;
+    await approveChallenge(opts(), { ...decider(c.id), token: c.token, argsHash: hash });
+    const input = { ...decider(c.id), token: c.token, argsHash: hash, toolCallId: "call-1" };
+    expect(await consumeChallenge(opts(), input)).toEqual({ replayed: false });
+    const consumedAt = (await t.db.approval.findUniqueOrThrow({ where: { id: c.id } })).consumedAt;
+    // Long after the expiry: the decision was in time, the re-run is the same use.
+    clock.now += 3_600_000;
+    expect(await consumeChallenge(opts(), input)).toEqual({ replayed: true });
+    expect((await t.db.approval.findUniqueOrThrow({ where: { id: c.id } })).consumedAt).toEqual(consumedAt);
+    const refused = { reason: "approval_already_decided" };
+    await expect(consumeChallenge(opts(), { ...input, toolCallId: "call-2" })).rejects.toMatchObject(refused);
+    const { toolCallId: _, ...withoutCall } = input;
+    await expect(consumeChallenge(opts(), withoutCall)).rejects.toMatchObject(refused);
+    await expect(consumeChallenge(opts(), { ...input, argsHash: canonicalArgs({ path: "evil.md" }).hash })).rejects.toMatchObject({ reason: "args_hash_mismatch" });
+    await expect(consumeChallenge(opts(), { ...input, token: `${c.token.slice(0, -2)}xx` })).rejects.toMatchObject({ reason: "bad_token" });
+    await expect(consumeChallenge(opts(), { ...input, threadId: "other-thread" })).rejects.toMatchObject({ code: "not_found" });
+    // Another owner of the workspace presenting the same token is not the same use.
+    const other = await t.db.user.create({ data: { email: "o2@t.dev" } });
+    const thread = await t.db.thread.findUniqueOrThrow({ where: { id: ids.threadId }, include: { flow: true } });
+    await t.db.membership.create({ data: { workspaceId: thread.flow.workspaceId, userId: other.id, role: "owner" } });
+    await expect(consumeChallenge(opts(), { ...input, userId: other.id })).rejects.toMatchObject(refused);
+  });
+
+  it("the same call asks once: creating the challenge again (the RiskGate re-run) answers the open one", async () => {
+    const a = await challenge();
+    const b = await challenge();
+    expect(b).toEqual(a);
+    expect(await t.db.approval.count({ where: { threadId: ids.threadId } })).toBe(1);
+    clock.now += 120_000;
+    expect((await challenge()).id).not.toBe(a.id);
+  });
+
   it("a BLOCKED edit is refused and leaves the challenge pending", async () => {
     const c = await challenge();
     const blocked = () => ({ decision: "BLOCKED", explanation: "no shell scripts" });

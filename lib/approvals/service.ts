@@ -81,7 +81,8 @@ function publish(type: "approval.created" | "approval.decided" | "approval.expir
  * Stores a signed challenge: id (18 random bytes, base64url), thread, requesting user,
  * tool, RFC 8785 canonical args, their SHA-256, created and expiry (`ttlMs`, SPEC.md 4:
  * 15 min) and the
- * agent/step/policy context the inbox shows.
+ * agent/step/policy context the inbox shows. A pending, unexpired challenge of the same
+ * call (thread, user, tool call id, args hash) is answered instead of a second one.
  * @throws AppError conflict when `argsHash` is not the SHA-256 of `canonicalArgs`.
  */
 export async function createChallenge(
@@ -90,6 +91,12 @@ export async function createChallenge(
 ): Promise<{ id: string; token: string; expiresAt: string }> {
   if (sha256Hex(input.canonicalArgs) !== input.argsHash) throw new AppError("conflict", "integrity_error", "The arguments do not match their hash.");
   const now = clock(opts);
+  // The RiskGate runs again when its run resumes from the checkpoint before it: the open
+  // challenge of that same call is the answer, not a second one (docs/durability.md).
+  const open = await opts.db.approval.findFirst({
+    where: { threadId: input.threadId, toolCallId: input.toolCallId, argsHash: input.argsHash, userId: input.userId, status: "pending", expiresAt: { gt: new Date(now) } },
+  });
+  if (open) return { id: open.id, token: challengeToken(opts.secret, open), expiresAt: open.expiresAt.toISOString() };
   const id = `apv_${randomBytes(18).toString("base64url")}`;
   // Millisecond precision survives every database the schema targets.
   const createdAt = new Date(now);
@@ -252,17 +259,32 @@ export async function closeChallenge(opts: ApprovalOptions, input: Decider, deci
  * hash stored by {@link editChallenge} (and that hash must still be the SHA-256 of the
  * stored edited text). Then approved (card) or pending (chat command) -> consumed in one
  * conditional update.
+ *
+ * Exactly once across a crash (docs/durability.md "Approvals"): the ApprovalHandler runs
+ * again when its run resumes from the checkpoint before it. A challenge already consumed is
+ * accepted again, without a second consumption, only for the same use: the same token
+ * (HMAC over the stored fields), thread, deciding user, args hash (and edited hash), and the
+ * same tool call the challenge was created for. The call itself runs at most once per tool
+ * call id (lib/engine/tool-executions.ts), so accepting it again cannot run the action twice;
+ * every other reuse is refused as before. Expiry bounds the decision, which was in time.
  * @param editedArgsHash SHA-256 of the edited arguments about to run; undefined for a plain approval.
- * @throws AppError as {@link checkFactors}; conflict when the edit does not match or it
- *   was consumed concurrently.
+ * @param toolCallId the call about to run; without it a consumed challenge is never accepted again.
+ * @returns replayed: true when the challenge had been consumed by this same call before.
+ * @throws AppError as {@link checkFactors}; conflict when the edit does not match, it was
+ *   consumed concurrently, or it was consumed and this is not the same call.
  */
-export async function consumeChallenge(opts: ApprovalOptions, input: DecisionInput & { editedArgsHash?: string }): Promise<void> {
-  const a = await checkFactors(opts, input, ["approved", "pending"]);
+export async function consumeChallenge(opts: ApprovalOptions, input: DecisionInput & { editedArgsHash?: string; toolCallId?: string }): Promise<{ replayed: boolean }> {
+  const a = await checkFactors(opts, input, ["approved", "pending", "consumed"]);
   const isEdit = a.decision === "edit";
   const editOk = isEdit
     ? a.editedArgs !== null && a.editedArgsHash !== null && sha256Hex(a.editedArgs) === a.editedArgsHash && input.editedArgsHash === a.editedArgsHash
     : input.editedArgsHash === undefined;
   if (!editOk) throw new AppError("conflict", "args_hash_mismatch", "The arguments about to run are not the ones the approver approved.");
+  if (a.status === "consumed") {
+    const sameUse = a.consumedAt !== null && input.toolCallId !== undefined && input.toolCallId === a.toolCallId && a.decidedById === input.userId;
+    if (!sameUse) throw new AppError("conflict", "approval_already_decided", "This approval was already used.");
+    return { replayed: true };
+  }
   const at = clock(opts);
   const won = await opts.db.approval.updateMany({
     where: { id: a.id, status: a.status, consumedAt: null },
@@ -276,6 +298,7 @@ export async function consumeChallenge(opts: ApprovalOptions, input: DecisionInp
   });
   if (won.count !== 1) throw new AppError("conflict", "approval_already_decided", "This approval was already used.");
   publish("approval.consumed", a, "consumed", at);
+  return { replayed: false };
 }
 
 /**

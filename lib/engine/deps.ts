@@ -5,6 +5,7 @@ import type { FlowSpec } from "../flow/compile";
 import type { RetrievedMemory } from "../memory/types";
 import type { ToolRunResult } from "../tools/types";
 import type { AuditRecord } from "./state";
+import type { ToolExecutionStore } from "./tool-executions";
 
 /** A resolved model and what the UI says about it (say when offline). */
 export interface ResolvedModel {
@@ -21,8 +22,8 @@ export interface ToolCallContext {
   toolCallId: string;
 }
 
-/** Result of validating and consuming an approval (the seven factors). */
-export type ConsumeResult = { ok: true } | { ok: false; reason: string; message: string };
+/** Result of validating and consuming an approval (the seven factors, docs/security.md). */
+export type ConsumeResult = { ok: true; /** Consumed before by this same call (a re-run after a crash). */ replayed?: boolean } | { ok: false; reason: string; message: string };
 
 /**
  * Everything the graph's nodes reach outside the state, injected by the graph builder so
@@ -68,9 +69,10 @@ export interface EngineDeps {
     } & ChallengeContext): Promise<{ id: string; token: string; expiresAt: string }>;
     /**
      * Validates the seven factors (id, expiry, args hash, HMAC, one-time use, thread, user)
-     * and marks the challenge consumed in one conditional update.
+     * and marks the challenge consumed in one conditional update; the same call presenting
+     * it again after a crash is accepted without a second consumption (`replayed`).
      */
-    consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string; editedArgsHash?: string }): Promise<ConsumeResult>;
+    consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string; editedArgsHash?: string; toolCallId: string }): Promise<ConsumeResult>;
     /**
      * Marks a pending challenge rejected (no-op when already decided); answers who rejected
      * it, as the run's report names them (their name, else their email).
@@ -84,7 +86,15 @@ export interface EngineDeps {
     /** Reads an output of this thread back; null when the pointer is not this thread's. */
     read(threadId: string, pointer: string): Promise<{ content: string; sizeChars: number } | null>;
   };
-  /** Appends to the thread's persistent audit trail. */
+  /**
+   * The durable record of side-effecting tool calls (intent before, outcome after), so a
+   * re-run node never runs a completed call twice (docs/durability.md "Side effects").
+   */
+  executions: ToolExecutionStore;
+  /**
+   * Appends to the thread's persistent audit trail; a record with a `key` already written
+   * for the thread is not written again.
+   */
   audit(threadId: string, record: AuditRecord): Promise<void>;
   /** Clock, ms since the epoch (injectable for tests). */
   now(): number;

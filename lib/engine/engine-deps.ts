@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { approvalSecret } from "../approvals/secret";
 import { closeChallenge, consumeChallenge, createChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
+import { prismaErrorCode } from "../db/prisma-error-code";
 import { env } from "../env";
 import { isAppError } from "../errors";
 import { compileFlowSpec } from "../flow/compile";
@@ -13,6 +14,7 @@ import { builtinRegistry, type ToolRegistry } from "../tools/registry";
 import { ensureWorkspace } from "../tools/workspace";
 import type { EngineDeps, ResolvedModel } from "./deps";
 import { bindMemory, type MemoryBinding } from "./memory-binding";
+import { prismaToolExecutions } from "./tool-executions-prisma";
 
 /** Options of {@link createEngineDeps}; everything defaults to the server's configuration. */
 export interface EngineDepsOptions {
@@ -90,8 +92,8 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
       create: (input) => createChallenge({ ...approvalOpts, ttlMs: opts.approvalTtlMs ?? env().APPROVAL_TTL_MS }, input),
       async consume(input) {
         try {
-          await consumeChallenge(approvalOpts, input);
-          return { ok: true };
+          const { replayed } = await consumeChallenge(approvalOpts, input);
+          return { ok: true, replayed };
         } catch (err) {
           if (isAppError(err)) return { ok: false, reason: err.reason, message: err.message };
           throw err;
@@ -108,17 +110,24 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
         return { by: who?.name?.trim() || who?.email || "the approver" };
       },
     },
+    executions: prismaToolExecutions(opts.db),
     async audit(threadId, record) {
-      await opts.db.auditEntry.create({
-        data: {
-          threadId,
-          actorId: record.actor,
-          action: record.action,
-          toolName: record.tool ?? null,
-          argsHash: record.args_hash ?? null,
-          detail: JSON.stringify({ at: record.at, detail: record.detail ?? null }),
-        },
-      });
+      try {
+        await opts.db.auditEntry.create({
+          data: {
+            threadId,
+            actorId: record.actor,
+            action: record.action,
+            toolName: record.tool ?? null,
+            argsHash: record.args_hash ?? null,
+            detail: JSON.stringify({ at: record.at, detail: record.detail ?? null }),
+            key: record.key ?? null,
+          },
+        });
+      } catch (err) {
+        // The same keyed entry, written by a node that ran again after a crash: once is enough.
+        if (!record.key || prismaErrorCode(err) !== "P2002") throw err;
+      }
     },
     now,
   };

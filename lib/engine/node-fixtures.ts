@@ -8,6 +8,7 @@ import { workspaceAssistant } from "../../templates/workspace-assistant";
 import type { ConsumeResult, EngineDeps } from "./deps";
 import type { Command, Send } from "@langchain/langgraph";
 import { newBranch } from "./branch";
+import { memoryToolExecutions } from "./tool-executions-memory";
 import { type BranchTask, GraphState, type GraphStateValue, type Plan, type PlanStep, type ProposedTool, type StepBranch } from "./state";
 import type { RunChunk } from "./ui-parts";
 
@@ -38,6 +39,10 @@ export const toolTurn = (toolName: string, input: unknown, toolCallId = "call_1"
 export interface FakeDeps extends EngineDeps {
   model: MockLanguageModelV4;
   audits: { threadId: string; action: string; tool?: string }[];
+  /** Keys of the keyed audit records written (thread:key). */
+  auditKeys: Set<string>;
+  /** The in-memory twin of the tool execution records. */
+  executions: ReturnType<typeof memoryToolExecutions>;
   created: Parameters<EngineDeps["approvals"]["create"]>[0][];
   consumed: Parameters<EngineDeps["approvals"]["consume"]>[0][];
   rejected: Parameters<EngineDeps["approvals"]["reject"]>[0][];
@@ -63,6 +68,8 @@ export function fakeDeps(turns: Script = [], doc: FlowDocument = workspaceAssist
   const deps: FakeDeps = {
     model,
     audits: [],
+    auditKeys: new Set(),
+    executions: memoryToolExecutions(),
     created: [],
     consumed: [],
     rejected: [],
@@ -108,6 +115,9 @@ export function fakeDeps(turns: Script = [], doc: FlowDocument = workspaceAssist
       },
     },
     audit: async (threadId, record) => {
+      // Keyed records are written once, as the AuditEntry table's unique key does.
+      if (record.key && deps.auditKeys.has(`${threadId}:${record.key}`)) return;
+      if (record.key) deps.auditKeys.add(`${threadId}:${record.key}`);
       deps.audits.push({ threadId, action: record.action, ...(record.tool ? { tool: record.tool } : {}) });
     },
     now: () => deps.clock.now,

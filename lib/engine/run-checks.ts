@@ -26,7 +26,7 @@ export async function checkRun(db: Db, threadId: string, userId: string, input: 
   } else {
     const access = await threadAccess(db, userId, threadId);
     thread = access.thread;
-    if (input.kind === "decision") requireCapability(access.role, "decide");
+    if (input.kind === "decision" || input.kind === "outcome") requireCapability(access.role, "decide");
     else {
       requireCapability(access.role, "run");
       if (thread.userId !== userId) throw new AppError("forbidden", "thread_owner_only", "Only the user who started this thread can send it messages; decide its approvals from the cards or the inbox.");

@@ -11,6 +11,7 @@ import type { RunStatus } from "../run-status";
 import { startRunTrace } from "../telemetry";
 import { type RunContext, type RunDepsOverrides, runContext } from "./run-context";
 import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
+import { waitingOutcomes } from "./run-outcome";
 import { withoutLiveTokens } from "./safe-state";
 import type { GraphStateValue } from "./state";
 import type { RunChunk } from "./ui-parts";
@@ -190,7 +191,8 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     yield* outbox.splice(0);
     usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
     const waiting = after.tasks.some((t) => t.interrupts.length > 0);
-    const status = runStatusOf(v, question !== null, waiting);
+    // A call whose outcome is unknown waits on a person's answer (retry or skip).
+    const status = runStatusOf(v, question !== null || waitingOutcomes(after).length > 0, waiting);
     final = runChunk(status, v.error && !waiting && status !== "cancelled" ? v.error : null);
   } catch (err) {
     if (o.signal.aborted) {

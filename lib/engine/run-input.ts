@@ -7,6 +7,7 @@ import { classifyIntent } from "./intent";
 import type { QuestionInterrupt } from "./nodes/finalizer";
 import type { RunContext } from "./run-context";
 import { applyDecision, type DecisionInput, waitingCalls } from "./run-decision";
+import { applyOutcomeChoice, type OutcomeInput, waitingOutcomes } from "./run-outcome";
 
 /** What starts a run on a thread: a user message, a decision on a pending approval, a continue. */
 export type RunInput =
@@ -14,6 +15,8 @@ export type RunInput =
   /** Continue a run that stopped between two steps (the server went away) from its last checkpoint. */
   | { kind: "continue" }
   | DecisionInput
+  /** The choice for a side-effecting call whose outcome is unknown after a crash (run-outcome.ts). */
+  | OutcomeInput
   /** Internal (the expiry sweeper, never HTTP): tell the run that a challenge expired. */
   | { kind: "expired"; approvalId: string };
 
@@ -25,7 +28,7 @@ export type RunInput =
  * interrupts the thread waits on (a decision, an answer, an expiry).
  */
 export const JobInput = z.object({
-  kind: z.enum(["message", "continue", "decision", "expired"]),
+  kind: z.enum(["message", "continue", "decision", "expired", "outcome"]),
   /** What the run view shows as the user's turn. */
   label: z.string(),
   /** The run's W3C trace id (32 hex chars), fixed at acceptance: events, logs and spans carry it. */
@@ -90,6 +93,11 @@ export async function resolveRunInput(o: ResolveInputOptions): Promise<JobInput>
   if (input.kind === "decision" || input.kind === "expired") {
     const decided = await applyDecision({ db: o.tx, secret: o.secret, now }, o.threadId, o.userId, input, waitingCalls(snapshot), o.ctx.deps);
     return { kind: input.kind, label: decided.label, intent: null, ...(input.kind === "expired" ? { approvalId: input.approvalId } : {}), graph: { type: "resume", resume: decided.resume, update: { run_started_at: now() } } };
+  }
+  if (input.kind === "outcome") {
+    // Recorded on the call's execution row in this transaction: durable before the run resumes.
+    const chosen = await applyOutcomeChoice(o.tx, o.threadId, o.userId, input, waitingOutcomes(snapshot), now());
+    return { kind: "outcome", label: chosen.label, intent: null, graph: { type: "resume", resume: chosen.resume, update: { run_started_at: now() } } };
   }
   const question = pendingQuestion(snapshot);
   if (question) {

@@ -132,6 +132,12 @@ export interface AuditRecord {
   tool?: string;
   args_hash?: string;
   detail?: string;
+  /**
+   * Idempotency key of the AuditEntry row (e.g. `tool_executed:<call id>:<attempt>`): a node
+   * that runs again after a crash writes the same key and the entry is not recorded twice
+   * (docs/durability.md "Side effects"). Absent for entries that may repeat.
+   */
+  key?: string;
 }
 
 /**
@@ -171,9 +177,10 @@ export interface StepOutput {
   ok: boolean;
   /**
    * Set when the try must not be retried because someone decided against its action: the
-   * flow's policy blocked it, or an approver rejected it. `text` then says who and why.
+   * flow's policy blocked it, an approver rejected it, or a person chose to skip a call whose
+   * outcome was unknown after a crash. `text` then says who and why.
    */
-  final?: "blocked" | "rejected";
+  final?: "blocked" | "rejected" | "skipped";
 }
 
 /**

@@ -88,6 +88,7 @@ export function historyGraph(db: Db, document: string): { graph: PhylacteryGraph
     tools: { describe: () => undefined, run: refuse },
     approvals: { create: refuse, consume: refuse, reject: refuse },
     blobs: { put: refuse, read: refuse },
+    executions: { begin: refuse, finish: refuse, decide: refuse, get: refuse },
     audit: refuse,
     now: Date.now,
   };

@@ -52,7 +52,7 @@ describe("approvalHandlerNode", () => {
     const cmd = await approvalHandlerNode(deps)(waiting());
     const t = targets(cmd);
     expect(t.map((x) => x.node)).toEqual(["tools"]);
-    expect(deps.consumed).toEqual([{ approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", argsHash: p.args_hash }]);
+    expect(deps.consumed).toEqual([{ approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", toolCallId: "call_1-abcd1234", argsHash: p.args_hash }]);
     expect(t[0]?.arg?.branch).toMatchObject({
       phase: "running",
       proposed_tool: p,
@@ -137,7 +137,7 @@ describe("approvalHandlerNode: edit, respond, ignore, expired", () => {
     const t = targets(cmd);
     const next = canonicalArgs(edited);
     expect(t.map((x) => x.node)).toEqual(["tools"]);
-    expect(deps.consumed).toEqual([{ approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", argsHash: p.args_hash, editedArgsHash: next.hash }]);
+    expect(deps.consumed).toEqual([{ approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", toolCallId: "call_1-abcd1234", argsHash: p.args_hash, editedArgsHash: next.hash }]);
     expect(t[0]?.arg?.branch.proposed_tool).toEqual({ ...p, args: edited, canonical_args: next.canonical, args_hash: next.hash });
     expect(t[0]?.arg?.branch.approval_outcome).toMatchObject({ decision: "edited" });
     // The agent's conversation shows the call that runs.

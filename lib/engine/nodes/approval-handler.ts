@@ -37,7 +37,17 @@ export function approvalHandlerNode(deps: EngineDeps) {
       return settle({ ...branch, phase: "done", output: { step_id: branch.step_id, text: "No call was waiting for approval.", ok: false } });
     }
     const approvalId = branch.approval_id;
-    const record = (action: string, detail: string, argsHash = p.args_hash): AuditRecord => ({ action, at, actor: req.decided_by, tool: p.name, args_hash: argsHash, detail });
+    // Keyed per approval, so the node running again after a crash records each once
+    // (a refusal may repeat: a bad chat command can be followed by another).
+    const record = (action: string, detail: string, argsHash = p.args_hash): AuditRecord => ({
+      action,
+      at,
+      actor: req.decided_by,
+      tool: p.name,
+      args_hash: argsHash,
+      detail,
+      ...(action === "approval_refused" ? {} : { key: `${action}:${approvalId}` }),
+    });
     const outcome = (decision: ApprovalOutcome["decision"], reason: string): ApprovalOutcome => ({ approval_id: approvalId, tool_name: p.name, decision, reason });
     /** Ends the step's try without running the tool. */
     const closed = async (r: AuditRecord, o: ApprovalOutcome, text: string, extra: GraphUpdate = {}, final?: "rejected") => {
@@ -133,6 +143,7 @@ async function approveOrEdit(
       threadId: task.thread_id,
       userId: req.decided_by,
       argsHash: original.hash,
+      toolCallId: p.tool_call_id,
       ...(edited ? { editedArgsHash: edited.hash } : {}),
     });
   }

@@ -30,7 +30,7 @@ export function riskGateNode(deps: EngineDeps) {
     const at = iso(deps.now());
     const view = { toolCallId: p.tool_call_id, agentId: branch.agent.id, toolName: p.name, args: p.args, argsHash: p.args_hash, output: null };
     const refuse = async (output: string, code: string, status: "blocked" | "error", decision: "BLOCKED" | null, rule: string | null): Promise<Command> => {
-      const record = { action: code, at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: output };
+      const record = { action: code, at, actor: "risk_gate", tool: p.name, args_hash: p.args_hash, detail: output, key: `${code}:${p.tool_call_id}` };
       await deps.audit(task.thread_id, record);
       emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status, decision, rule, output } });
       const result = refusedResult(p.name, p.tool_call_id, output, code);
@@ -71,7 +71,8 @@ export function riskGateNode(deps: EngineDeps) {
     if (decision === "BLOCKED") {
       return refuse(`BLOCKED by policy (${ruleText}): ${p.name} may not run in this flow.`, "tool_blocked", "blocked", "BLOCKED", ruleText);
     }
-    const proposed = { action: "tool_proposed", at, actor: branch.agent.id, tool: p.name, args_hash: p.args_hash, detail: `${policy.reason} (risk ${policy.risk_level})` };
+    // Keyed by the call: the node running again after a crash records it once.
+    const proposed = { action: "tool_proposed", at, actor: branch.agent.id, tool: p.name, args_hash: p.args_hash, detail: `${policy.reason} (risk ${policy.risk_level})`, key: `tool_proposed:${p.tool_call_id}` };
     await deps.audit(task.thread_id, proposed);
     if (decision === "ALLOW") {
       emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, ...risk, status: "allowed", decision, rule: ruleText } });

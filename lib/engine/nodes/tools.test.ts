@@ -21,7 +21,7 @@ describe("toolsNode", () => {
     expect(t[0]?.arg?.branch.last_tool_result).toMatchObject(result);
     expect(mirrored(cmd)?.last_tool_result).toMatchObject(result);
     expect(deps.audits).toEqual([{ threadId: "thread-1", action: "tool_executed", tool: "read_file" }]);
-    expect(updateOf(cmd).audit_trail).toEqual([{ action: "tool_executed", at: new Date(deps.clock.now).toISOString(), actor: "assistant", tool: "read_file", args_hash: p.args_hash, detail: "success in 1 ms" }]);
+    expect(updateOf(cmd).audit_trail).toEqual([{ action: "tool_executed", at: new Date(deps.clock.now).toISOString(), actor: "assistant", tool: "read_file", args_hash: p.args_hash, detail: "success in 1 ms", key: `tool_executed:${p.tool_call_id}:1` }]);
     expect(chunks.map((c) => (c.type === "data-tool" ? [c.id, c.data.status, c.data.output] : c.type))).toEqual([
       [p.tool_call_id, "running", null],
       [p.tool_call_id, "done", "hello from notes"],
@@ -44,6 +44,61 @@ describe("toolsNode", () => {
     expect(targets(cmd).map((x) => x.node)).toEqual(["interpreter"]);
     expect(deps.ran).toEqual([]);
     expect(deps.audits).toEqual([]);
+  });
+});
+
+describe("toolsNode exactly once (docs/durability.md)", () => {
+  it("a side-effecting call: the intent is recorded before the tool runs and the outcome after it", async () => {
+    const deps = fakeDeps();
+    const p = proposal("write_file", { path: "out.md", content: "x" });
+    const seen: (string | undefined)[] = [];
+    const run = deps.tools.run;
+    deps.tools.run = async (...a) => {
+      seen.push((await deps.executions.get({ threadId: "thread-1", toolCallId: p.tool_call_id }))?.status);
+      return run(...a);
+    };
+    await toolsNode(deps)(branchTask({ proposed_tool: p }));
+    expect(seen).toEqual(["started"]);
+    expect(await deps.executions.get({ threadId: "thread-1", toolCallId: p.tool_call_id })).toMatchObject({ status: "completed", attempt: 1, toolName: "write_file", argsHash: p.args_hash });
+  });
+
+  it("run again after the outcome was recorded: the tool does not run, the recorded result is used, audit and memory are not doubled", async () => {
+    const deps = fakeDeps();
+    deps.toolOutput = "wrote out.md";
+    const p = proposal("write_file", { path: "out.md", content: "x" });
+    const first = await toolsNode(deps)(branchTask({ proposed_tool: p }));
+    deps.toolOutput = "SECOND RUN";
+    const again = await toolsNode(deps)(branchTask({ proposed_tool: p }));
+    expect(deps.ran).toHaveLength(1);
+    expect(mirrored(again)?.last_tool_result).toEqual(mirrored(first)?.last_tool_result);
+    expect(mirrored(again)?.last_tool_result?.output).toBe("wrote out.md");
+    expect(deps.audits.filter((a) => a.action === "tool_executed")).toHaveLength(1);
+  });
+
+  it("a read-only call keeps no record and runs again when its node runs again", async () => {
+    const deps = fakeDeps();
+    const p = proposal("read_file", { path: "notes.md" });
+    await toolsNode(deps)(branchTask({ proposed_tool: p }));
+    await toolsNode(deps)(branchTask({ proposed_tool: p }));
+    expect(deps.ran).toHaveLength(2);
+    expect(deps.executions.rows.size).toBe(0);
+  });
+
+  it("a call a person chose to skip: the tool does not run; the step ends as skipped (final) and says why -> Supervisor", async () => {
+    const deps = fakeDeps();
+    const p = proposal("delete_file", { path: "old.md" });
+    const key = { threadId: "thread-1", toolCallId: p.tool_call_id };
+    await deps.executions.begin({ ...key, toolName: p.name, argsHash: p.args_hash, approvalId: null, stepId: "s1", agentId: "assistant" }, 1_000);
+    await deps.executions.decide(key, 1, "skip", "Ada", 2_000);
+    const cmd = await toolsNode(deps)(branchTask({ proposed_tool: p }));
+    expect(deps.ran).toEqual([]);
+    expect(targets(cmd).map((t) => t.node)).toEqual(["supervisor"]);
+    expect(mirrored(cmd)?.output).toEqual({
+      step_id: mirrored(cmd)?.step_id,
+      ok: false,
+      final: "skipped",
+      text: "delete_file old.md was not done: the server stopped during the call, so whether it took effect is unknown, and Ada chose to skip it.",
+    });
   });
 });
 

@@ -6,7 +6,8 @@ export const Params = z.object({ threadId: z.string().min(1).max(64) });
 
 /**
  * POST body (sent by the run view's chat transport and the inbox): a user message, a
- * continue, or a decision on a pending approval. Approval tokens are base64url HMACs (43 chars).
+ * continue, a decision on a pending approval, or the choice for a call whose outcome is
+ * unknown. Approval tokens are base64url HMACs (43 chars).
  */
 export const Body = z.object({
   input: z.discriminatedUnion("kind", [
@@ -33,6 +34,15 @@ export const Body = z.object({
         .refine((a) => JSON.stringify(a).length <= 65_536, "the edited arguments are over 64 KB")
         .optional(),
       comment: z.string().trim().max(1000).optional(),
+    }),
+    /**
+     * The choice for a side-effecting call whose outcome is unknown after a crash
+     * (docs/durability.md "Side effects"): retry runs it again, skip reports it as not done.
+     */
+    z.object({
+      kind: z.literal("outcome"),
+      toolCallId: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, "tool call ids are 1-128 of [A-Za-z0-9_.:-]"),
+      choice: z.enum(["retry", "skip"], "choice is retry or skip"),
     }),
   ]),
 });
