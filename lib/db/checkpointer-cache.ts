@@ -1,4 +1,4 @@
-import type { BlobRow, CheckpointRow, StoredCheckpoint, WriteRow } from "./checkpointer-store";
+import type { BlobRow, CheckpointRow, Serialized, StoredCheckpoint, WriteRow } from "./checkpointer-store";
 
 type Entry = { row: CheckpointRow; blobs: BlobRow[]; writes: WriteRow[] } | "none";
 
@@ -9,12 +9,31 @@ function byTaskThenIdx(a: WriteRow, b: WriteRow): number {
   return a.idx - b.idx;
 }
 
+const decoder = new TextDecoder();
+
+/** A "json" value kept as text: strings are immutable (no copy per read) and need no decoding. */
+const kept = (type: string, value: Serialized): Serialized =>
+  type === "json" && typeof value !== "string" ? decoder.decode(value) : value;
+
+/** A value the caller may keep or change without touching the cache. */
+const fresh = (value: Serialized): Serialized => (typeof value === "string" ? value : value.slice());
+
 /** A copy whose byte arrays the caller may keep or change without touching the cache. */
 function copyOf(entry: Exclude<Entry, "none">): StoredCheckpoint {
   return {
-    row: { ...entry.row },
-    writes: entry.writes.map((w) => ({ ...w, value: Uint8Array.from(w.value) })),
-    blobs: entry.blobs.map((b) => ({ ...b, value: Uint8Array.from(b.value) })),
+    row: { ...entry.row, checkpoint: fresh(entry.row.checkpoint), metadata: fresh(entry.row.metadata) },
+    writes: entry.writes.map((w) => ({ ...w, value: fresh(w.value) })),
+    blobs: entry.blobs.map((b) => ({ ...b, value: fresh(b.value) })),
+  };
+}
+
+/** The entry as kept: its own copies, "json" values as text. */
+function keep(entry: Exclude<Entry, "none">): Exclude<Entry, "none"> {
+  const { row } = entry;
+  return {
+    row: { ...row, checkpoint: kept(row.type, row.checkpoint), metadata: kept(row.metadataType, row.metadata) },
+    writes: entry.writes.map((w) => ({ ...w, value: fresh(kept(w.type, w.value)) })),
+    blobs: entry.blobs.map((b) => ({ ...b, value: fresh(kept(b.type, b.value)) })),
   };
 }
 
@@ -67,7 +86,7 @@ export class LatestCheckpointCache {
       return;
     }
     if (!stored.blobs) return;
-    this.entries.set(key, copyOf({ row: stored.row, writes: stored.writes, blobs: stored.blobs }) as Exclude<Entry, "none">);
+    this.entries.set(key, keep({ row: stored.row, writes: stored.writes, blobs: stored.blobs }));
   }
 
   /**
@@ -100,7 +119,7 @@ export class LatestCheckpointCache {
       wanted.push(found);
     }
     const writes = previous && previous.row.checkpointId === row.checkpointId ? previous.writes : [];
-    this.entries.set(key, { row, blobs: wanted, writes });
+    this.entries.set(key, keep({ row, blobs: wanted, writes }));
   }
 
   /** Follows stored pending writes: same rule as the database (`replace`, else first kept). */
@@ -114,7 +133,7 @@ export class LatestCheckpointCache {
     const writes = new Map(entry.writes.map((w) => [`${w.taskId}\u0000${w.idx}`, w]));
     for (const r of rows) {
       const k = `${r.taskId}\u0000${r.idx}`;
-      if (replace || !writes.has(k)) writes.set(k, r);
+      if (replace || !writes.has(k)) writes.set(k, { ...r, value: kept(r.type, r.value) });
     }
     entry.writes = [...writes.values()].sort(byTaskThenIdx);
   }

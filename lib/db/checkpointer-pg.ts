@@ -1,13 +1,15 @@
 import pg from "pg";
 import { logger } from "../log";
-import type {
-  BlobRow,
-  CheckpointKey,
-  CheckpointRow,
-  CheckpointStore,
-  ListQuery,
-  StoredCheckpoint,
-  WriteRow,
+import { groupReadRows, type ReadRow } from "./checkpointer-read-rows";
+import {
+  type BlobRow,
+  bytesOf,
+  type CheckpointKey,
+  type CheckpointRow,
+  type CheckpointStore,
+  type ListQuery,
+  type StoredCheckpoint,
+  type WriteRow,
 } from "./checkpointer-store";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
@@ -34,57 +36,6 @@ SELECT 2, cp.rn, cp."threadId", cp."checkpointNs", cp."checkpointId", b."channel
   JOIN "CheckpointBlob" AS b
     ON b."threadId" = cp."threadId" AND b."checkpointNs" = cp."checkpointNs" AND b."channel" = v.key AND b."version" = v.value
 ORDER BY rn, kind, a, idx`;
-}
-
-type ReadRow = {
-  kind: number;
-  threadId: string;
-  checkpointNs: string;
-  checkpointId: string;
-  a: string | null;
-  b: string;
-  c: string | null;
-  d: Buffer;
-  e: Buffer | null;
-  f: string | null;
-  idx: number | null;
-};
-
-/** Groups {@link readSql}'s rows into checkpoints, in rank order. */
-function group(rows: ReadRow[]): StoredCheckpoint[] {
-  const out: StoredCheckpoint[] = [];
-  let current: StoredCheckpoint | undefined;
-  for (const r of rows) {
-    if (r.kind === 0) {
-      const row: CheckpointRow = {
-        threadId: r.threadId,
-        checkpointNs: r.checkpointNs,
-        checkpointId: r.checkpointId,
-        parentCheckpointId: r.a,
-        type: r.b,
-        checkpoint: r.d,
-        metadataType: r.c ?? "json",
-        metadata: r.e ?? Buffer.alloc(0),
-        metadataJson: r.f ?? "{}",
-      };
-      current = { row, writes: [], blobs: row.type === "json" ? [] : undefined };
-      out.push(current);
-    } else if (r.kind === 1 && current) {
-      current.writes.push({
-        threadId: r.threadId,
-        checkpointNs: r.checkpointNs,
-        checkpointId: r.checkpointId,
-        taskId: r.a ?? "",
-        idx: r.idx ?? 0,
-        channel: r.b,
-        type: r.c ?? "json",
-        value: r.d,
-      });
-    } else if (r.kind === 2 && current) {
-      current.blobs?.push({ channel: r.a ?? "", type: r.b, version: r.c ?? "", value: r.d });
-    }
-  }
-  return out;
 }
 
 /**
@@ -133,7 +84,7 @@ export class PgCheckpointStore implements CheckpointStore {
             readSql(`SELECT * FROM "Checkpoint" WHERE "threadId" = $1 AND "checkpointNs" = $2 AND "checkpointId" = $3`),
             [threadId, checkpointNs, checkpointId],
           );
-    return group(rows)[0];
+    return groupReadRows(rows)[0];
   }
 
   async list(query: ListQuery): Promise<StoredCheckpoint[]> {
@@ -148,7 +99,7 @@ export class PgCheckpointStore implements CheckpointStore {
     }
     let cp = `SELECT * FROM "Checkpoint"${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY "checkpointId" DESC`;
     if (query.limit !== undefined) cp += ` LIMIT $${args.push(query.limit)}`;
-    return group(await this.query<ReadRow>(readSql(cp), args));
+    return groupReadRows(await this.query<ReadRow>(readSql(cp), args));
   }
 
   async blobs(threadId: string, checkpointNs: string, versions: Record<string, string>): Promise<BlobRow[]> {
@@ -193,7 +144,7 @@ export class PgCheckpointStore implements CheckpointStore {
         blobs.map((b) => b.channel),
         blobs.map((b) => b.version),
         blobs.map((b) => b.type),
-        blobs.map((b) => Buffer.from(b.value.buffer, b.value.byteOffset, b.value.byteLength)),
+        blobs.map((b) => bytesOf(b.value)),
       ],
     );
   }
@@ -214,7 +165,7 @@ export class PgCheckpointStore implements CheckpointStore {
         rows.map((r) => r.idx),
         rows.map((r) => r.channel),
         rows.map((r) => r.type),
-        rows.map((r) => Buffer.from(r.value.buffer, r.value.byteOffset, r.value.byteLength)),
+        rows.map((r) => bytesOf(r.value)),
       ],
     );
   }

@@ -1,12 +1,13 @@
 import type { PrismaClient } from "../../generated/prisma/client";
-import type {
-  BlobRow,
-  CheckpointKey,
-  CheckpointRow,
-  CheckpointStore,
-  ListQuery,
-  StoredCheckpoint,
-  WriteRow,
+import {
+  type BlobRow,
+  bytesOf,
+  type CheckpointKey,
+  type CheckpointRow,
+  type CheckpointStore,
+  type ListQuery,
+  type StoredCheckpoint,
+  type WriteRow,
 } from "./checkpointer-store";
 
 const WRITE_ORDER = [{ taskId: "asc" as const }, { idx: "asc" as const }];
@@ -99,11 +100,11 @@ export class PrismaCheckpointStore implements CheckpointStore {
     await this.db.$transaction([
       ...blobs.map(
         (b) => this.db.$executeRaw`INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value")
-          VALUES (${threadId}, ${checkpointNs}, ${b.channel}, ${b.version}, ${b.type}, ${Buffer.from(b.value)})
+          VALUES (${threadId}, ${checkpointNs}, ${b.channel}, ${b.version}, ${b.type}, ${bytesOf(b.value)})
           ON CONFLICT ("threadId", "checkpointNs", "channel", "version") DO UPDATE SET "type" = excluded."type", "value" = excluded."value"`,
       ),
       this.db.$executeRaw`INSERT INTO "Checkpoint" ("threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson")
-        VALUES (${row.threadId}, ${row.checkpointNs}, ${row.checkpointId}, ${row.parentCheckpointId}, ${row.type}, ${Buffer.from(row.checkpoint)}, ${row.metadataType}, ${Buffer.from(row.metadata)}, ${row.metadataJson})
+        VALUES (${row.threadId}, ${row.checkpointNs}, ${row.checkpointId}, ${row.parentCheckpointId}, ${row.type}, ${bytesOf(row.checkpoint)}, ${row.metadataType}, ${bytesOf(row.metadata)}, ${row.metadataJson})
         ON CONFLICT ("threadId", "checkpointNs", "checkpointId") DO UPDATE SET "parentCheckpointId" = excluded."parentCheckpointId", "type" = excluded."type",
           "checkpoint" = excluded."checkpoint", "metadataType" = excluded."metadataType", "metadata" = excluded."metadata", "metadataJson" = excluded."metadataJson"`,
     ]);
@@ -114,10 +115,10 @@ export class PrismaCheckpointStore implements CheckpointStore {
       rows.map((r) =>
         replace
           ? this.db.$executeRaw`INSERT INTO "CheckpointWrite" ("threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value")
-              VALUES (${r.threadId}, ${r.checkpointNs}, ${r.checkpointId}, ${r.taskId}, ${r.idx}, ${r.channel}, ${r.type}, ${Buffer.from(r.value)})
+              VALUES (${r.threadId}, ${r.checkpointNs}, ${r.checkpointId}, ${r.taskId}, ${r.idx}, ${r.channel}, ${r.type}, ${bytesOf(r.value)})
               ON CONFLICT ("threadId", "checkpointNs", "checkpointId", "taskId", "idx") DO UPDATE SET "channel" = excluded."channel", "type" = excluded."type", "value" = excluded."value"`
           : this.db.$executeRaw`INSERT INTO "CheckpointWrite" ("threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value")
-              VALUES (${r.threadId}, ${r.checkpointNs}, ${r.checkpointId}, ${r.taskId}, ${r.idx}, ${r.channel}, ${r.type}, ${Buffer.from(r.value)})
+              VALUES (${r.threadId}, ${r.checkpointNs}, ${r.checkpointId}, ${r.taskId}, ${r.idx}, ${r.channel}, ${r.type}, ${bytesOf(r.value)})
               ON CONFLICT ("threadId", "checkpointNs", "checkpointId", "taskId", "idx") DO NOTHING`,
       ),
     );

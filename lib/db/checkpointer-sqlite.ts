@@ -1,16 +1,13 @@
 import Database from "better-sqlite3";
-import type {
-  BlobRow,
-  CheckpointKey,
-  CheckpointRow,
-  CheckpointStore,
-  ListQuery,
-  StoredCheckpoint,
-  WriteRow,
-} from "./checkpointer-store";
+import type { BlobRow, CheckpointKey, CheckpointRow, CheckpointStore, ListQuery, StoredCheckpoint, WriteRow } from "./checkpointer-store";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
+// Reads hand "json" values over as text (see Serialized): JSON.stringify output is UTF-8 text.
+const text = (column: string, type: string) => `CASE WHEN "${type}" = 'json' THEN CAST("${column}" AS TEXT) ELSE "${column}" END AS "${column}"`;
+const READ_ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", ${text("checkpoint", "type")},
+  "metadataType", ${text("metadata", "metadataType")}, "metadataJson"`;
+const READ_WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", ${text("value", "type")}`;
 
 /**
  * The SQLite file a `file:` URL names (Prisma's form: `file:./dev.db`, `file:/abs/x.db`,
@@ -54,24 +51,25 @@ export class SqliteCheckpointStore implements CheckpointStore {
     return s;
   }
 
-  private writesOf(key: CheckpointKey): WriteRow[] {
-    return this.stmt(
-      `SELECT ${WRITE} FROM "CheckpointWrite" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ? ORDER BY "taskId", "idx"`,
-    ).all(key.threadId, key.checkpointNs, key.checkpointId) as WriteRow[];
+  private withWrites(row: CheckpointRow): StoredCheckpoint {
+    const writes = this.stmt(
+      `SELECT ${READ_WRITE} FROM "CheckpointWrite" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ? ORDER BY "taskId", "idx"`,
+    ).all(row.threadId, row.checkpointNs, row.checkpointId) as WriteRow[];
+    // Blobs are read by the saver once it knows the checkpoint's channel versions.
+    return { row, writes, blobs: undefined };
   }
 
   async get(threadId: string, checkpointNs: string, checkpointId: string | undefined): Promise<StoredCheckpoint | undefined> {
     const row = (
       checkpointId === undefined
         ? this.stmt(
-            `SELECT ${ROW} FROM "Checkpoint" WHERE "threadId" = ? AND "checkpointNs" = ? ORDER BY "checkpointId" DESC LIMIT 1`,
+            `SELECT ${READ_ROW} FROM "Checkpoint" WHERE "threadId" = ? AND "checkpointNs" = ? ORDER BY "checkpointId" DESC LIMIT 1`,
           ).get(threadId, checkpointNs)
         : this.stmt(
-            `SELECT ${ROW} FROM "Checkpoint" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ?`,
+            `SELECT ${READ_ROW} FROM "Checkpoint" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ?`,
           ).get(threadId, checkpointNs, checkpointId)
     ) as CheckpointRow | undefined;
-    if (!row) return undefined;
-    return { row, writes: this.writesOf(row), blobs: undefined };
+    return row ? this.withWrites(row) : undefined;
   }
 
   async list(query: ListQuery): Promise<StoredCheckpoint[]> {
@@ -94,26 +92,32 @@ export class SqliteCheckpointStore implements CheckpointStore {
       where.push(`"metadataJson" -> ? = ?`);
       args.push(`$."${key}"`, JSON.stringify(value));
     }
-    let sql = `SELECT ${ROW} FROM "Checkpoint"${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY "checkpointId" DESC`;
+    let sql = `SELECT ${READ_ROW} FROM "Checkpoint"${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY "checkpointId" DESC`;
     if (query.limit !== undefined) {
       sql += " LIMIT ?";
       args.push(query.limit);
     }
-    const rows = this.stmt(sql).all(...args) as CheckpointRow[];
-    return rows.map((row) => ({ row, writes: this.writesOf(row), blobs: undefined }));
+    return (this.stmt(sql).all(...args) as CheckpointRow[]).map((row) => this.withWrites(row));
   }
 
   async blobs(threadId: string, checkpointNs: string, versions: Record<string, string>): Promise<BlobRow[]> {
-    // One statement for every channel: json_each turns the {channel: version} object into rows.
-    return this.stmt(
-      `SELECT b."channel", b."version", b."type", b."value" FROM json_each(?) AS v
-       JOIN "CheckpointBlob" AS b ON b."threadId" = ? AND b."checkpointNs" = ? AND b."channel" = v.key AND b."version" = v.value`,
-    ).all(JSON.stringify(versions), threadId, checkpointNs) as BlobRow[];
+    // One primary-key lookup per channel: faster here than any single statement tried
+    // (json_each join, row-value IN), which SQLite plans as scans or sorts.
+    const lookup = this.stmt(
+      `SELECT "channel", "version", "type", ${text("value", "type")} FROM "CheckpointBlob"
+       WHERE "threadId" = ? AND "checkpointNs" = ? AND "channel" = ? AND "version" = ?`,
+    );
+    const out: BlobRow[] = [];
+    for (const [channel, version] of Object.entries(versions)) {
+      const blob = lookup.get(threadId, checkpointNs, channel, version) as BlobRow | undefined;
+      if (blob) out.push(blob);
+    }
+    return out;
   }
 
   async writesTo(key: CheckpointKey, channel: string): Promise<WriteRow[]> {
     return this.stmt(
-      `SELECT ${WRITE} FROM "CheckpointWrite" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ? AND "channel" = ? ORDER BY "taskId", "idx"`,
+      `SELECT ${READ_WRITE} FROM "CheckpointWrite" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ? AND "channel" = ? ORDER BY "taskId", "idx"`,
     ).all(key.threadId, key.checkpointNs, key.checkpointId, channel) as WriteRow[];
   }
 

@@ -13,14 +13,25 @@ export interface CheckpointKey {
   checkpointId: string;
 }
 
+/**
+ * Serialized bytes as stored; a store may read a "json" value as its text instead (the
+ * serde's `loadsTyped` takes either), which spares a Buffer and a UTF-8 decode per value.
+ */
+export type Serialized = Uint8Array | string;
+
+/** The bytes of a serialized value, as a Buffer sharing its memory when it is already bytes. */
+export function bytesOf(value: Serialized): Buffer {
+  return typeof value === "string" ? Buffer.from(value, "utf8") : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
 /** A `Checkpoint` row: the checkpoint without its channel values, and its metadata. */
 export interface CheckpointRow extends CheckpointKey {
   parentCheckpointId: string | null;
   /** serde type of `checkpoint` ("json" with the default serializer). */
   type: string;
-  checkpoint: Uint8Array;
+  checkpoint: Serialized;
   metadataType: string;
-  metadata: Uint8Array;
+  metadata: Serialized;
   /** JSON text of the metadata ("{}" when it cannot be written as JSON). */
   metadataJson: string;
 }
@@ -30,7 +41,7 @@ export interface BlobRow {
   channel: string;
   version: string;
   type: string;
-  value: Uint8Array;
+  value: Serialized;
 }
 
 /** A `CheckpointWrite` row: one pending write of a task, `idx` its position (or special index). */
@@ -39,7 +50,7 @@ export interface WriteRow extends CheckpointKey {
   idx: number;
   channel: string;
   type: string;
-  value: Uint8Array;
+  value: Serialized;
 }
 
 /**

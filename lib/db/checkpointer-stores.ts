@@ -7,11 +7,18 @@ import type { CheckpointStore } from "./checkpointer-store";
 // every saver: a saver is made per run, and opening a pool per run would exhaust the server.
 const stores = new Map<string, CheckpointStore>();
 
-/** The registry key of a URL: the absolute file of a SQLite URL, else the URL itself. */
+const keys = new Map<string, string | undefined>();
+
+/** The registry key of a URL: the absolute file of a SQLite URL, else the URL itself (memoized: asked per call). */
 function keyOf(url: string): string | undefined {
-  if (/^postgres(ql)?:\/\//.test(url)) return url;
-  const file = sqliteFileOf(url);
-  return file === undefined ? undefined : `file:${path.resolve(file)}`;
+  if (keys.has(url)) return keys.get(url);
+  let key: string | undefined = url;
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    const file = sqliteFileOf(url);
+    key = file === undefined ? undefined : `file:${path.resolve(file)}`;
+  }
+  keys.set(url, key);
+  return key;
 }
 
 /**

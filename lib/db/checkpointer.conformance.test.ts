@@ -1,4 +1,5 @@
 import { validate } from "@langchain/langgraph-checkpoint-validation";
+import { beforeAll } from "vitest";
 import { createDb } from "./client";
 import { PrismaCheckpointSaver, type PrismaCheckpointSaverOptions } from "./checkpointer";
 import { createPgTestDatabase, postgresDdl } from "./checkpointer-pg-test-db";

@@ -253,9 +253,13 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
       ),
     ]);
     const versions = versionStrings(checkpoint.channel_versions);
-    const blobs =
-      stored.blobs ??
-      (Object.keys(versions).length ? await this.store().blobs(row.threadId, row.checkpointNs, versions) : []);
+    let blobs = stored.blobs ?? [];
+    // Versions the store's read did not bring (not JSON, or a version it could not match by
+    // text) are read by name.
+    const missing = Object.entries(versions).filter(([c, v]) => !blobs.some((b) => b.channel === c && b.version === v));
+    if (missing.length) {
+      blobs = blobs.concat(await this.store().blobs(row.threadId, row.checkpointNs, Object.fromEntries(missing)));
+    }
     const values: Record<string, unknown> = {};
     await Promise.all(
       blobs.map(async (blob) => {
