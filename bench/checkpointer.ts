@@ -7,6 +7,7 @@
  *   PostgresSaver (@langchain/langgraph-checkpoint-postgres) and ours, each on a new database
  *   of that server (both dropped afterwards).
  * Ours runs twice: as the app makes it, and with `cacheLatest` (a saver under the run lease).
+ * The savers run interleaved in small chunks, so that they share the machine's load alike.
  * Prints ops/s and the ratio ours/official for put, getTuple and list (goal >= 1.0).
  * Run: npm run bench:checkpointer   (BENCH_PG_URL=postgresql://user@host:port/db for PostgreSQL)
  */
@@ -40,51 +41,79 @@ function checkpointAt(i: number): Checkpoint {
   };
 }
 
-/** Puts PER_THREAD checkpoints on each of THREADS threads (prefixed), then reads them. */
-async function measure(saver: BaseCheckpointSaver, prefix = "thread", scale = 1): Promise<Result> {
+type Saver = BaseCheckpointSaver;
+/** Milliseconds spent by each saver, by op. */
+type Spent = Record<(typeof OPS)[number], number>[];
+
+/**
+ * Runs the workload on every saver, interleaved in chunks (a chunk of puts on each saver in
+ * turn, then the next chunk…), so that all of them see the same machine load: the machine
+ * is shared, and measuring one saver after the other would compare different moments.
+ * `prefix` names the threads (a warm-up uses its own); `scale` shrinks the workload.
+ */
+async function measureAll(savers: Saver[], prefix: string, scale = 1): Promise<Result[]> {
   const threads = Math.max(1, Math.round(THREADS * scale));
   const perThread = Math.max(10, Math.round(PER_THREAD * scale));
-  const parents = new Map<string, string | undefined>();
-  let t = performance.now();
+  const gets = Math.round(GETS * scale);
+  const lists = Math.round(LISTS * scale);
+  const spent: Spent = savers.map(() => ({ put: 0, getTuple: 0, list: 0 }));
+  const timed = async (op: (typeof OPS)[number], k: number, fn: () => Promise<void>) => {
+    const t = performance.now();
+    await fn();
+    const s = spent[k];
+    if (s) s[op] += performance.now() - t;
+  };
+  // put: one step (a checkpoint on every thread) per chunk.
   for (let i = 0; i < perThread; i++) {
-    for (let th = 0; th < threads; th++) {
-      const thread_id = `${prefix}-${th}`;
-      const cp = checkpointAt(i);
-      const versions = i === 0 ? cp.channel_versions : { messages: i + 1, step: i + 1 };
-      await saver.put(
-        { configurable: { thread_id, checkpoint_ns: "", checkpoint_id: parents.get(thread_id) } },
-        cp,
-        { source: "loop", step: i, parents: {} },
-        versions,
-      );
-      parents.set(thread_id, cp.id);
+    const cp = checkpointAt(i);
+    const versions = i === 0 ? cp.channel_versions : { messages: i + 1, step: i + 1 };
+    const parent = i === 0 ? undefined : checkpointAt(i - 1).id;
+    for (const [k, saver] of savers.entries()) {
+      await timed("put", k, async () => {
+        for (let th = 0; th < threads; th++) {
+          await saver.put(
+            { configurable: { thread_id: `${prefix}-${th}`, checkpoint_ns: "", checkpoint_id: parent } },
+            cp,
+            { source: "loop", step: i, parents: {} },
+            versions,
+          );
+        }
+      });
     }
   }
-  const put = (threads * perThread) / ((performance.now() - t) / 1000);
-
-  const gets = Math.round(GETS * scale);
-  t = performance.now();
-  for (let i = 0; i < gets; i++) {
-    const tuple = await saver.getTuple({ configurable: { thread_id: `${prefix}-${i % threads}`, checkpoint_ns: "" } });
-    if (tuple?.checkpoint.channel_values.step !== perThread - 1) throw new Error("wrong latest checkpoint");
+  const chunk = 20;
+  for (let from = 0; from < gets; from += chunk) {
+    for (const [k, saver] of savers.entries()) {
+      await timed("getTuple", k, async () => {
+        for (let i = from; i < Math.min(gets, from + chunk); i++) {
+          const tuple = await saver.getTuple({ configurable: { thread_id: `${prefix}-${i % threads}`, checkpoint_ns: "" } });
+          if (tuple?.checkpoint.channel_values.step !== perThread - 1) throw new Error("wrong latest checkpoint");
+        }
+      });
+    }
   }
-  const getTuple = gets / ((performance.now() - t) / 1000);
-
-  const lists = Math.round(LISTS * scale);
-  t = performance.now();
-  for (let i = 0; i < lists; i++) {
-    let n = 0;
-    for await (const _ of saver.list({ configurable: { thread_id: `${prefix}-${i % threads}` } }, { limit: 10 })) n++;
-    if (n !== 10) throw new Error(`list returned ${n}`);
+  for (let from = 0; from < lists; from += 5) {
+    for (const [k, saver] of savers.entries()) {
+      await timed("list", k, async () => {
+        for (let i = from; i < Math.min(lists, from + 5); i++) {
+          let n = 0;
+          for await (const _ of saver.list({ configurable: { thread_id: `${prefix}-${i % threads}` } }, { limit: 10 })) n++;
+          if (n !== 10) throw new Error(`list returned ${n}`);
+        }
+      });
+    }
   }
-  const list = lists / ((performance.now() - t) / 1000);
-  return { put, getTuple, list };
+  return spent.map((s) => ({
+    put: (threads * perThread) / (s.put / 1000),
+    getTuple: gets / (s.getTuple / 1000),
+    list: lists / (s.list / 1000),
+  }));
 }
 
-/** A short unmeasured round first, so that neither saver pays for the JIT warming up. */
-async function warmAndMeasure(saver: BaseCheckpointSaver): Promise<Result> {
-  await measure(saver, "warmup", 0.1);
-  return measure(saver, "thread");
+/** A short unmeasured round first, so that no saver pays for the JIT warming up. */
+async function warmAndMeasure(savers: Saver[]): Promise<Result[]> {
+  await measureAll(savers, "warmup", 0.1);
+  return measureAll(savers, "thread");
 }
 
 function print(database: string, official: string, theirs: Result, ours: Result, cached: Result): void {
@@ -102,9 +131,12 @@ async function sqlite(): Promise<void> {
   const plain = await createTestDb();
   const cachedDb = await createTestDb();
   try {
-    const theirs = await warmAndMeasure(official);
-    const ours = await warmAndMeasure(new PrismaCheckpointSaver(plain.db, { url: plain.url }));
-    const cached = await warmAndMeasure(new PrismaCheckpointSaver(cachedDb.db, { url: cachedDb.url, cacheLatest: true }));
+    const [theirs, ours, cached] = await warmAndMeasure([
+      official,
+      new PrismaCheckpointSaver(plain.db, { url: plain.url }),
+      new PrismaCheckpointSaver(cachedDb.db, { url: cachedDb.url, cacheLatest: true }),
+    ]);
+    if (!theirs || !ours || !cached) throw new Error("missing result");
     print("SQLite (ran)", "SqliteSaver", theirs, ours, cached);
   } finally {
     official.db.close();
@@ -124,9 +156,12 @@ async function postgres(serverUrl: string): Promise<void> {
   const db = createDb(plain.url);
   try {
     await official.setup();
-    const theirs = await warmAndMeasure(official);
-    const ours = await warmAndMeasure(new PrismaCheckpointSaver(db, { url: plain.url }));
-    const cached = await warmAndMeasure(new PrismaCheckpointSaver(db, { url: cachedDb.url, cacheLatest: true }));
+    const [theirs, ours, cached] = await warmAndMeasure([
+      official,
+      new PrismaCheckpointSaver(db, { url: plain.url }),
+      new PrismaCheckpointSaver(db, { url: cachedDb.url, cacheLatest: true }),
+    ]);
+    if (!theirs || !ours || !cached) throw new Error("missing result");
     const where = new URL(serverUrl);
     print(`PostgreSQL (ran, server ${where.host})`, "PostgresSaver", theirs, ours, cached);
   } finally {

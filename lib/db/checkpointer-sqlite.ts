@@ -121,31 +121,42 @@ export class SqliteCheckpointStore implements CheckpointStore {
     ).all(key.threadId, key.checkpointNs, key.checkpointId, channel) as WriteRow[];
   }
 
-  async put(row: CheckpointRow, blobs: BlobRow[], threadId: string, checkpointNs: string): Promise<void> {
-    const blob = this.stmt(
-      `INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value") VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT ("threadId", "checkpointNs", "channel", "version") DO UPDATE SET "type" = excluded."type", "value" = excluded."value"`,
-    );
-    const checkpoint = this.stmt(
-      `INSERT INTO "Checkpoint" (${ROW}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT ("threadId", "checkpointNs", "checkpointId") DO UPDATE SET "parentCheckpointId" = excluded."parentCheckpointId",
-         "type" = excluded."type", "checkpoint" = excluded."checkpoint", "metadataType" = excluded."metadataType",
-         "metadata" = excluded."metadata", "metadataJson" = excluded."metadataJson"`,
-    );
-    this.db.transaction(() => {
-      for (const b of blobs) blob.run(threadId, checkpointNs, b.channel, b.version, b.type, b.value);
-      checkpoint.run(
-        row.threadId,
-        row.checkpointNs,
-        row.checkpointId,
-        row.parentCheckpointId,
-        row.type,
-        row.checkpoint,
-        row.metadataType,
-        row.metadata,
-        row.metadataJson,
-      );
-    }).immediate();
+  /** The put as one transaction function, made once (better-sqlite3 wraps it in BEGIN IMMEDIATE … COMMIT). */
+  private readonly putTx = (() => {
+    let tx: ((row: CheckpointRow, blobs: BlobRow[]) => void) | undefined;
+    return (row: CheckpointRow, blobs: BlobRow[]) => {
+      if (!tx) {
+        const blob = this.stmt(
+          `INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value") VALUES (?, ?, ?, ?, ?, ?)
+           ON CONFLICT ("threadId", "checkpointNs", "channel", "version") DO UPDATE SET "type" = excluded."type", "value" = excluded."value"`,
+        );
+        const checkpoint = this.stmt(
+          `INSERT INTO "Checkpoint" (${ROW}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT ("threadId", "checkpointNs", "checkpointId") DO UPDATE SET "parentCheckpointId" = excluded."parentCheckpointId",
+             "type" = excluded."type", "checkpoint" = excluded."checkpoint", "metadataType" = excluded."metadataType",
+             "metadata" = excluded."metadata", "metadataJson" = excluded."metadataJson"`,
+        );
+        tx = this.db.transaction((r: CheckpointRow, bs: BlobRow[]) => {
+          for (const b of bs) blob.run(r.threadId, r.checkpointNs, b.channel, b.version, b.type, b.value);
+          checkpoint.run(
+            r.threadId,
+            r.checkpointNs,
+            r.checkpointId,
+            r.parentCheckpointId,
+            r.type,
+            r.checkpoint,
+            r.metadataType,
+            r.metadata,
+            r.metadataJson,
+          );
+        }).immediate;
+      }
+      tx(row, blobs);
+    };
+  })();
+
+  async put(row: CheckpointRow, blobs: BlobRow[]): Promise<void> {
+    this.putTx(row, blobs);
   }
 
   async putWrites(rows: WriteRow[], replace: boolean): Promise<void> {
