@@ -87,23 +87,25 @@ export async function createPgTestDatabase(serverUrl: string): Promise<PgTestDat
   const target = new URL(serverUrl);
   target.pathname = `/${name}`;
   const url = target.toString();
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(postgresDdl(serverUrl));
-  } finally {
-    await client.end();
-  }
-  return {
-    url,
-    cleanup: async () => {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
+  const cleanup = async () => {
+    const c = new pg.Client({ connectionString: serverUrl });
+    await c.connect();
+    try {
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    } finally {
+      await c.end();
+    }
   };
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    await client.query(postgresDdl(serverUrl));
+  } catch (err) {
+    // No database left behind when the schema cannot be applied.
+    await client.end().catch(() => {});
+    await cleanup();
+    throw err;
+  }
+  await client.end();
+  return { url, cleanup };
 }
