@@ -15,38 +15,95 @@ import {
   WRITES_IDX_MAP,
 } from "@langchain/langgraph-checkpoint";
 import type { PrismaClient } from "../../generated/prisma/client";
+import { LatestCheckpointCache } from "./checkpointer-cache";
+import { PrismaCheckpointStore } from "./checkpointer-prisma";
+import type { BlobRow, CheckpointRow, CheckpointStore, StoredCheckpoint, WriteRow } from "./checkpointer-store";
+import { checkpointStoreFor } from "./checkpointer-stores";
+import { dbUrlOf } from "./db-url";
 
-type CheckpointRow = {
-  threadId: string;
-  checkpointNs: string;
-  checkpointId: string;
-  parentCheckpointId: string | null;
-  type: string;
-  checkpoint: Uint8Array;
-  metadataType: string;
-  metadata: Uint8Array;
-};
+/** Options of {@link PrismaCheckpointSaver}. */
+export interface PrismaCheckpointSaverOptions {
+  /**
+   * The database URL (`file:` SQLite or `postgresql://`); defaults to the URL `createDb`
+   * recorded for the client (lib/db/db-url.ts). With a URL the saver reads and writes
+   * through its own driver connection; without one, or with `null`, through the Prisma
+   * client (slower).
+   */
+  url?: string | null;
+  /**
+   * Keep each thread's latest checkpoint in memory and answer `getTuple` for it without
+   * the database. Only when no one else writes the thread's checkpoints while this saver
+   * is in use: a saver made for one run that holds the thread's lease
+   * (docs/durability.md). Off by default.
+   */
+  cacheLatest?: boolean;
+  /** Serializer of checkpoints, metadata and values; LangGraph's JSON serializer by default. */
+  serde?: SerializerProtocol;
+}
 
-type WriteRow = { threadId: string; checkpointNs: string; checkpointId: string; taskId: string; channel: string; type: string; value: Uint8Array };
+/** A JSON copy of the metadata for SQL filters ("{}" when it cannot be written as JSON). */
+function metadataJsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "{}";
+  } catch {
+    return "{}";
+  }
+}
 
-function checkpointKey(r: { threadId: string; checkpointNs: string; checkpointId: string }): string {
-  return JSON.stringify([r.threadId, r.checkpointNs, r.checkpointId]);
+/** Channel versions as stored (strings), channel -> version. */
+function versionStrings(versions: ChannelVersions | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [channel, version] of Object.entries(versions ?? {})) out[channel] = String(version);
+  return out;
 }
 
 /**
- * LangGraph checkpointer on Prisma (SPEC.md 5): stores checkpoints and pending writes in
- * the `Checkpoint` / `CheckpointWrite` models, serialized with the saver's serde
- * (`dumpsTyped` / `loadsTyped`). Same semantics as the official `SqliteSaver`
- * (@langchain/langgraph-checkpoint-sqlite), and checked by the official conformance suite
- * (@langchain/langgraph-checkpoint-validation).
+ * Keeps one write per (task, idx), as the database would after inserting them in order:
+ * the last when `replace`, else the first.
+ */
+function dedupe(rows: WriteRow[], replace: boolean): WriteRow[] {
+  const byKey = new Map<string, WriteRow>();
+  for (const r of rows) {
+    const key = `${r.taskId}\u0000${r.idx}`;
+    if (replace || !byKey.has(key)) byKey.set(key, r);
+  }
+  return byKey.size === rows.length ? rows : [...byKey.values()];
+}
+
+/**
+ * LangGraph checkpointer over the Prisma models Checkpoint, CheckpointBlob and
+ * CheckpointWrite (SPEC.md 5), on SQLite or PostgreSQL. Checkpoints are stored without
+ * their channel values; each changed channel value is one CheckpointBlob row per version
+ * (LangGraph `newVersions`), as in the official PostgresSaver; everything is serialized
+ * with the saver's serde (`dumpsTyped` / `loadsTyped`). The hot path talks to the driver
+ * directly (lib/db/checkpointer-sqlite.ts, lib/db/checkpointer-pg.ts); other code reads the
+ * same tables through Prisma. Checked by the official conformance suite
+ * (@langchain/langgraph-checkpoint-validation) on both databases, with and without the
+ * cache, and measured against the official savers by `npm run bench:checkpointer`.
  */
 export class PrismaCheckpointSaver extends BaseCheckpointSaver {
   private readonly db: PrismaClient;
+  private readonly url: string | undefined;
+  private readonly cache: LatestCheckpointCache | undefined;
+  private fallback: PrismaCheckpointStore | undefined;
 
-  /** @param db a Prisma client whose schema has the Checkpoint and CheckpointWrite models. */
-  constructor(db: PrismaClient, serde?: SerializerProtocol) {
-    super(serde);
+  /**
+   * @param db a Prisma client whose schema has the checkpoint models; used for the database
+   *   URL, and for storage when the URL is unknown or names an in-memory database.
+   */
+  constructor(db: PrismaClient, options: PrismaCheckpointSaverOptions = {}) {
+    super(options.serde);
     this.db = db;
+    this.url = options.url === null ? undefined : (options.url ?? dbUrlOf(db));
+    this.cache = options.cacheLatest ? new LatestCheckpointCache() : undefined;
+  }
+
+  /** The storage, looked up per call: a closed shared store reopens on next use. */
+  private store(): CheckpointStore {
+    const store = this.url === undefined ? undefined : checkpointStoreFor(this.url);
+    if (store) return store;
+    this.fallback ??= new PrismaCheckpointStore(this.db);
+    return this.fallback;
   }
 
   /**
@@ -56,73 +113,47 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const { thread_id, checkpoint_ns = "", checkpoint_id } = config.configurable ?? {};
     if (thread_id === undefined) return undefined;
-    const row = checkpoint_id
-      ? await this.db.checkpoint.findUnique({
-          where: {
-            threadId_checkpointNs_checkpointId: {
-              threadId: String(thread_id),
-              checkpointNs: checkpoint_ns,
-              checkpointId: checkpoint_id,
-            },
-          },
-        })
-      : await this.db.checkpoint.findFirst({
-          where: { threadId: String(thread_id), checkpointNs: checkpoint_ns },
-          orderBy: { checkpointId: "desc" },
-        });
-    if (!row) return undefined;
-    return this.toTuple(row);
+    const threadId = String(thread_id);
+    const checkpointId: string | undefined = checkpoint_id || undefined;
+    const cached = this.cache?.get(threadId, checkpoint_ns, checkpointId);
+    if (cached === "none") return undefined;
+    if (cached) return (await this.toTuple(cached)).tuple;
+    const generation = this.cache?.generation(threadId, checkpoint_ns) ?? 0;
+    const stored = await this.store().get(threadId, checkpoint_ns, checkpointId);
+    if (!stored) {
+      if (checkpointId === undefined) this.cache?.remember(threadId, checkpoint_ns, generation, undefined);
+      return undefined;
+    }
+    const { tuple, blobs } = await this.toTuple(stored);
+    // Only a read of the latest says what the latest is; a read by id tells nothing.
+    if (checkpointId === undefined) this.cache?.remember(threadId, checkpoint_ns, generation, { ...stored, blobs });
+    return tuple;
   }
 
   /**
    * Checkpoints matching `config` (thread, and namespace when given), newest first,
    * optionally before `options.before`'s checkpoint id, whose metadata equals every
-   * defined key of `options.filter`, at most `options.limit`.
+   * defined key of `options.filter` (filtered in SQL), at most `options.limit`.
    */
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const { limit, before, filter } = options ?? {};
     const threadId = config.configurable?.thread_id;
     const ns = config.configurable?.checkpoint_ns;
     const beforeId = before?.configurable?.checkpoint_id;
-    const wanted = Object.entries(filter ?? {}).filter(([, v]) => v !== undefined);
-    const rows = await this.db.checkpoint.findMany({
-      where: {
-        ...(threadId ? { threadId: String(threadId) } : {}),
-        ...(ns !== undefined && ns !== null ? { checkpointNs: ns } : {}),
-        ...(beforeId !== undefined ? { checkpointId: { lt: beforeId } } : {}),
-      },
-      orderBy: { checkpointId: "desc" },
-      ...(limit && wanted.length === 0 ? { take: Number.parseInt(String(limit), 10) } : {}),
+    const wanted = Object.fromEntries(Object.entries(filter ?? {}).filter(([, v]) => v !== undefined));
+    const rows = await this.store().list({
+      threadId: threadId ? String(threadId) : undefined,
+      checkpointNs: ns ?? undefined,
+      before: beforeId ?? undefined,
+      limit: limit ? Number.parseInt(String(limit), 10) : undefined,
+      filter: Object.keys(wanted).length ? wanted : undefined,
     });
-    const selected: CheckpointRow[] = [];
-    for (const row of rows) {
-      if (limit && selected.length >= limit) break;
-      if (wanted.length > 0) {
-        const metadata = (await this.serde.loadsTyped(row.metadataType, row.metadata)) as Record<string, unknown>;
-        const matches = wanted.every(([k, v]) => JSON.stringify(metadata?.[k]) === JSON.stringify(v));
-        if (!matches) continue;
-      }
-      selected.push(row);
-    }
-    // One query for the pending writes of every selected checkpoint, not one per row.
-    const writes = selected.length
-      ? await this.db.checkpointWrite.findMany({
-          where: {
-            OR: selected.map((r) => ({ threadId: r.threadId, checkpointNs: r.checkpointNs, checkpointId: r.checkpointId })),
-          },
-          orderBy: [{ taskId: "asc" }, { idx: "asc" }],
-        })
-      : [];
-    const byCheckpoint = new Map<string, WriteRow[]>();
-    for (const w of writes) {
-      const key = checkpointKey(w);
-      byCheckpoint.set(key, [...(byCheckpoint.get(key) ?? []), w]);
-    }
-    for (const row of selected) yield await this.toTuple(row, byCheckpoint.get(checkpointKey(row)) ?? []);
+    for (const stored of rows) yield (await this.toTuple(stored)).tuple;
   }
 
   /**
-   * Stores a checkpoint (insert or replace) as a child of `config`'s checkpoint id.
+   * Stores a checkpoint (insert or replace) as a child of `config`'s checkpoint id, with
+   * one blob per channel of `newVersions` (all of `checkpoint.channel_versions` if absent).
    * @returns the config naming the stored checkpoint.
    * @throws Error when `config.configurable.thread_id` is missing.
    */
@@ -139,46 +170,31 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     if (!threadId) throw new Error(`Missing "thread_id" field in passed "config.configurable".`);
     const { channel_values: values, ...rest } = copyCheckpoint(checkpoint);
     const changed = newVersions ?? checkpoint.channel_versions;
-    const blobs = await Promise.all(
-      Object.entries(changed).map(async ([channel, version]) => {
-        const present = Object.hasOwn(values, channel);
-        const [type, value] = present ? await this.serde.dumpsTyped(values[channel]) : ["empty", new Uint8Array()];
-        return {
-          threadId: String(threadId),
-          checkpointNs,
-          channel,
-          version: String(version),
-          type,
-          value: Buffer.from(value),
-        };
-      }),
-    );
-    const [[type, serialized], [metadataType, serializedMetadata]] = await Promise.all([
+    const [blobs, [type, serialized], [metadataType, serializedMetadata]] = await Promise.all([
+      Promise.all(
+        Object.entries(changed).map(async ([channel, version]): Promise<BlobRow> => {
+          const [type, value] = Object.hasOwn(values, channel)
+            ? await this.serde.dumpsTyped(values[channel])
+            : ["empty", new Uint8Array()];
+          return { channel, version: String(version), type, value };
+        }),
+      ),
       this.serde.dumpsTyped({ ...rest, channel_values: {} }),
       this.serde.dumpsTyped(metadata),
     ]);
-    const data = {
+    const row: CheckpointRow = {
+      threadId: String(threadId),
+      checkpointNs,
+      checkpointId: checkpoint.id,
       parentCheckpointId: parentCheckpointId ?? null,
       type,
-      checkpoint: Buffer.from(serialized),
+      checkpoint: serialized,
       metadataType,
-      metadata: Buffer.from(serializedMetadata),
-      metadataJson: safeJson(metadata),
+      metadata: serializedMetadata,
+      metadataJson: metadataJsonOf(metadata),
     };
-    const key = { threadId: String(threadId), checkpointNs, checkpointId: checkpoint.id };
-    // Plain INSERT ... ON CONFLICT (SQLite and PostgreSQL alike): Prisma's upsert reads the
-    // stored row back, which for large channel values costs as much as writing it.
-    await this.db.$transaction([
-      ...blobs.map(
-        (b) => this.db.$executeRaw`INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value")
-          VALUES (${b.threadId}, ${b.checkpointNs}, ${b.channel}, ${b.version}, ${b.type}, ${b.value})
-          ON CONFLICT ("threadId", "checkpointNs", "channel", "version") DO UPDATE SET "type" = excluded."type", "value" = excluded."value"`,
-      ),
-      this.db.$executeRaw`INSERT INTO "Checkpoint" ("threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson")
-        VALUES (${key.threadId}, ${key.checkpointNs}, ${key.checkpointId}, ${data.parentCheckpointId}, ${data.type}, ${data.checkpoint}, ${data.metadataType}, ${data.metadata}, ${data.metadataJson})
-        ON CONFLICT ("threadId", "checkpointNs", "checkpointId") DO UPDATE SET "parentCheckpointId" = excluded."parentCheckpointId", "type" = excluded."type",
-          "checkpoint" = excluded."checkpoint", "metadataType" = excluded."metadataType", "metadata" = excluded."metadata", "metadataJson" = excluded."metadataJson"`,
-    ]);
+    await this.store().put(row, blobs, row.threadId, checkpointNs);
+    this.cache?.afterPut(row, blobs, versionStrings(checkpoint.channel_versions));
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
@@ -194,9 +210,9 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     if (!threadId) throw new Error("Missing thread_id field in config.configurable.");
     if (!checkpointId) throw new Error("Missing checkpoint_id field in config.configurable.");
     const checkpointNs: string = config.configurable.checkpoint_ns ?? "";
-    const allSpecial = writes.every(([channel]) => channel in WRITES_IDX_MAP);
+    const replace = writes.every(([channel]) => channel in WRITES_IDX_MAP);
     const rows = await Promise.all(
-      writes.map(async ([channel, value], idx) => {
+      writes.map(async ([channel, value], idx): Promise<WriteRow> => {
         const [type, serialized] = await this.serde.dumpsTyped(value);
         return {
           threadId: String(threadId),
@@ -206,93 +222,69 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
           idx: WRITES_IDX_MAP[channel] ?? idx,
           channel,
           type,
-          value: Buffer.from(serialized),
-          taskPath: "",
+          value: serialized,
         };
       }),
     );
-    await this.db.$transaction(
-      rows.map((r) =>
-        allSpecial
-          ? this.db.$executeRaw`INSERT INTO "CheckpointWrite" ("threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value", "taskPath")
-              VALUES (${r.threadId}, ${r.checkpointNs}, ${r.checkpointId}, ${r.taskId}, ${r.idx}, ${r.channel}, ${r.type}, ${r.value}, ${r.taskPath})
-              ON CONFLICT ("threadId", "checkpointNs", "checkpointId", "taskId", "idx") DO UPDATE SET "channel" = excluded."channel", "type" = excluded."type", "value" = excluded."value"`
-          : this.db.$executeRaw`INSERT INTO "CheckpointWrite" ("threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value", "taskPath")
-              VALUES (${r.threadId}, ${r.checkpointNs}, ${r.checkpointId}, ${r.taskId}, ${r.idx}, ${r.channel}, ${r.type}, ${r.value}, ${r.taskPath})
-              ON CONFLICT ("threadId", "checkpointNs", "checkpointId", "taskId", "idx") DO NOTHING`,
-      ),
-    );
+    const unique = dedupe(rows, replace);
+    await this.store().putWrites(unique, replace);
+    this.cache?.afterWrites(unique, replace);
   }
 
-  /** Deletes every checkpoint and pending write of a thread. */
+  /** Deletes every checkpoint, blob and pending write of a thread. */
   async deleteThread(threadId: string): Promise<void> {
-    await this.db.$transaction([
-      this.db.checkpoint.deleteMany({ where: { threadId } }),
-      this.db.checkpointWrite.deleteMany({ where: { threadId } }),
-      this.db.checkpointBlob.deleteMany({ where: { threadId } }),
-    ]);
+    await this.store().deleteThread(threadId);
+    this.cache?.forgetThread(threadId);
   }
 
-  /** Builds a tuple; `preloaded` are the row's pending writes when the caller fetched them. */
-  private async toTuple(row: CheckpointRow, preloaded?: WriteRow[]): Promise<CheckpointTuple> {
-    const writes =
-      preloaded ??
-      (await this.db.checkpointWrite.findMany({
-        where: { threadId: row.threadId, checkpointNs: row.checkpointNs, checkpointId: row.checkpointId },
-        orderBy: [{ taskId: "asc" }, { idx: "asc" }],
-      }));
-    const pendingWrites: CheckpointPendingWrite[] = await Promise.all(
-      writes.map(
-        async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite,
+  /**
+   * Deserializes a stored checkpoint; reads its blobs when the store did not.
+   * @returns the tuple and the blob rows it was built from.
+   */
+  private async toTuple(stored: StoredCheckpoint): Promise<{ tuple: CheckpointTuple; blobs: BlobRow[] }> {
+    const { row } = stored;
+    const [checkpoint, metadata, pendingWrites] = await Promise.all([
+      this.serde.loadsTyped(row.type, row.checkpoint) as Promise<Checkpoint>,
+      this.serde.loadsTyped(row.metadataType, row.metadata) as Promise<CheckpointMetadata>,
+      Promise.all(
+        stored.writes.map(
+          async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite,
+        ),
       ),
-    );
-    const checkpoint = (await this.serde.loadsTyped(row.type, row.checkpoint)) as Checkpoint;
-    checkpoint.channel_values = await this.loadChannelValues(row, checkpoint.channel_versions);
-    if (checkpoint.v < 4 && row.parentCheckpointId != null) {
-      await this.migratePendingSends(checkpoint, row.threadId, row.checkpointNs, row.parentCheckpointId);
+    ]);
+    const versions = versionStrings(checkpoint.channel_versions);
+    let blobs = stored.blobs ?? [];
+    // Versions the store's read did not bring (not JSON, or a version it could not match by
+    // text) are read by name.
+    const missing = Object.entries(versions).filter(([c, v]) => !blobs.some((b) => b.channel === c && b.version === v));
+    if (missing.length) {
+      blobs = blobs.concat(await this.store().blobs(row.threadId, row.checkpointNs, Object.fromEntries(missing)));
     }
+    const values: Record<string, unknown> = {};
+    await Promise.all(
+      blobs.map(async (blob) => {
+        if (blob.type !== "empty" && versions[blob.channel] === blob.version) {
+          values[blob.channel] = await this.serde.loadsTyped(blob.type, blob.value);
+        }
+      }),
+    );
+    checkpoint.channel_values = values;
+    if (checkpoint.v < 4 && row.parentCheckpointId != null) await this.migratePendingSends(checkpoint, row);
     const base = { thread_id: row.threadId, checkpoint_ns: row.checkpointNs };
-    return {
+    const tuple: CheckpointTuple = {
       config: { configurable: { ...base, checkpoint_id: row.checkpointId } },
       checkpoint,
-      metadata: (await this.serde.loadsTyped(row.metadataType, row.metadata)) as CheckpointMetadata,
-      parentConfig: row.parentCheckpointId
-        ? { configurable: { ...base, checkpoint_id: row.parentCheckpointId } }
-        : undefined,
+      metadata,
+      parentConfig: row.parentCheckpointId ? { configurable: { ...base, checkpoint_id: row.parentCheckpointId } } : undefined,
       pendingWrites,
     };
-  }
-
-  /** Reads the value of each channel at the version the checkpoint names. */
-  private async loadChannelValues(row: CheckpointRow, versions: ChannelVersions): Promise<Record<string, unknown>> {
-    const entries = Object.entries(versions ?? {});
-    if (entries.length === 0) return {};
-    const blobs = await this.db.checkpointBlob.findMany({
-      where: {
-        threadId: row.threadId,
-        checkpointNs: row.checkpointNs,
-        OR: entries.map(([channel, version]) => ({ channel, version: String(version) })),
-      },
-    });
-    const values: Record<string, unknown> = {};
-    for (const blob of blobs) {
-      if (blob.type === "empty") continue;
-      values[blob.channel] = await this.serde.loadsTyped(blob.type, blob.value);
-    }
-    return values;
+    return { tuple, blobs };
   }
 
   /** Checkpoints older than format v4 kept sends as writes of the parent (as SqliteSaver). */
-  private async migratePendingSends(
-    checkpoint: Checkpoint,
-    threadId: string,
-    checkpointNs: string,
-    parentCheckpointId: string,
-  ): Promise<void> {
-    const sends = await this.db.checkpointWrite.findMany({
-      where: { threadId, checkpointNs, checkpointId: parentCheckpointId, channel: TASKS },
-      orderBy: [{ taskId: "asc" }, { idx: "asc" }],
-    });
+  private async migratePendingSends(checkpoint: Checkpoint, row: CheckpointRow): Promise<void> {
+    const parent = { threadId: row.threadId, checkpointNs: row.checkpointNs, checkpointId: row.parentCheckpointId ?? "" };
+    const sends = await this.store().writesTo(parent, TASKS);
     const mutable = checkpoint as Checkpoint & { channel_values: Record<string, unknown> };
     mutable.channel_values ??= {};
     mutable.channel_values[TASKS] = await Promise.all(sends.map((s) => this.serde.loadsTyped(s.type, s.value)));
@@ -300,13 +292,5 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
       Object.keys(checkpoint.channel_versions).length > 0
         ? maxChannelVersion(...Object.values(checkpoint.channel_versions))
         : this.getNextVersion(undefined);
-  }
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? "{}";
-  } catch {
-    return "{}";
   }
 }

@@ -1,0 +1,20 @@
+/**
+ * The database URL each Prisma client was created from, so that code holding only the
+ * client (the checkpointer) can open its own driver connection to the same database.
+ * `createDb(url)` records it; a WeakMap lets a client and its URL be collected together.
+ */
+const urls = new WeakMap<object, string>();
+
+/**
+ * Records that `db` was created on `url` (`file:` SQLite URL or `postgresql://` URL).
+ * @returns `db`, so a factory can `return rememberDbUrl(client, url)`.
+ */
+export function rememberDbUrl<T extends object>(db: T, url: string): T {
+  urls.set(db, url);
+  return db;
+}
+
+/** The URL recorded for `db` by {@link rememberDbUrl}, or `undefined` when none was. */
+export function dbUrlOf(db: object): string | undefined {
+  return urls.get(db);
+}
