@@ -1,6 +1,7 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaClient } from "../../generated/prisma/client";
 import { env } from "../env";
+import { rememberDbUrl } from "./db-url";
 import { wellFormedDeep } from "./well-formed";
 
 /** The generated Prisma client type. */
@@ -29,7 +30,7 @@ export function createDb(url: string = env().DATABASE_URL): Db {
   const client = new PrismaClient({ adapter: new SecureDeleteSQLite3({ url }) });
   // Every model query's arguments are repaired to well-formed Unicode (lib/db/well-formed.ts).
   // A query extension leaves the models' types unchanged, so the client keeps its type.
-  return client.$extends({
+  const extended = client.$extends({
     query: {
       $allModels: {
         $allOperations({ args, query }) {
@@ -38,6 +39,8 @@ export function createDb(url: string = env().DATABASE_URL): Db {
       },
     },
   }) as unknown as Db;
+  // The checkpointer opens its own driver connection to the same database (lib/db/db-url.ts).
+  return rememberDbUrl(extended, url);
 }
 
 const globalForDb = globalThis as unknown as { __phylacteryDb?: Db };

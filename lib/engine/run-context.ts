@@ -26,9 +26,10 @@ export interface RunContext {
  * Compiles the thread's flow version into its graph, on the thread's user's permission level
  * (the thread's owner's role in the workspace: an approver deciding does not lend their
  * role), the user's own model provider (Settings, else the server's, else offline) and the
- * workspace's tools (built-ins and MCP).
+ * workspace's tools (built-ins and MCP). `leased`: the caller holds the thread's lease for
+ * the context's whole life (a worker executing the run).
  */
-export async function runContext(db: Db, thread: CheckedThread, overrides: RunDepsOverrides = {}): Promise<RunContext> {
+export async function runContext(db: Db, thread: CheckedThread, overrides: RunDepsOverrides = {}, opts: { leased?: boolean } = {}): Promise<RunContext> {
   const doc = FlowDocument.parse(JSON.parse(thread.flowVersion.document));
   const now = overrides.now ?? Date.now;
   const role = await roleIn(db, thread.userId, thread.flow.workspaceId);
@@ -36,6 +37,8 @@ export async function runContext(db: Db, thread: CheckedThread, overrides: RunDe
   const toolNames = doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : []));
   const registry = overrides.registry ?? (await workspaceToolRegistry(db, thread.flow.workspaceId, toolNames));
   const deps = { ...createEngineDeps({ db, doc, permission: role ? permissionOf(role) : "user", ...overrides, resolveModel, registry }), invokedAt: now() };
-  const graph = buildGraph(deps, new PrismaCheckpointSaver(db));
+  // A worker holding the thread's lease is its only writer: it may keep the latest checkpoint
+  // in memory (docs/durability.md#the-lease); anyone else reads the database.
+  const graph = buildGraph(deps, new PrismaCheckpointSaver(db, { cacheLatest: opts.leased === true }));
   return { doc, deps, graph, config: { configurable: { thread_id: thread.id } } };
 }

@@ -66,7 +66,7 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
   if (!claimed) return { kind: "not_claimed" };
   const input = JobInput.parse(JSON.parse(job.input));
   const thread = await db.thread.findUniqueOrThrow({ where: { id: job.threadId }, include: { flow: true, flowVersion: true } });
-  const ctx = await runContext(db, thread, opts.deps);
+  const ctx = await runContext(db, thread, opts.deps, { leased: true });
   const snapshot = await ctx.graph.getState(ctx.config);
   const recovered = job.attempts > 0 && snapshot.config.configurable?.checkpoint_id !== job.startCheckpointId;
   const graphInput = recovered ? null : graphInputOf(input);
