@@ -25,9 +25,12 @@ export function sqliteFileOf(url: string): string | undefined {
 /**
  * Checkpoint storage on a dedicated better-sqlite3 connection to the application's SQLite
  * file, with prepared statements: no query engine between the saver and SQLite. The
- * connection uses WAL (readers never block the writer), `busy_timeout` 5000 ms (waits for
- * another connection's write instead of failing at once) and `secure_delete` (deleted
+ * connection uses WAL (readers never block the writer) and `secure_delete` (deleted
  * content is zeroed, as on the application's connections, for erasure; docs/security.md).
+ * A write that finds the database locked waits asynchronously ({@link whenUnlocked}), never
+ * in SQLite's own busy handler: that one blocks the event loop, and the lock holder is often
+ * this very process (a Prisma transaction awaiting between its statements), which then
+ * could not finish; a blocking wait would stall both for the whole timeout.
  */
 export class SqliteCheckpointStore implements CheckpointStore {
   private readonly db: Database.Database;
@@ -35,9 +38,9 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   /** Opens `file` (a path); throws better-sqlite3's error when it cannot be opened. */
   constructor(file: string) {
-    this.db = new Database(file, { timeout: 5000 });
+    this.db = new Database(file, { timeout: 0 });
     this.db.pragma("journal_mode = WAL");
-    this.db.pragma("busy_timeout = 5000");
+    this.db.pragma("busy_timeout = 0");
     this.db.pragma("secure_delete = ON");
   }
 
@@ -156,7 +159,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   })();
 
   async put(row: CheckpointRow, blobs: BlobRow[]): Promise<void> {
-    this.putTx(row, blobs);
+    await whenUnlocked(() => this.putTx(row, blobs));
   }
 
   async putWrites(rows: WriteRow[], replace: boolean): Promise<void> {
@@ -166,21 +169,45 @@ export class SqliteCheckpointStore implements CheckpointStore {
          replace ? `DO UPDATE SET "channel" = excluded."channel", "type" = excluded."type", "value" = excluded."value"` : "DO NOTHING"
        }`,
     );
-    this.db.transaction(() => {
+    const tx = this.db.transaction(() => {
       for (const r of rows) insert.run(r.threadId, r.checkpointNs, r.checkpointId, r.taskId, r.idx, r.channel, r.type, r.value);
-    }).immediate();
+    });
+    await whenUnlocked(() => tx.immediate());
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    this.db.transaction(() => {
+    const tx = this.db.transaction(() => {
       for (const table of ["Checkpoint", "CheckpointWrite", "CheckpointBlob"]) {
         this.stmt(`DELETE FROM "${table}" WHERE "threadId" = ?`).run(threadId);
       }
-    }).immediate();
+    });
+    await whenUnlocked(() => tx.immediate());
   }
 
   async close(): Promise<void> {
     this.statements.clear();
     this.db.close();
+  }
+}
+
+/** How long a write waits for another connection's lock in all, ms. */
+const LOCK_WAIT_MS = 30_000;
+
+/**
+ * Runs a synchronous write, retrying while SQLite answers SQLITE_BUSY (another connection
+ * holds the write lock), with timer waits of 1 ms doubling to 50 ms, so the event loop, and
+ * the lock's holder if it is in this process, go on meanwhile.
+ * @throws the last SQLITE_BUSY error after LOCK_WAIT_MS; any other error at once.
+ */
+async function whenUnlocked<T>(write: () => T): Promise<T> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      return write();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!(code === "SQLITE_BUSY" || code === "SQLITE_BUSY_SNAPSHOT" || code === "SQLITE_LOCKED") || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
   }
 }

@@ -36,7 +36,7 @@ describe("continue after a crash", () => {
     // Until the lease lapses, the run is still owned: no second run, no continue.
     await expect(f.prepare(threadId, { kind: "message", text: "again" })).rejects.toMatchObject({ status: 409, reason: "run_in_progress" });
     // Its heartbeat stopped with it: the lease lapses.
-    await f.t.db.thread.update({ where: { id: threadId }, data: { leaseExpiresAt: new Date(Date.now() - 1) } });
+    await f.t.db.thread.update({ where: { id: threadId }, data: { leaseExpiresAt: new Date(f.clock.now - 1) } });
 
     const worker = await startWorker({ db: f.t.db, databaseUrl: f.t.url, concurrency: 1, deps: f.deps, recoverySweepMs: 50 });
     try {

@@ -85,6 +85,8 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
     return result;
   } finally {
     clearInterval(heartbeat);
+    // A caller that abandons the stream stops the graph too (as a killed worker's would).
+    abort.abort(new Error("the run's executor stopped"));
   }
 }
 

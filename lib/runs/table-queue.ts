@@ -20,6 +20,9 @@ wake.setMaxListeners(0);
 export function tableQueue(db: Db, pollMs = TABLE_POLL_MS): RunQueue {
   let running = false;
   const inFlight = new Map<string, Promise<void>>();
+  /** Jobs handled in the last poll interval: one still queued after its handler (its run's
+   * lease is held elsewhere) waits for the next poll instead of spinning. */
+  const recent = new Map<string, number>();
   let loop: Promise<void> | null = null;
   let poke: (() => void) | null = null;
   const onWake = () => poke?.();
@@ -36,12 +39,16 @@ export function tableQueue(db: Db, pollMs = TABLE_POLL_MS): RunQueue {
         while (running) {
           const free = concurrency - inFlight.size;
           if (free > 0) {
+            const now = Date.now();
+            for (const [id, at] of recent) if (now - at >= pollMs) recent.delete(id);
+            const skip = [...inFlight.keys(), ...recent.keys()];
             const jobs = await db.runJob
-              .findMany({ where: { status: "queued", id: { notIn: [...inFlight.keys()] } }, orderBy: { createdAt: "asc" }, take: free, select: { id: true } })
+              .findMany({ where: { status: "queued", id: { notIn: skip } }, orderBy: { createdAt: "asc" }, take: free, select: { id: true } })
               .catch(() => []);
             for (const { id } of jobs) {
               const p = handler(id).finally(() => {
                 inFlight.delete(id);
+                recent.set(id, Date.now());
                 poke?.();
               });
               inFlight.set(id, p);
