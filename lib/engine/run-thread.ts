@@ -111,7 +111,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     // A thread still marked running with a next node was cut off by a stopped server. That
     // includes a kill after an interrupt's checkpoint but before the run's status was saved:
     // re-running AwaitApproval (nothing runs before its interrupt) raises the same interrupt.
-    const interruptedRun = thread.status === "running" && snapshot.next.length > 0;
+    // `tasks`, not `next`: `next` leaves out tasks whose writes were saved, and when the kill
+    // came after a step's writes but before the next checkpoint (checkpoints are saved
+    // asynchronously, which on PostgreSQL takes round trips) every task has its writes.
+    const interruptedRun = thread.status === "running" && snapshot.tasks.length > 0;
     if (!interruptedRun) throw new AppError("conflict", "nothing_to_continue", "This thread has no interrupted run to continue.");
     await db.run.updateMany({ where: { threadId, status: "running" }, data: { status: "interrupted", endedAt: new Date(), error: "The server stopped during the run." } });
     // No input: LangGraph continues from the last checkpoint, exactly where the run stopped.
@@ -228,7 +231,10 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
     let final: RunChunk;
     try {
       yield* emitted(runChunk("running", null));
-      const chunks = await graph.stream(graphInput as never, { ...config, streamMode: ["custom", "updates"], recursionLimit: 1000 });
+      // "sync": each step's checkpoint is stored before the next step starts, so a step the
+      // stream shows as done survives a crash (with "async" a PostgreSQL write may still be in
+      // flight when the process dies, and the continue would redo finished steps).
+      const chunks = await graph.stream(graphInput as never, { ...config, streamMode: ["custom", "updates"], recursionLimit: 1000, durability: "sync" });
       let lifecycle = values.lifecycle ?? "INIT";
       let transitions = 0;
       for await (const [mode, payload] of chunks as AsyncIterable<[string, unknown]>) {
