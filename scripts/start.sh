@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs, migrates the SQLite file, seeds the demo accounts, builds and serves on :3000.
+# Installs, migrates the database (the SQLite file by default; DATABASE_URL=postgresql://... for
+# PostgreSQL), seeds the demo accounts, builds and serves on :3000.
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
@@ -9,7 +10,7 @@ PORT="${PORT:-3000}"
 umask 077  # owner-only database, secrets and workspaces (docs/security.md "Secrets at rest")
 mkdir -p .data
 [ -d node_modules ] && [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci
-npx prisma migrate deploy
+bash scripts/db-deploy.sh
 node scripts/run-ts.mjs prisma/seed.ts
 npx next build
 echo

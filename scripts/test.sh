@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test command: install, then typecheck, lint, unit, conformance, integration, e2e.
+# The whole test command: install, then typecheck, lint, unit, conformance, integration (on
+# SQLite, then again on a throwaway PostgreSQL server), e2e.
 set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
@@ -12,4 +13,14 @@ npx vitest run --project conformance
 # The HTTP integration tests serve the built app, so build first.
 npx next build
 npx vitest run --project integration
+# The same build on PostgreSQL: a loopback cluster in a temporary folder (scripts/pg-server.sh,
+# installed when missing), a fresh database per test; stopped and removed whatever happens.
+PG_DIR="$(mktemp -d)"
+stop_pg() { bash scripts/pg-server.sh stop "$PG_DIR" >/dev/null 2>&1 || true; rm -rf "$PG_DIR"; }
+trap stop_pg EXIT
+PG_URL="$(bash scripts/pg-server.sh start "$PG_DIR" | tail -n 1)"
+TEST_DATABASE_URL="$PG_URL" DATABASE_URL="$PG_URL" npx vitest run --project conformance
+TEST_DATABASE_URL="$PG_URL" npx vitest run --project integration
+stop_pg
+trap - EXIT
 npx playwright test

@@ -1,61 +1,38 @@
 import { validate } from "@langchain/langgraph-checkpoint-validation";
-import { beforeAll } from "vitest";
-import { createDb } from "./client";
 import { PrismaCheckpointSaver, type PrismaCheckpointSaverOptions } from "./checkpointer";
-import { createPgTestDatabase, postgresDdl } from "./checkpointer-pg-test-db";
 import { closeCheckpointStore } from "./checkpointer-stores";
-import { createTestDb } from "./test-db";
+import { createTestDb, type TestDb, testDialect } from "./test-db";
 
-// The official LangGraph checkpointer conformance suite, on a real SQLite file and, when
-// DATABASE_URL is a postgresql:// URL, on a fresh database of that PostgreSQL server; each
-// with the driver path, with the latest-checkpoint cache, and (SQLite) through Prisma only.
-const cleanups = new WeakMap<PrismaCheckpointSaver, () => Promise<void>>();
+// The official LangGraph checkpointer conformance suite, on a real database: a SQLite file, or
+// fresh PostgreSQL databases when TEST_DATABASE_URL (or DATABASE_URL) names a PostgreSQL server.
+// `npm run test:conformance` with DATABASE_URL=postgresql://… runs it there; its name says which.
+// Each database runs the driver path, the driver path with the lease holder's latest-checkpoint
+// cache, and the Prisma-only fallback.
+const url = process.env.DATABASE_URL ?? "";
+if (!process.env.TEST_DATABASE_URL && /^postgres(ql)?:\/\//.test(url)) process.env.TEST_DATABASE_URL = url;
+const database = testDialect() === "postgresql" ? "PostgreSQL" : "SQLite";
+const open = new WeakMap<PrismaCheckpointSaver, TestDb>();
 
-type Variant = { name: string; options: (url: string) => PrismaCheckpointSaverOptions };
-const VARIANTS: Variant[] = [
-  { name: "", options: (url) => ({ url }) },
-  { name: ", latest cached", options: (url) => ({ url, cacheLatest: true }) },
+const VARIANTS: { name: string; options: (url: string) => PrismaCheckpointSaverOptions }[] = [
+  { name: "", options: (u) => ({ url: u }) },
+  { name: ", latest cached", options: (u) => ({ url: u, cacheLatest: true }) },
+  { name: ", through Prisma", options: () => ({ url: null }) },
 ];
 
-for (const variant of [...VARIANTS, { name: ", through Prisma", options: () => ({ url: null }) }]) {
+for (const variant of VARIANTS) {
   validate({
-    checkpointerName: `PrismaCheckpointSaver (sqlite${variant.name})`,
+    checkpointerName: `PrismaCheckpointSaver on ${database}${variant.name}`,
     createCheckpointer: async () => {
       const t = await createTestDb();
       const saver = new PrismaCheckpointSaver(t.db, variant.options(t.url));
-      cleanups.set(saver, async () => {
-        await closeCheckpointStore(t.url);
-        await t.cleanup();
-      });
+      open.set(saver, t);
       return saver;
     },
     destroyCheckpointer: async (saver: PrismaCheckpointSaver) => {
-      await cleanups.get(saver)?.();
+      const t = open.get(saver);
+      if (!t) return;
+      await closeCheckpointStore(t.url);
+      await t.cleanup();
     },
   });
-}
-
-const serverUrl = process.env.DATABASE_URL ?? "";
-if (/^postgres(ql)?:\/\//.test(serverUrl)) {
-  // Without committed PostgreSQL migrations the DDL comes from the Prisma CLI: seconds, once.
-  beforeAll(() => void postgresDdl(serverUrl), 120_000);
-  for (const variant of VARIANTS) {
-    validate({
-      checkpointerName: `PrismaCheckpointSaver (postgresql${variant.name})`,
-      createCheckpointer: async () => {
-        const t = await createPgTestDatabase(serverUrl);
-        const db = createDb(t.url);
-        const saver = new PrismaCheckpointSaver(db, variant.options(t.url));
-        cleanups.set(saver, async () => {
-          await closeCheckpointStore(t.url);
-          await db.$disconnect();
-          await t.cleanup();
-        });
-        return saver;
-      },
-      destroyCheckpointer: async (saver: PrismaCheckpointSaver) => {
-        await cleanups.get(saver)?.();
-      },
-    });
-  }
 }

@@ -4,6 +4,7 @@ import { THREAD_STATUSES } from "../run-status";
 import type { Prisma } from "../../generated/prisma/client";
 import { estimateCost } from "../models/pricing";
 import type { Db } from "./client";
+import { containsText } from "./contains-text";
 import type { DashboardRow, DashboardTotals } from "./dashboard-types";
 import { memberOf } from "./workspaces";
 
@@ -67,8 +68,7 @@ const AgentModels = z.object({ nodes: z.array(z.object({ type: z.string(), data:
 
 /**
  * Prisma filter of the threads the user may see that match the filters. The search is a
- * substring of the title, case-insensitive for ASCII letters (SQLite LIKE; Prisma rejects
- * `mode` on SQLite). Prisma passes `%` and `_` to LIKE unescaped (they would match any
+ * substring of the title, case-insensitive (lib/db/contains-text.ts). Prisma passes `%` and `_` to LIKE unescaped (they would match any
  * text / any character), so a search holding them narrows by its other pieces and then
  * keeps the exact matches by id: one more query, only for such searches.
  */
@@ -79,9 +79,9 @@ async function threadWhere(db: Db, userId: string, f: { status?: string; flowId?
     ...(f.flowId ? { flowId: f.flowId } : {}),
   };
   if (!f.q) return scope;
-  if (!/[%_]/.test(f.q)) return { ...scope, title: { contains: f.q } };
+  if (!/[%_]/.test(f.q)) return { ...scope, title: containsText(db, f.q) };
   const pieces = f.q.split(/[%_]+/).filter(Boolean);
-  const candidates = await db.thread.findMany({ where: { AND: [scope, ...pieces.map((p) => ({ title: { contains: p } }))] }, select: { id: true, title: true } });
+  const candidates = await db.thread.findMany({ where: { AND: [scope, ...pieces.map((p) => ({ title: containsText(db, p) }))] }, select: { id: true, title: true } });
   const needle = f.q.toLowerCase();
   return { ...scope, id: { in: candidates.filter((c) => c.title.toLowerCase().includes(needle)).map((c) => c.id) } };
 }

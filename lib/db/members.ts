@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "../errors";
 import type { Db } from "./client";
+import { lockWorkspace } from "./lock-workspace";
 import { Role, requireCapability, roleIn } from "./workspaces";
 
 /**
@@ -74,6 +75,7 @@ export async function listMembers(db: Db, actorId: string, workspaceId: string):
 export async function setRole(db: Db, actorId: string, workspaceId: string, userId: string, role: Role): Promise<MemberView> {
   requireCapability(await actorRole(db, actorId, workspaceId), "manage");
   return db.$transaction(async (tx) => {
+    await lockWorkspace(tx, workspaceId);
     const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, include: withUser });
     if (!existing) throw new AppError("not_found", "member_not_found", `userId: ${userId} is not a member of this workspace.`);
     const updated = await tx.membership.update({ where: { workspaceId_userId: { workspaceId, userId } }, data: { role }, include: withUser });
@@ -91,6 +93,7 @@ export async function setRole(db: Db, actorId: string, workspaceId: string, user
 export async function removeMember(db: Db, actorId: string, workspaceId: string, userId: string): Promise<void> {
   requireCapability(await actorRole(db, actorId, workspaceId), "manage");
   await db.$transaction(async (tx) => {
+    await lockWorkspace(tx, workspaceId);
     const existing = await tx.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, include: withUser });
     if (!existing) throw new AppError("not_found", "member_not_found", `userId: ${userId} is not a member of this workspace.`);
     await tx.membership.delete({ where: { workspaceId_userId: { workspaceId, userId } } });

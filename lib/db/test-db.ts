@@ -2,21 +2,41 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { createDb, type Db } from "./client";
+import { createDb, type Db, type Dialect } from "./client";
+import { createPgTestDatabase } from "./test-pg";
 
-/** A fresh SQLite file with every committed migration applied, for tests and benchmarks. */
-export interface TestDb {
-  db: Db;
-  /** `file:` URL of the database. */
+/**
+ * Fresh migrated databases for tests and benchmarks: a SQLite file in a temporary directory,
+ * or, when `TEST_DATABASE_URL` is set (an admin URL of a PostgreSQL server), a new database on
+ * that server (lib/db/test-pg.ts). The same suites run on both (scripts/test.sh).
+ */
+
+/** A migrated database without a client (e.g. for a server process to open). */
+export interface TestDatabase {
+  /** `file:` or `postgresql://` URL of the database. */
   url: string;
-  file: string;
-  /** Disconnects and removes the file's directory. */
+  dialect: Dialect;
+  /** The SQLite file; null on PostgreSQL. */
+  file: string | null;
+  /** Removes the database (SQLite: its directory; PostgreSQL: DROP DATABASE). */
+  drop(): Promise<void>;
+}
+
+/** A migrated database and a Prisma client on it. */
+export interface TestDb extends Omit<TestDatabase, "drop"> {
+  db: Db;
+  /** Disconnects and removes the database. */
   cleanup: () => Promise<void>;
 }
 
 const MIGRATIONS = path.resolve(__dirname, "../../prisma/migrations");
 
-/** Applies `prisma/migrations/<name>/migration.sql` in name order to a SQLite file. */
+/** The database the tests run on: PostgreSQL when `TEST_DATABASE_URL` is set, else SQLite. */
+export function testDialect(): Dialect {
+  return process.env.TEST_DATABASE_URL ? "postgresql" : "sqlite";
+}
+
+/** Applies `prisma/migrations/<name>/migration.sql` in name order to a SQLite file (in WAL mode). */
 export function applyMigrations(file: string): void {
   const sqlite = new Database(file);
   try {
@@ -29,20 +49,39 @@ export function applyMigrations(file: string): void {
   }
 }
 
-/** Creates a migrated SQLite file in a temporary directory and a Prisma client on it. */
-export async function createTestDb(): Promise<TestDb> {
-  const dir = mkdtempSync(path.join(tmpdir(), "phylactery-db-"));
-  const file = path.join(dir, "test.db");
+/**
+ * Creates a migrated database: on the PostgreSQL server of `TEST_DATABASE_URL` when set,
+ * else a SQLite file `<dir>/<fileName>` in a new temporary directory.
+ * @param opts.dir the directory for the SQLite file (default: a new temporary one, removed by
+ *   `drop`; a given one is left in place).
+ */
+export async function createTestDatabase(opts: { dir?: string; fileName?: string } = {}): Promise<TestDatabase> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (admin) {
+    const pg = await createPgTestDatabase(admin);
+    return { url: pg.url, dialect: "postgresql", file: null, drop: pg.drop };
+  }
+  const own = opts.dir === undefined;
+  const dir = opts.dir ?? mkdtempSync(path.join(tmpdir(), "phylactery-db-"));
+  const file = path.join(dir, opts.fileName ?? "test.db");
   applyMigrations(file);
-  const url = `file:${file}`;
-  const db = createDb(url);
+  const drop = async () => {
+    if (own) rmSync(dir, { recursive: true, force: true });
+    else for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
+  };
+  return { url: `file:${file}`, dialect: "sqlite", file, drop };
+}
+
+/** Creates a migrated database ({@link createTestDatabase}) and a Prisma client on it. */
+export async function createTestDb(): Promise<TestDb> {
+  const { drop, ...where } = await createTestDatabase();
+  const db = createDb(where.url);
   return {
+    ...where,
     db,
-    url,
-    file,
     cleanup: async () => {
       await db.$disconnect();
-      rmSync(dir, { recursive: true, force: true });
+      await drop();
     },
   };
 }

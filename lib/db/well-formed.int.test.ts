@@ -21,6 +21,13 @@ describe("a lone surrogate from a hostile tool or model cannot crash a write", (
     expect(await t.db.user.count({ where: { name } })).toBe(1);
   });
 
+  it("stores a NUL as U+FFFD (PostgreSQL refuses NUL in text), and a lookup by an id holding NUL finds nothing instead of failing", async () => {
+    const u = await t.db.user.create({ data: { email: "nul@test.dev", name: "a\u0000b" } });
+    expect(u.name).toBe("a\uFFFDb");
+    expect(await t.db.user.findUnique({ where: { id: "x\u0000y" } })).toBeNull();
+    expect(await t.db.user.count({ where: { name: "a\u0000b" } })).toBe(1);
+  });
+
   it("repairs strings inside nested arguments and transactions too", async () => {
     const created = await t.db.$transaction(async (tx) =>
       tx.workspace.create({ data: { name: "ws \uDC00", members: { create: { role: "owner", user: { create: { email: "nested@test.dev", name: "x\uD800" } } } } }, include: { members: { include: { user: true } } } }),

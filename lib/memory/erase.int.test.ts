@@ -7,17 +7,24 @@ import { subscribe } from "../events/bus";
 import { eraseThread } from "./erase";
 import { forgetFact, upsertFact } from "./long-term";
 import { appendEntry } from "./short-term";
-import { type MemoryFixture, memoryFixture, rowsContaining } from "./test-fixtures";
+import type { TestDb } from "../db/test-db";
+import { type MemoryFixture, memoryFixture, pagesContaining, rowsContaining } from "./test-fixtures";
 
 /**
- * Right to erasure (docs/architecture.md#memory) on a real SQLite file: after erasing a thread or forgetting a
- * fact, no row of any table and no byte of the database file (or its WAL) holds the content.
+ * Right to erasure (SPEC.md 6) on a real database: after erasing a thread or forgetting a
+ * fact, no row of any table holds the content, and no byte of the stored pages either: on
+ * SQLite the database file and its WAL, on PostgreSQL the raw pages of every table, TOAST
+ * table and index (lib/memory/scrub.ts says what each scrub reaches).
  */
 
-/** The file and its -wal (when there is one) contain `needle`. */
-function fileContains(file: string, needle: string): boolean {
+/**
+ * Where the stored bytes hold `needle`: the SQLite file and its -wal (when there is one), or
+ * the PostgreSQL relations whose pages do. Empty when none.
+ */
+async function storedBytesContaining(t: TestDb, needle: string): Promise<string[]> {
+  if (!t.file) return pagesContaining(t.db, needle);
   const bytes = Buffer.from(needle, "utf8");
-  return [file, `${file}-wal`].some((p) => existsSync(p) && readFileSync(p).includes(bytes));
+  return [t.file, `${t.file}-wal`].filter((p) => existsSync(p) && readFileSync(p).includes(bytes));
 }
 
 describe("erasure", () => {
@@ -32,7 +39,7 @@ describe("erasure", () => {
 
   it("eraseThread leaves no trace of a real run in any table, the file or the workspace; a tombstone keeps the counts", async () => {
     f = await engineFixture();
-    const { db, file } = f.t;
+    const { db } = f.t;
     const marker = `ERASEME${randomBytes(8).toString("hex")}`;
     const task = `Write marker.md with content ${marker}`;
     const threadId = await f.newThread(task);
@@ -52,7 +59,9 @@ describe("erasure", () => {
     await upsertFact(db, { workspaceId, content: `The marker is ${marker}`, origin: "promoted", status: "proposed", source: { threadId, stepId: "s-x" } });
     const kept = (await upsertFact(db, { workspaceId, content: "Files are written only after approval.", origin: "promoted", status: "accepted", source: { threadId, stepId: "s-y" } })).fact;
 
-    const before = rowsContaining(file, marker);
+    const before = await rowsContaining(db, marker);
+    // The byte scan can find what it looks for (else its empty answer below would prove nothing).
+    expect(await storedBytesContaining(f.t, marker)).not.toEqual([]);
     for (const where of ["Thread.title", "RunEvent.data", "Approval.canonicalArgs", "EvictedBlob.content", "MemoryEntry.result", "MemoryFact.content"]) expect(before).toContain(where);
     expect(before.some((w) => w.startsWith("Checkpoint"))).toBe(true);
     expect(before.some((w) => w.startsWith("AuditEntry"))).toBe(true);
@@ -79,8 +88,8 @@ describe("erasure", () => {
     expect(counts).toMatchObject({ threads: 1, approvals: 1, evictedBlobs: 1, shortTermEntries: entries, proposedFacts: 1, workspaceDirs: 1 });
     for (const k of ["runs", "events", "auditEntries", "checkpoints", "checkpointBlobs", "checkpointWrites"]) expect(counts[k]).toBeGreaterThan(0);
 
-    expect(rowsContaining(file, marker)).toEqual([]);
-    expect(fileContains(file, marker)).toBe(false);
+    expect(await rowsContaining(db, marker)).toEqual([]);
+    expect(await storedBytesContaining(f.t, marker)).toEqual([]);
     expect(existsSync(dir)).toBe(false);
     for (const table of ["checkpoint", "checkpointBlob", "checkpointWrite", "run", "runEvent", "approval", "auditEntry", "evictedBlob", "memoryEntry"] as const) {
       expect(await (db[table] as unknown as { count(a: unknown): Promise<number> }).count({ where: { threadId } })).toBe(0);
@@ -96,7 +105,7 @@ describe("erasure", () => {
 
   it("forgetFact removes the fact and every fact promoted from the same source, leaving no trace", async () => {
     m = await memoryFixture();
-    const { db, file } = m.t;
+    const { db } = m.t;
     const ws = m.a.workspaceId;
     const threadId = await m.a.newThread();
     const marker = `FORGETME${randomBytes(8).toString("hex")}`;
@@ -106,14 +115,15 @@ describe("erasure", () => {
     const otherStep = (await upsertFact(db, { workspaceId: ws, content: "The vault is in room 4.", origin: "promoted", source: { threadId, stepId: "step-2" } })).fact;
     const unrelated = (await upsertFact(db, { workspaceId: ws, content: "Lunch is at noon.", origin: "manual" })).fact;
     const otherTenant = (await upsertFact(db, { workspaceId: m.b.workspaceId, content: "Same source ids elsewhere", origin: "promoted", source })).fact;
-    expect(rowsContaining(file, marker)).toEqual(["MemoryFact.content"]);
+    expect(await rowsContaining(db, marker)).toEqual(["MemoryFact.content"]);
+    expect(await storedBytesContaining(m.t, marker)).not.toEqual([]);
 
     expect(await forgetFact(db, { factId: fact.id, actorId: m.a.userId })).toEqual({ removed: 2 });
     expect(await db.memoryFact.count({ where: { id: { in: [fact.id, sibling.id] } } })).toBe(0);
     expect(await db.memoryFact.count({ where: { id: { in: [otherStep.id, unrelated.id, otherTenant.id] } } })).toBe(3);
-    expect(rowsContaining(file, marker)).toEqual([]);
-    expect(rowsContaining(file, marker.toLowerCase())).toEqual([]);
-    expect(fileContains(file, marker)).toBe(false);
+    expect(await rowsContaining(db, marker)).toEqual([]);
+    expect(await rowsContaining(db, marker.toLowerCase())).toEqual([]);
+    expect(await storedBytesContaining(m.t, marker)).toEqual([]);
     const tomb = await db.tombstone.findFirstOrThrow({ where: { kind: "fact", subjectId: fact.id } });
     expect(tomb).toMatchObject({ workspaceId: ws, actorId: m.a.userId, counts: JSON.stringify({ facts: 2 }) });
     await expect(forgetFact(db, { factId: fact.id, actorId: m.a.userId })).rejects.toMatchObject({ status: 404 });

@@ -158,7 +158,7 @@ export async function forgetFact(db: Db, input: { factId: string; actorId: strin
     await tx.tombstone.create({ data: { kind: "fact", subjectId: row.id, workspaceId: row.workspaceId, actorId: input.actorId, counts: JSON.stringify({ facts: count }) } });
     return count;
   });
-  await scrubFreedPages(db);
+  await scrubFreedPages(db, ["MemoryFact"]);
   await announce("memory.forgotten", row.sourceThreadId, { kind: "fact", subjectId: row.id, workspaceId: row.workspaceId, counts: { facts: removed } });
   return { removed };
 }

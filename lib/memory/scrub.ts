@@ -1,25 +1,65 @@
-import type { Db } from "../db/client";
+import { type Db, dialectOf } from "../db/client";
 
 /**
- * What an erasure does to the SQLite file after deleting rows (right to erasure: docs/architecture.md#memory):
- * deleted content must not linger in freed pages or in the write-ahead log.
+ * What an erasure does to the database after deleting rows (right to erasure, docs/architecture.md#memory,
+ * docs/databases.md "Erasure"): deleted content must not linger where a copy of the database
+ * would still hold it.
+ * - SQLite: `secure_delete` zeroes freed pages, and the write-ahead log, which still holds
+ *   the old pages, is checkpointed and truncated.
+ * - PostgreSQL: a DELETE only marks row versions dead; they stay in the table's pages, its
+ *   TOAST table and its indexes until VACUUM removes them. So the erasure VACUUMs the tables it
+ *   deleted from (plain VACUUM: it takes no lock that stops readers or writers, unlike VACUUM
+ *   FULL, and removes dead versions from heap, TOAST and index pages). What it cannot reach:
+ *   the server's WAL keeps the old rows until it is recycled after later checkpoints, and a
+ *   transaction older than the erasure keeps the rows it can see until it ends (autovacuum
+ *   then removes them). Operators who need more run encrypted storage and short WAL retention.
  */
 
+/** Tables whose rows an erasure deletes: the default of {@link scrubFreedPages}. */
+export const ERASABLE_TABLES = [
+  "Thread",
+  "Run",
+  "RunEvent",
+  "Approval",
+  "AuditEntry",
+  "EvictedBlob",
+  "MemoryEntry",
+  "MemoryFact",
+  "Checkpoint",
+  "CheckpointBlob",
+  "CheckpointWrite",
+  "RunJob",
+  "ToolExecution",
+] as const;
+
+/** A table {@link scrubFreedPages} may vacuum. */
+export type ErasableTable = (typeof ERASABLE_TABLES)[number];
+
 /**
- * Turns `secure_delete` on for this connection (lib/db/client.ts already does for every
- * connection it opens; this covers clients made elsewhere). Call before deleting.
+ * On SQLite, turns `secure_delete` on for this connection (lib/db/client.ts already does for
+ * every connection it opens; this covers clients made elsewhere). Call before deleting.
+ * On PostgreSQL there is no such setting: {@link scrubFreedPages} does the work afterwards.
  */
 export async function secureDeleteOn(db: Db): Promise<void> {
-  await db.$queryRawUnsafe("PRAGMA secure_delete = ON");
+  if (dialectOf(db) === "sqlite") await db.$queryRawUnsafe("PRAGMA secure_delete = ON");
 }
 
 /**
- * After an erasure: when the database is in WAL mode, checkpoints the log into the main file
- * and truncates it to zero bytes (`PRAGMA wal_checkpoint(TRUNCATE)`), so that the frames that
- * held the old pages are gone. Other databases: nothing to do.
- * @returns true when the checkpoint completed (false when a reader kept it from finishing).
+ * After an erasure, outside any transaction. SQLite: when the database is in WAL mode,
+ * checkpoints the log into the main file and truncates it to zero bytes
+ * (`PRAGMA wal_checkpoint(TRUNCATE)`), so the frames that held the old pages are gone.
+ * PostgreSQL: VACUUMs `tables` (see the module comment for what that reaches).
+ * @param tables the tables the erasure deleted from (PostgreSQL only; default all of
+ *   {@link ERASABLE_TABLES}).
+ * @returns true when the scrub completed (false when a SQLite reader kept the checkpoint
+ *   from finishing).
  */
-export async function scrubFreedPages(db: Db): Promise<boolean> {
+export async function scrubFreedPages(db: Db, tables: readonly ErasableTable[] = ERASABLE_TABLES): Promise<boolean> {
+  if (dialectOf(db) === "postgresql") {
+    // Names come from the fixed list above, never from input.
+    if (tables.length > 0) await db.$executeRawUnsafe(`VACUUM ${tables.map((t) => `"${t}"`).join(", ")}`);
+    return true;
+  }
   const mode = await db.$queryRawUnsafe<{ journal_mode: string }[]>("PRAGMA journal_mode");
   if (String(mode[0]?.journal_mode).toLowerCase() !== "wal") return true;
   const res = await db.$queryRawUnsafe<{ busy: bigint | number }[]>("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -127,7 +127,7 @@ export async function clearShortTerm(db: Db, input: { threadId: string; actorId:
     await tx.tombstone.create({ data: { kind: "short_term", subjectId: input.threadId, workspaceId, actorId: input.actorId, counts: JSON.stringify({ entries: count }) } });
     return count;
   });
-  await scrubFreedPages(db);
+  await scrubFreedPages(db, ["MemoryEntry"]);
   await announce("memory.forgotten", input.threadId, { kind: "short_term", subjectId: input.threadId, workspaceId, counts: { entries: count } });
   return { removed: count };
 }

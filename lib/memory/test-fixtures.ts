@@ -1,13 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import Database from "better-sqlite3";
+import { type Db, dialectOf } from "../db/client";
 import { createFlow } from "../db/flows";
 import { createTestDb, type TestDb } from "../db/test-db";
 import { createThread } from "../db/threads";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 
 /**
- * Test fixtures of the memory service (not a test file): two tenants on a real SQLite file,
+ * Test fixtures of the memory service (not a test file): two tenants on a real database,
  * a local server that speaks the OpenAI `/embeddings` protocol, and a scanner that looks for
  * a string in every row of every table.
  */
@@ -122,25 +122,45 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
 }
 
 /**
- * Every (table, column) of a SQLite file whose value contains `needle`: each table listed by
- * sqlite_master, every column of every row, blobs decoded as UTF-8. Opens its own read-only
- * connection and closes it.
+ * Every (table, column) of the database whose value contains `needle`: each table of the
+ * database, every column of every row, blobs decoded as UTF-8. SQLite and PostgreSQL alike.
  */
-export function rowsContaining(file: string, needle: string): string[] {
-  const sqlite = new Database(file, { readonly: true });
-  try {
-    const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
-    const hits: string[] = [];
-    for (const { name } of tables) {
-      for (const row of sqlite.prepare(`SELECT * FROM "${name.replace(/"/g, '""')}"`).all() as Record<string, unknown>[]) {
-        for (const [col, value] of Object.entries(row)) {
-          const text = Buffer.isBuffer(value) ? value.toString("utf8") : value instanceof Uint8Array ? Buffer.from(value).toString("utf8") : String(value);
-          if (text.includes(needle)) hits.push(`${name}.${col}`);
-        }
+export async function rowsContaining(db: Db, needle: string): Promise<string[]> {
+  const tables =
+    dialectOf(db) === "sqlite"
+      ? await db.$queryRawUnsafe<{ name: string }[]>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      : await db.$queryRawUnsafe<{ name: string }[]>("SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'");
+  const hits: string[] = [];
+  for (const { name } of tables) {
+    for (const row of await db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${name.replace(/"/g, '""')}"`)) {
+      for (const [col, value] of Object.entries(row)) {
+        const text = value instanceof Uint8Array ? Buffer.from(value).toString("utf8") : String(value);
+        if (text.includes(needle)) hits.push(`${name}.${col}`);
       }
     }
-    return [...new Set(hits)];
-  } finally {
-    sqlite.close();
   }
+  return [...new Set(hits)];
+}
+
+/**
+ * PostgreSQL's counterpart of scanning the SQLite file's bytes: the relations (tables, their
+ * TOAST tables and every index of both) of the current schema whose raw pages, as the server
+ * holds them now, contain `needle`'s UTF-8 bytes (pageinspect's get_raw_page; the test
+ * server's admin user may create the extension).
+ */
+export async function pagesContaining(db: Db, needle: string): Promise<string[]> {
+  await db.$executeRawUnsafe("CREATE EXTENSION IF NOT EXISTS pageinspect");
+  const rows = await db.$queryRawUnsafe<{ rel: string }[]>(
+    `WITH tabs AS (
+       SELECT c.oid, c.reltoastrelid FROM pg_class c WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind = 'r'
+     ), rels AS (
+       SELECT oid FROM tabs UNION SELECT reltoastrelid FROM tabs WHERE reltoastrelid <> 0
+       UNION SELECT i.indexrelid FROM pg_index i WHERE i.indrelid IN (SELECT oid FROM tabs UNION SELECT reltoastrelid FROM tabs)
+     )
+     SELECT r.oid::regclass::text AS rel FROM rels r
+     WHERE EXISTS (SELECT 1 FROM generate_series(0, pg_relation_size(r.oid) / current_setting('block_size')::int - 1) AS b
+                   WHERE position(convert_to($1, 'UTF8') IN get_raw_page(r.oid::regclass::text, b::int)) > 0)`,
+    needle,
+  );
+  return rows.map((r) => r.rel).sort();
 }

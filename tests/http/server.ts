@@ -6,18 +6,22 @@ import path from "node:path";
 import bcrypt from "bcryptjs";
 import { createDb } from "../../lib/db/client";
 import { createFlow } from "../../lib/db/flows";
-import { applyMigrations } from "../../lib/db/test-db";
+import { createTestDatabase, type TestDatabase } from "../../lib/db/test-db";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 
 /**
  * A real Phylactery server for HTTP integration tests: the built app (`next build` first)
- * served by `next start` on 127.0.0.1, on its own migrated SQLite file, workspaces and
- * secrets directory, so tests see exactly what a browser would.
+ * served by `next start` on 127.0.0.1, on its own migrated database (a SQLite file in its
+ * directory, or a fresh PostgreSQL database when `TEST_DATABASE_URL` is set; lib/db/test-db.ts),
+ * workspaces and secrets directory, so tests see exactly what a browser would.
  */
 export interface TestServer {
   url: string;
   dir: string;
+  /** `file:` or `postgresql://` URL of the server's database. */
   dbUrl: string;
+  /** Which database the server runs on; `database.file` is the SQLite file (null on PostgreSQL). */
+  database: Omit<TestDatabase, "drop">;
   workspacesDir: string;
   users: { id: string; email: string; password: string; flowId: string }[];
   /** Stops the process with SIGKILL (a crash), then starts a new one on the same files. */
@@ -58,9 +62,8 @@ async function waitHealthy(url: string, proc: ChildProcess, log: string[]): Prom
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("HTTP integration tests serve the built app: run `npx next build` first (scripts/test.sh does).");
   const dir = mkdtempSync(path.join(tmpdir(), "phylactery-http-"));
-  const file = path.join(dir, "app.db");
-  applyMigrations(file);
-  const dbUrl = `file:${file}`;
+  const { drop, ...database } = await createTestDatabase({ dir, fileName: "app.db" });
+  const dbUrl = database.url;
   const db = createDb(dbUrl);
   const users: TestServer["users"] = [];
   for (const email of ["alice@test.dev", "bob@test.dev"]) {
@@ -104,6 +107,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     url,
     dir,
     dbUrl,
+    database,
     workspacesDir,
     users,
     restart: async () => {
@@ -112,6 +116,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     },
     stop: async () => {
       await kill();
+      await drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

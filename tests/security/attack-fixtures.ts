@@ -88,13 +88,13 @@ export function leaks(answer: Answer, victim: Tenant, req: AttackRequest): strin
 }
 
 /** Reads a server's state (all of it, or one workspace's) from its files. */
-export function stateOf(s: TestServer, workspaceId?: string): Snapshot {
-  return snapshot(s.dbUrl.replace(/^file:/, ""), s.workspacesDir, workspaceId);
+export function stateOf(s: TestServer, workspaceId?: string): Promise<Snapshot> {
+  return snapshot(s.dbUrl, s.workspacesDir, workspaceId);
 }
 
 /** Asserts that nothing changed between a snapshot and now. */
-export function expectUnchanged(s: TestServer, before: Snapshot, workspaceId?: string): void {
-  expect(diffSnapshots(before, stateOf(s, workspaceId))).toEqual([]);
+export async function expectUnchanged(s: TestServer, before: Snapshot, workspaceId?: string): Promise<void> {
+  expect(diffSnapshots(before, await stateOf(s, workspaceId))).toEqual([]);
 }
 
 /**

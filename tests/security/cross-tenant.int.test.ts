@@ -53,7 +53,7 @@ describe("cross-tenant: bob, owner of his own workspace, against alice's", () =>
     it(`bob cannot ${attack.verb} in alice's workspace (${attack.method} ${attack.route})`, async () => {
       // A refused request changes nothing anywhere; one on bob's own account, nothing of alice's.
       const scope = outsider === "own" ? victim.workspaceId : undefined;
-      const before = stateOf(s, scope);
+      const before = await stateOf(s, scope);
       const req = attack.request(victim, me);
       const answer = await send(bob, attack, req);
       tally.tried += 1;
@@ -76,20 +76,20 @@ describe("cross-tenant: bob, owner of his own workspace, against alice's", () =>
           expect(leaks(m, victim, mixed)).toEqual([]);
         }
       }
-      expectUnchanged(s, before, scope);
+      await expectUnchanged(s, before, scope);
       tally.refused += tried;
     });
   }
 
   for (const [pattern, fill] of Object.entries(PAGES)) {
     it(`bob cannot open the page ${pattern} of alice's workspace`, async () => {
-      const before = stateOf(s);
+      const before = await stateOf(s);
       const req = { path: fill(victim) };
       const answer = await send(bob, { method: "GET" }, req);
       tally.tried += 1;
       expect(answer.status).toBe(404);
       expect(leaks(answer, victim, req)).toEqual([]);
-      expectUnchanged(s, before);
+      await expectUnchanged(s, before);
       tally.refused += 1;
     });
   }
@@ -98,13 +98,13 @@ describe("cross-tenant: bob, owner of his own workspace, against alice's", () =>
     const created = await bob.post("/api/threads", { flowId: s.users[1]?.flowId, task: TASK });
     expect(created.status).toBe(201);
     const { threadId } = (await created.json()) as { threadId: string };
-    const before = stateOf(s, victim.workspaceId);
+    const before = await stateOf(s, victim.workspaceId);
     const req = { path: `/api/threads/${threadId}/stream`, body: { input: { kind: "message", text: `APPROVE ${victim.approvalId} ${victim.token}` } } };
     const answer = await send(bob, { method: "POST" }, req);
     tally.tried += 1;
     expect(answer.status).toBeLessThan(500);
     expect(leaks(answer, victim, req)).toEqual([]);
-    expectUnchanged(s, before, victim.workspaceId);
+    await expectUnchanged(s, before, victim.workspaceId);
     tally.refused += 1;
   });
 

@@ -2,10 +2,12 @@ import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
+import pg from "pg";
 
 /**
- * What a server holds, read behind its back: every row of its SQLite file (opened
- * read-only) and every file of its thread workspaces, so that a test can prove an attack
+ * What a server holds, read behind its back: every row of its database (a SQLite file opened
+ * read-only, or its PostgreSQL database on a connection of our own) and every file of its
+ * thread workspaces, so that a test can prove an attack
  * changed nothing (docs/security.md "Threat model": after each attack, nothing outside
  * the attacker's workspace changed).
  */
@@ -23,16 +25,43 @@ const sha256 = (b: Buffer | string) => createHash("sha256").update(b).digest("he
 
 function rowLine(row: Record<string, unknown>): string {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) out[k] = Buffer.isBuffer(v) ? `sha256:${sha256(v)}` : typeof v === "bigint" ? String(v) : v;
+  for (const [k, v] of Object.entries(row)) out[k] = Buffer.isBuffer(v) ? `sha256:${sha256(v)}` : typeof v === "bigint" ? String(v) : v instanceof Date ? v.toISOString() : v;
   return JSON.stringify(out);
 }
 
+/** Reads rows with `$1`-style parameters; `close` ends the connection. */
+interface Reader {
+  all(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  tables(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** A read-only reader of a SQLite file or a PostgreSQL database, by URL. */
+async function openReader(dbUrl: string): Promise<Reader> {
+  if (dbUrl.startsWith("file:")) {
+    const db = new Database(dbUrl.slice("file:".length), { readonly: true, fileMustExist: true });
+    const all = async (sql: string, params: unknown[] = []) => db.prepare(sql.replace(/\$\d+/g, "?")).all(...params) as Record<string, unknown>[];
+    return {
+      all,
+      tables: async () => (await all(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)).map((r) => String(r.name)),
+      close: async () => void db.close(),
+    };
+  }
+  const client = new pg.Client({ connectionString: dbUrl });
+  await client.connect();
+  const all = async (sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as Record<string, unknown>[];
+  return {
+    all,
+    tables: async () =>
+      (await all(`SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)).map((r) => String(r.name)),
+    close: () => client.end(),
+  };
+}
+
 /** The ids that make a row part of a workspace: the workspace, its flows and their threads. */
-function scopeIds(db: Database.Database, workspaceId: string): Set<string> {
-  const flows = (db.prepare(`SELECT id FROM "Flow" WHERE workspaceId = ?`).all(workspaceId) as { id: string }[]).map((r) => r.id);
-  const threads = flows.length
-    ? (db.prepare(`SELECT id FROM "Thread" WHERE flowId IN (${flows.map(() => "?").join(",")})`).all(...flows) as { id: string }[]).map((r) => r.id)
-    : [];
+async function scopeIds(db: Reader, workspaceId: string): Promise<Set<string>> {
+  const flows = (await db.all(`SELECT "id" FROM "Flow" WHERE "workspaceId" = $1`, [workspaceId])).map((r) => String(r.id));
+  const threads = flows.length ? (await db.all(`SELECT "id" FROM "Thread" WHERE "flowId" IN (${flows.map((_, i) => `$${i + 1}`).join(",")})`, flows)).map((r) => String(r.id)) : [];
   return new Set([workspaceId, ...flows, ...threads]);
 }
 
@@ -51,21 +80,19 @@ function walk(root: string, rel = ""): [string, string][] {
 
 /**
  * Reads a snapshot of a server's database and workspaces.
- * @param dbFile the SQLite file (a `file:` URL's path).
+ * @param dbUrl the server's DATABASE_URL (`file:` or `postgresql://`).
  * @param workspacesDir the server's WORKSPACES_DIR (one directory per thread id).
  * @param workspaceId when given, only rows that name this workspace, one of its flows or
  *   one of their threads in some column, and only those threads' directories; else all.
  */
-export function snapshot(dbFile: string, workspacesDir: string, workspaceId?: string): Snapshot {
-  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+export async function snapshot(dbUrl: string, workspacesDir: string, workspaceId?: string): Promise<Snapshot> {
+  const db = await openReader(dbUrl);
   try {
-    const scope = workspaceId ? scopeIds(db, workspaceId) : null;
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).all() as { name: string }[])
-      .map((t) => t.name)
-      .filter((t) => !IGNORED_TABLES.has(t));
+    const scope = workspaceId ? await scopeIds(db, workspaceId) : null;
+    const tables = (await db.tables()).filter((t) => !IGNORED_TABLES.has(t));
     const rows: Record<string, string[]> = {};
     for (const table of tables) {
-      const all = db.prepare(`SELECT * FROM "${table}"`).all() as Record<string, unknown>[];
+      const all = await db.all(`SELECT * FROM "${table}"`);
       const kept = scope ? all.filter((r) => Object.values(r).some((v) => typeof v === "string" && scope.has(v))) : all;
       rows[table] = kept.map(rowLine).sort();
     }
@@ -73,7 +100,7 @@ export function snapshot(dbFile: string, workspacesDir: string, workspaceId?: st
     const keptFiles = scope ? files.filter(([rel]) => scope.has(rel.split(path.sep)[0]?.replace(/\/$/, "") ?? "")) : files;
     return { rows, files: Object.fromEntries(keptFiles) };
   } finally {
-    db.close();
+    await db.close();
   }
 }
 

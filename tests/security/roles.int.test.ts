@@ -68,9 +68,9 @@ describe("roles: victor (viewer) and carol (approver) in alice's workspace", () 
   };
 
   it("the snapshot sees what an owner changes (control)", async () => {
-    const before = stateOf(s);
+    const before = await stateOf(s);
     expect((await alice.post(`/api/workspaces/${target.workspaceId}/memory`, { content: "Deploys happen on Tuesdays." })).status).toBe(201);
-    expect(diffSnapshots(before, stateOf(s)).some((d) => d.startsWith("MemoryFact +"))).toBe(true);
+    expect(diffSnapshots(before, await stateOf(s)).some((d) => d.startsWith("MemoryFact +"))).toBe(true);
   });
 
   for (const role of ["viewer", "approver"] as const) {
@@ -78,14 +78,14 @@ describe("roles: victor (viewer) and carol (approver) in alice's workspace", () 
       it(`${NAME[role]} cannot ${attack.verb} (${attack.method} ${attack.route})`, async () => {
         // A route on the caller's own account (a flow in their own workspace) may succeed there.
         const scope = attack.outsider === "own" ? target.workspaceId : undefined;
-        const before = stateOf(s, scope);
+        const before = await stateOf(s, scope);
         const req = attack.request(target, { email: email[role] });
         const answer = await send(as[role], attack, req);
         tally.tried += 1;
         if (attack.outsider === "own") expect(answer.status, answer.text).toBeLessThan(500);
         else expect(answer.status, answer.text).toBe(refusal(attack.need));
         if (role === "viewer") expect(answer.text).not.toContain(target.token);
-        expectUnchanged(s, before, scope);
+        await expectUnchanged(s, before, scope);
         tally.refused += 1;
       });
     }
@@ -97,18 +97,18 @@ describe("roles: victor (viewer) and carol (approver) in alice's workspace", () 
   for (const { role, attack } of allowed.sort((x, y) => rank(x.attack) - rank(y.attack))) {
     it(`${NAME[role]} can ${attack.verb} (${attack.method} ${attack.route})`, async () => {
       const ids = await freshFor(attack);
-      const before = stateOf(s);
+      const before = await stateOf(s);
       const answer = await send(as[role], attack, attack.request(ids, { email: email[role] }));
       expect(answer.status, answer.text).toBeGreaterThanOrEqual(200);
       expect(answer.status, answer.text).toBeLessThan(300);
-      if (attack.method === "GET") expectUnchanged(s, before);
+      if (attack.method === "GET") await expectUnchanged(s, before);
       if (attack.consumes === "approval") expect(answer.text).toContain('"type":"data-run"');
     });
   }
 
   it("a signed-out visitor gets 401 from every API route but health and Auth.js's own", async () => {
     const anon = signedOut(s.url);
-    const before = stateOf(s);
+    const before = await stateOf(s);
     const wrong: string[] = [];
     for (const attack of ATTACKS) {
       const answer = await send(anon, attack, attack.request(target, { email: "nobody@test.dev" }));
@@ -117,7 +117,7 @@ describe("roles: victor (viewer) and carol (approver) in alice's workspace", () 
       else wrong.push(`${attack.method} ${attack.route} (${attack.verb}): ${answer.status}`);
     }
     expect(wrong).toEqual([]);
-    expectUnchanged(s, before);
+    await expectUnchanged(s, before);
   });
 
   describe("approval tokens never reach a viewer", () => {

@@ -1,6 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../lib/db/client";
+import { testDialect } from "../../lib/db/test-db";
+import { pagesContaining, rowsContaining } from "../../lib/memory/test-fixtures";
 import { signIn } from "../http/client";
 import { startRun } from "../http/runs";
 import { startServer, type TestServer } from "../http/server";
@@ -29,12 +32,15 @@ describe("another account on the host cannot read the server's data", () => {
 
   const mode = (p: string) => statSync(p).mode & 0o777;
   const dbFile = () => server.dbUrl.slice("file:".length);
+  // File modes are about the SQLite file the server owns; a PostgreSQL server's files belong
+  // to the database server, which keeps its data directory owner-only itself.
+  const onSqlite = testDialect() === "sqlite";
 
-  it("the SQLite file, created world-readable before the server started, is owner-only once it runs", () => {
+  it.runIf(onSqlite)("the SQLite file, created world-readable before the server started, is owner-only once it runs", () => {
     expect(mode(dbFile()).toString(8)).toBe("600");
   });
 
-  it("the WAL and shared-memory files are owner-only", () => {
+  it.runIf(onSqlite)("the WAL and shared-memory files are owner-only", () => {
     for (const suffix of ["-wal", "-shm"]) {
       const file = `${dbFile()}${suffix}`;
       expect(mode(file).toString(8), file).toBe("600");
@@ -56,11 +62,23 @@ describe("another account on the host cannot read the server's data", () => {
     for (const f of files) expect(mode(path.join(ws, f)).toString(8) === "600" || statSync(path.join(ws, f)).isDirectory(), f).toBe(true);
   });
 
-  it("a copy of the database (file and WAL) holds no pending approval's token", () => {
+  it.runIf(onSqlite)("a copy of the database (file and WAL) holds no pending approval's token", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     for (const suffix of ["", "-wal"]) {
       const bytes = readFileSync(`${dbFile()}${suffix}`);
       expect(bytes.includes(Buffer.from(token, "utf8")), `token found in app.db${suffix}`).toBe(false);
+    }
+  });
+
+  it.runIf(!onSqlite)("no row and no stored page of the PostgreSQL database holds a pending approval's token", async () => {
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const db = createDb(server.dbUrl);
+    try {
+      expect(await rowsContaining(db, threadId)).not.toEqual([]);
+      expect(await rowsContaining(db, token)).toEqual([]);
+      expect(await pagesContaining(db, token)).toEqual([]);
+    } finally {
+      await db.$disconnect();
     }
   });
 });
