@@ -82,8 +82,10 @@ try {
     if (status !== "completed") throw new Error(`thread ${i}: ended ${status}, expected completed`);
   }
   const ranMs = performance.now() - t0;
+  const file = f.t.file;
+  if (!file) throw new Error("bench:storage measures a SQLite file: run it without TEST_DATABASE_URL");
   await f.t.db.$disconnect();
-  const before = measure(f.t.file);
+  const before = measure(file);
 
   const t1 = performance.now();
   let pruned = 0;
@@ -97,7 +99,7 @@ try {
   const pruneMs = performance.now() - t1;
   if (pruned !== N) throw new Error(`pruned ${pruned} threads, expected ${N}`);
   await f.t.db.$disconnect();
-  const after = measure(f.t.file);
+  const after = measure(file);
 
   console.log(`${N} threads (Workspace assistant, offline model: read, approval, write), ran in ${(ranMs / 1000).toFixed(1)} s; pruned in ${pruneMs.toFixed(0)} ms (${writesDeleted} writes deleted)`);
   console.log(`${"per thread".padEnd(40)} ${"before".padStart(10)} ${"after".padStart(10)} ${"ratio".padStart(8)}`);

@@ -163,7 +163,7 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     }
     await inRun(() => publishChunk(runChunk("running", null)));
     yield* outbox.splice(0);
-    const chunks = await inRun(() => ctx.graph.stream(o.graphInput as never, { ...ctx.config, streamMode: ["custom", "updates"], recursionLimit: 1000, signal: o.signal }));
+    const chunks = await inRun(() => ctx.graph.stream(o.graphInput as never, { ...ctx.config, streamMode: ["custom", "updates"], recursionLimit: 1000, signal: o.signal, durability: "sync" }));
     let lifecycle = values.lifecycle ?? "INIT";
     let transitions = 0;
     const it = (chunks as AsyncIterable<[string, unknown]>)[Symbol.asyncIterator]();

@@ -86,7 +86,8 @@ export async function resolveRunInput(o: ResolveInputOptions): Promise<JobInput>
   if (input.kind === "continue") {
     // A thread still marked running with a next node was cut off by a stopped server that
     // predates its lease, or by a run recovery gave up on: continue from the last checkpoint.
-    if (!(o.status === "running" && snapshot.next.length > 0)) throw new AppError("conflict", "nothing_to_continue", "This thread has no interrupted run to continue.");
+    // `tasks`, not `next`: next leaves out tasks whose writes are already saved.
+    if (!(o.status === "running" && snapshot.tasks.length > 0)) throw new AppError("conflict", "nothing_to_continue", "This thread has no interrupted run to continue.");
     await o.tx.run.updateMany({ where: { threadId: o.threadId, status: { in: ["running", "queued"] } }, data: { status: "interrupted", endedAt: new Date(now()), error: "The server stopped during the run." } });
     return { kind: "continue", label: "Continue the interrupted run", intent: null, graph: { type: "none" } };
   }
