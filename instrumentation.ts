@@ -16,15 +16,8 @@ export async function register(): Promise<void> {
   const { logger } = await import("./lib/log");
   if (await startTelemetry()) logger.info({ module: "telemetry" }, "exporting traces over OTLP/HTTP");
   const { db } = await import("./lib/db/client");
-  const { startExpirySweeper } = await import("./lib/engine/expiry-sweeper");
-  startExpirySweeper(db());
-  // Memory (docs/architecture.md#memory): purge expired short-term entries; summarize and propose facts when a run completes.
-  const { startMemorySweeper } = await import("./lib/memory/sweeper");
-  startMemorySweeper(db());
-  const { installMemoryHooks } = await import("./lib/memory/after-run-hooks");
-  installMemoryHooks(db(), (err, threadId) => logger.error({ err, threadId }, "memory: summarize or promote after a run failed"));
-  // Runs are jobs: this process executes RUN_WORKERS of them at once (none when 0, when
-  // separate `npm run worker` processes do), and recovers runs whose worker died.
-  const { ensureProcessWorker } = await import("./lib/runs/process-worker");
-  await ensureProcessWorker(db());
+  // Runs are jobs: this process executes RUN_WORKERS of them at once, with the sweepers and
+  // memory hooks that go with them (none when RUN_WORKERS=0: separate `npm run worker`s do).
+  const { startBackgroundWork } = await import("./lib/runs/background");
+  await startBackgroundWork(db());
 }

@@ -114,3 +114,8 @@ export function env(): Env {
   }
   return cached;
 }
+
+/** Forgets the parsed environment, so the next {@link env} call reads `process.env` again (tests). */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

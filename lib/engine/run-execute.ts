@@ -122,6 +122,12 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
   const ids: TraceIds = { traceId: runTrace.traceId, threadId, runId };
   const outbox: RunChunk[] = [];
   const store = eventStore(db, threadId, runId, o.onStored);
+  // A recovered run re-runs the node its worker died in, which emits again what it had
+  // emitted: an event already stored for this run, identical, is not stored nor streamed twice.
+  const seen = new Set<string>();
+  if (job.attempts > 0) {
+    for (const e of await db.runEvent.findMany({ where: { runId }, select: { type: true, data: true } })) seen.add(`${e.type}\n${e.data}`);
+  }
   // The run's subscription: every run event of this run is stored, in publish order, and its
   // stream part (if any) waits in `outbox` for the stream to yield it.
   const unsubscribe = subscribe(
@@ -129,7 +135,11 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     async (event) => {
       const stored = storedEventOf(event);
       if (!stored) return;
-      await store(stored.name, JSON.stringify(withoutLiveTokens(stored.data)));
+      const data = JSON.stringify(withoutLiveTokens(stored.data));
+      const key = `${stored.name}\n${data}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      await store(stored.name, data);
       if (stored.chunk) outbox.push(stored.chunk);
     },
     { runId },

@@ -6,6 +6,7 @@ import type { Db } from "../db/client";
 import { takeLease } from "../db/lease";
 import { expireChallenge } from "../approvals/service";
 import { AppError, isAppError } from "../errors";
+import { env } from "../env";
 import { newTraceId } from "../events/bus";
 import { approvalSecret } from "./engine-deps";
 import { checkRun, runInProgress } from "./run-checks";
@@ -50,6 +51,7 @@ export interface AcceptedRun {
 export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> {
   const { db, threadId, userId, input } = opts;
   const thread = await checkRun(db, threadId, userId, input);
+  await admit(db, thread.userId);
   const ctx = await runContext(db, thread, opts.deps);
   const snapshot = await ctx.graph.getState(ctx.config);
   const startCheckpointId = (snapshot.config.configurable?.checkpoint_id as string | undefined) ?? null;
@@ -115,4 +117,23 @@ export async function prepareRun(opts: PrepareRunOptions): Promise<PreparedRun> 
 /** A worker id unique across hosts, processes and workers: `<role>:<host>:<pid>:<random>`. */
 export function newWorkerId(role: string): string {
   return `${role}:${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+}
+
+/**
+ * Admission (docs/durability.md#admission): a request only accepts and enqueues, so what
+ * bounds the load is how many runs may wait. Refuses with 429 when the deployment already has
+ * MAX_QUEUED_RUNS waiting for a worker, or the thread's user MAX_ACTIVE_RUNS_PER_USER queued
+ * or executing; the message says to retry shortly.
+ * @throws AppError too_many_requests ("queue_full", "too_many_runs").
+ */
+async function admit(db: Db, ownerId: string): Promise<void> {
+  const settings = env();
+  const waiting = await db.runJob.count({ where: { status: "queued" } });
+  if (waiting >= settings.MAX_QUEUED_RUNS) {
+    throw new AppError("too_many_requests", "queue_full", `${waiting} runs are waiting for a worker; try again in a few seconds.`, { retryAfterSeconds: 5 });
+  }
+  const active = await db.run.count({ where: { status: { in: ["queued", "running"] }, thread: { userId: ownerId } } });
+  if (active >= settings.MAX_ACTIVE_RUNS_PER_USER) {
+    throw new AppError("too_many_requests", "too_many_runs", `This user already has ${active} runs going (the limit is ${settings.MAX_ACTIVE_RUNS_PER_USER}); wait for some to finish.`, { retryAfterSeconds: 5 });
+  }
 }
