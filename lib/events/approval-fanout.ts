@@ -1,5 +1,5 @@
 /**
- * Approval changes between server processes (docs/architecture.md "Live streams"): every
+ * Approval changes between server processes (docs/architecture.md#live-streams): every
  * change published on the approval bus (lib/events/approval-bus.ts) is also notified on this
  * fan-out channel, so the inbox list and badge of a browser served by instance B update when
  * an approval is created or decided on instance A. The payload is the change itself (ids,

@@ -2,7 +2,7 @@ import { logger } from "../log";
 
 /**
  * Fan-out of small notifications between the server processes that share one database
- * (docs/architecture.md "Live streams"): `notify(channel, payload)` reaches every
+ * (docs/architecture.md#live-streams): `notify(channel, payload)` reaches every
  * `listen(channel, …)` handler of every process. Notifications are hints, never data: they
  * carry ids (a thread and a seq, an approval), the listener re-reads the database, and a
  * lost one only delays it until its next poll. Two implementations share these semantics:

@@ -10,7 +10,7 @@ export interface FollowTarget {
 
 /**
  * The run a follower of the thread follows, and where its events start
- * (docs/architecture.md "Live streams"): the named run, or else the thread's active run
+ * (docs/architecture.md#live-streams): the named run, or else the thread's active run
  * (its latest Run row still `queued` or `running`); null when no run is active. The cursor is just
  * before the run's first stored event, or, when it has stored none yet, the thread's last
  * event (read first, so an event stored meanwhile is not skipped).

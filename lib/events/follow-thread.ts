@@ -42,7 +42,7 @@ export const ACTIVE_RUN_STATUSES: readonly string[] = ["queued", "running"];
 const isFinalRun = (chunk: RunChunk): boolean => chunk.type === "data-run" && chunk.data.status !== "running";
 
 /**
- * Follows a thread's stored run events (docs/architecture.md "Live streams"): replays the
+ * Follows a thread's stored run events (docs/architecture.md#live-streams): replays the
  * RunEvents with seq > `after` in seq order, then follows new ones as they are stored,
  * yielding the chunk each stands for (lib/events/stored-chunk.ts; stored-only events are
  * skipped). Notifications (lib/events/thread-events.ts) only wake it up: it always re-reads

@@ -21,7 +21,7 @@ export interface PgFanoutOptions {
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
 /**
- * The fan-out on PostgreSQL (docs/architecture.md "Live streams"): LISTEN/NOTIFY through
+ * The fan-out on PostgreSQL (docs/architecture.md#live-streams): LISTEN/NOTIFY through
  * ONE dedicated connection per process (a pooled connection would drop its LISTENs when
  * handed back). It connects on first use, LISTENs once per channel however many handlers
  * listen in the process, and when the connection is lost reconnects with a growing delay

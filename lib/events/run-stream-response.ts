@@ -15,7 +15,7 @@ export interface RunStreamResponseOptions {
 }
 
 /**
- * The AI SDK UI message stream response of one run (docs/architecture.md "Live streams"):
+ * The AI SDK UI message stream response of one run (docs/architecture.md#live-streams):
  * `start` (messageId `run-<runId>`), each chunk (text as text-start/delta/end, data parts as
  * they are), then `finish`. `chunks` is usually a follow of the thread's stored events
  * (lib/events/follow-thread.ts); whatever it yields is written in order. A chunk source

@@ -3,7 +3,7 @@ import type { Fanout, Unlisten } from "./fanout";
 import { fanout as processFanout } from "./fanout-of";
 
 /**
- * "A run event was stored" notifications (docs/architecture.md "Live streams"): the writer
+ * "A run event was stored" notifications (docs/architecture.md#live-streams): the writer
  * of a RunEvent notifies its thread, seq and run on one fan-out channel; followers of the
  * thread (lib/events/follow-thread.ts, the run view's watcher) wake up and re-read the
  * database from their cursor. Ids only: the event itself is read from the database.
