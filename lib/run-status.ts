@@ -22,6 +22,7 @@ export const FINISHED_STATUSES: readonly string[] = ["completed", "incomplete", 
 /** People's words for thread and run statuses (and the run view's own `interrupted`, `ready`). */
 export const STATUS_LABEL: Readonly<Record<string, string>> = {
   idle: "Not started",
+  queued: "Waiting for a worker",
   running: "Running",
   awaiting_approval: "Awaiting approval",
   awaiting_input: "Awaiting your answer",
