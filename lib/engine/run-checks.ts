@@ -5,8 +5,7 @@ import { requireCapability, threadAccess } from "../db/workspaces";
 import { AppError } from "../errors";
 import type { RunInput } from "./run-input";
 
-/** The thread a run may start on, as {@link checkRun} found it. */
-export type CheckedThread = Awaited<ReturnType<typeof threadAccess>>["thread"];
+import type { CheckedThread } from "./run-context";
 
 /**
  * Everything that refuses a run before any work (docs/architecture.md#runs-jobs-and-leases):

@@ -1,14 +1,16 @@
 import "server-only";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
-import { permissionOf, roleIn } from "../db/workspaces";
+import { permissionOf, roleIn, type threadAccess } from "../db/workspaces";
 import { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
 import type { EngineDeps } from "./deps";
 import { createEngineDeps, type EngineDepsOptions } from "./engine-deps";
 import { buildGraph } from "./graph";
-import type { CheckedThread } from "./run-checks";
+
+/** A thread with its flow and pinned flow version, as the run checks found it. */
+export type CheckedThread = Awaited<ReturnType<typeof threadAccess>>["thread"];
 
 /** Overrides of a run's services (tests: scripted model, temp workspaces, clock, HMAC key). */
 export type RunDepsOverrides = Omit<EngineDepsOptions, "db" | "doc">;
