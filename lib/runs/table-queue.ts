@@ -20,6 +20,8 @@ wake.setMaxListeners(0);
 export function tableQueue(db: Db, pollMs = TABLE_POLL_MS): RunQueue {
   let running = false;
   const inFlight = new Map<string, Promise<void>>();
+  /** Who asked for each job in flight: one requester never holds every slot. */
+  const owners = new Map<string, string>();
   /** Jobs handled in the last poll interval: one still queued after its handler (its run's
    * lease is held elsewhere) waits for the next poll instead of spinning. */
   const recent = new Map<string, number>();
@@ -42,12 +44,15 @@ export function tableQueue(db: Db, pollMs = TABLE_POLL_MS): RunQueue {
             const now = Date.now();
             for (const [id, at] of recent) if (now - at >= pollMs) recent.delete(id);
             const skip = [...inFlight.keys(), ...recent.keys()];
-            const jobs = await db.runJob
-              .findMany({ where: { status: "queued", id: { notIn: skip } }, orderBy: { createdAt: "asc" }, take: free, select: { id: true } })
+            const candidates = await db.runJob
+              .findMany({ where: { status: "queued", id: { notIn: skip } }, orderBy: { createdAt: "asc" }, take: Math.max(50, free * 4), select: { id: true, requestedBy: true } })
               .catch(() => []);
-            for (const { id } of jobs) {
+            const jobs = fairPick(candidates, [...owners.values()], free, concurrency);
+            for (const { id, requestedBy } of jobs) {
+              owners.set(id, requestedBy);
               const p = handler(id).finally(() => {
                 inFlight.delete(id);
+                owners.delete(id);
                 recent.set(id, Date.now());
                 poke?.();
               });
@@ -74,4 +79,26 @@ export function tableQueue(db: Db, pollMs = TABLE_POLL_MS): RunQueue {
       await Promise.allSettled([...inFlight.values()]);
     },
   };
+}
+
+/**
+ * Fair share of a process's run slots: the oldest queued jobs first, but one requester holds
+ * at most `concurrency - 1` slots (all of them when there is only one), so a tenant who queues
+ * many long runs cannot keep everyone else's waiting.
+ * @param running the requesters of the jobs in flight.
+ * @returns at most `free` jobs, oldest first.
+ */
+export function fairPick<J extends { requestedBy: string }>(candidates: J[], running: string[], free: number, concurrency: number): J[] {
+  const cap = Math.max(1, concurrency - 1);
+  const held = new Map<string, number>();
+  for (const who of running) held.set(who, (held.get(who) ?? 0) + 1);
+  const picked: J[] = [];
+  for (const job of candidates) {
+    if (picked.length >= free) break;
+    const n = held.get(job.requestedBy) ?? 0;
+    if (n >= cap) continue;
+    held.set(job.requestedBy, n + 1);
+    picked.push(job);
+  }
+  return picked;
 }

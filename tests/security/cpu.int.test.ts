@@ -25,7 +25,9 @@ async function memoryFlow(c: Client): Promise<string> {
 }
 
 beforeAll(async () => {
-  server = await startServer({ JS_WORKERS: "1", LOG_LEVEL: "warn" });
+  // Eight run slots, more than the script pool takes (one thread, four queued): the pool, not
+  // the run queue, is what these tests push against.
+  server = await startServer({ JS_WORKERS: "1", RUN_WORKERS: "8", LOG_LEVEL: "warn" });
   const [alice, bob] = server.users;
   if (!alice || !bob) throw new Error("the test server has no users");
   attacker = await signIn(server.url, alice.email, alice.password);
