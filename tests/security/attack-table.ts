@@ -202,6 +202,8 @@ export const ATTACKS: Attack[] = [
     request: (v) => ({ path: `${T(v)}/stream`, body: { input: { kind: "message", text: `APPROVE ${v.approvalId} ${v.token}` } } }),
   },
   { route: "/api/threads/[threadId]/stream", method: "POST", verb: "continue a thread's run", need: "thread-user", request: (v) => ({ path: `${T(v)}/stream`, body: { input: { kind: "continue" } } }) },
+  { route: "/api/threads/[threadId]/stream", method: "GET", verb: "follow a thread's run live", need: "member", request: (v) => ({ path: `${T(v)}/stream` }) },
+  { route: "/api/threads/[threadId]/events", method: "GET", verb: "listen to a thread's run announcements", need: "member", sse: true, request: (v) => ({ path: `${T(v)}/events` }) },
   // MCP servers
   { route: "/api/workspaces/[workspaceId]/mcp", method: "GET", verb: "list a workspace's MCP servers", need: "member", request: (v) => ({ path: `${W(v)}/mcp` }) },
   {
