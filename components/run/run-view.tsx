@@ -7,11 +7,14 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { ApprovalAnnouncer } from "@/components/approvals/announcer";
 import { argsValue, diffArgs } from "@/components/approvals/args-diff";
 import { decisionInput } from "@/components/approvals/post-decision";
+import { type OutcomeRecordView, outcomeCardStatus } from "@/lib/engine/outcome-card-status";
+import { describeCall } from "@/lib/engine/outcomes";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
 import type { AgentIdentity } from "./agent-badge";
 import { type ApprovalDecision, ApprovalCard } from "./approval-card";
 import { STATUS_MEANING, statusLabel } from "@/lib/run-status";
 import { IncompleteNotice } from "./incomplete-notice";
+import { OutcomeCard, type OutcomeChoice } from "./outcome-card";
 import { PlanView } from "./plan-view";
 import { Timeline, type TimelineItem } from "./timeline";
 import { useThreadRuns } from "./use-thread-runs";
@@ -20,7 +23,8 @@ import { WorkspacePanel } from "./workspace-panel";
 type Input =
   | { kind: "continue" }
   | { kind: "message"; text: string; agentId?: string }
-  | ReturnType<typeof decisionInput>;
+  | ReturnType<typeof decisionInput>
+  | { kind: "outcome"; toolCallId: string; choice: OutcomeChoice };
 
 /** An approval's stored status and how it was decided (approve | edit | respond | reject | ignore | expired). */
 export interface ApprovalState {
@@ -55,6 +59,15 @@ function errorText(err: Error): string {
   } catch {
     return err.message;
   }
+}
+
+/**
+ * Why a choice on an unknown-outcome card was refused, and what to do: the server's message
+ * (which says it for 403 and 409), or for a failure without one, to try again.
+ */
+function choiceErrorText(err: Error): string {
+  const text = errorText(err);
+  return text.startsWith("{") || text.startsWith("<") || !/[.!?]$/.test(text.trim()) ? `Your choice was not recorded (${text.slice(0, 200)}). Try again; if it keeps failing, reload the page.` : text;
 }
 
 /**
@@ -106,6 +119,7 @@ export function RunView({
   initialMessages,
   initialStatus,
   approvals,
+  outcomes = {},
   autoStartTask,
   agents,
   initialAgent,
@@ -121,6 +135,8 @@ export function RunView({
   initialStatus: string;
   /** Stored state of the thread's approvals, by id (status with expiry applied). */
   approvals: Record<string, ApprovalState>;
+  /** The execution records of the thread's side-effecting calls, by tool call id (status and attempt), for the unknown-outcome cards. */
+  outcomes?: Record<string, OutcomeRecordView>;
   autoStartTask: string | null;
   /** The flow's agents, for directed mode (SPEC.md 1) and the identity badges. */
   agents: AgentIdentity[];
@@ -163,6 +179,9 @@ export function RunView({
   });
   const [decided, setDecided] = useState<Record<string, ApprovalState>>({});
   const lastDecision = useRef<string | null>(null);
+  const [chosen, setChosen] = useState<Record<string, OutcomeChoice>>({});
+  const lastChoice = useRef<string | null>(null);
+  const [choiceError, setChoiceError] = useState<{ toolCallId: string; message: string } | null>(null);
   const [draft, setDraft] = useState("");
   const [agentId, setAgentId] = useState<string>(initialAgent ?? "");
   const started = useRef(false);
@@ -171,6 +190,7 @@ export function RunView({
 
   const send = (text: string, input: Input) => {
     clearError();
+    setChoiceError(null);
     void sendMessage({ text }, { body: { input } });
   };
 
@@ -207,6 +227,15 @@ export function RunView({
     if (!shown) void resumeStream(runId ? { body: { runId } } : {});
   }, [announced, status, messages, resumeStream]);
 
+  // A refused choice (403, 409) leaves its card pending, with the server's message on it.
+  useEffect(() => {
+    const id = lastChoice.current;
+    if (!error || !id) return;
+    lastChoice.current = null;
+    setChosen(({ [id]: _, ...rest }) => rest);
+    setChoiceError({ toolCallId: id, message: choiceErrorText(error) });
+  }, [error]);
+
   // When a run stops, refresh the server parts of the page (e.g. the approvals badge).
   useEffect(() => {
     const busyNow = status === "submitted" || status === "streaming";
@@ -241,6 +270,13 @@ export function RunView({
     lastDecision.current = a.approvalId;
     setDecided((m) => ({ ...m, [a.approvalId]: { status: d.decision === "approve" || d.decision === "edit" ? "approved" : "rejected", decision: d.decision } }));
     send(decisionLabel(a, d), decisionInput(a, d));
+  };
+
+  const choose = (o: RunDataTypes["outcome"], choice: OutcomeChoice) => {
+    lastChoice.current = o.toolCallId;
+    setChosen((m) => ({ ...m, [o.toolCallId]: choice }));
+    const call = describeCall(o.tool, o.args);
+    send(choice === "retry" ? `Run ${call} again` : `Skip ${call}`, { kind: "outcome", toolCallId: o.toolCallId, choice });
   };
 
   const workspaceVersion = `${runs.length}-${runStatus}`;
@@ -315,13 +351,23 @@ export function RunView({
             const state = approvalState(a);
             return <ApprovalCard approval={a} status={state.status} decision={state.decision} busy={busy} canDecide={canDecide} onDecide={(d) => decide(a, d)} reveal />;
           }}
+          renderOutcome={(o) => (
+            <OutcomeCard
+              outcome={o}
+              status={outcomeCardStatus(o, tools.get(o.toolCallId), outcomes[o.toolCallId], chosen[o.toolCallId])}
+              busy={busy}
+              canDecide={canDecide}
+              onChoose={(c) => choose(o, c)}
+              error={choiceError?.toolCallId === o.toolCallId ? choiceError.message : null}
+            />
+          )}
         />
         {busy ? (
           <p className="muted small" data-testid="streaming">
             <LoaderCircle className="icon spin" size="1em" /> Working…
           </p>
         ) : null}
-        {error ? (
+        {error && !choiceError ? (
           <p className="error card" role="alert" data-testid="run-request-error">
             {errorText(error)}
           </p>

@@ -120,7 +120,7 @@ function memoryByStep(items: TimelineItem[]): Map<string, RunDataTypes["memory"]
 /**
  * The timeline of the run view: messages, step starts and ends and handoffs with the
  * agent's identity badge, tool calls with their agent, input and output (evicted outputs
- * open on demand), approval cards inline, step errors, and the answer; and on each step,
+ * open on demand), approval cards and unknown-outcome cards inline, step errors, and the answer; and on each step,
  * folded, the memory injected into its agent's context.
  */
 export function Timeline({
@@ -128,6 +128,7 @@ export function Timeline({
   items,
   agents,
   renderApproval,
+  renderOutcome,
   workspaceId,
 }: {
   threadId: string;
@@ -135,6 +136,8 @@ export function Timeline({
   /** The flow's agents by id (icon and colour for the badges). */
   agents: Record<string, AgentIdentity>;
   renderApproval: (a: RunDataTypes["approval"]) => ReactNode;
+  /** The card of a call whose outcome is unknown after a crash (retry or skip). */
+  renderOutcome: (o: RunDataTypes["outcome"]) => ReactNode;
   /** The thread's workspace, for links to its memory page. */
   workspaceId?: string;
 }) {
@@ -220,6 +223,8 @@ export function Timeline({
           }
           case "data-approval":
             return <li key={item.key}>{renderApproval(item.data)}</li>;
+          case "data-outcome":
+            return <li key={item.key}>{renderOutcome(item.data)}</li>;
           default:
             return null;
         }

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { replayMessages } from "./replay";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 import type { RunChunk } from "./ui-parts";
 
@@ -153,6 +154,23 @@ describe("exactly-once side effects across a crash", () => {
     expect(await f.t.db.toolExecution.findFirstOrThrow({ where: { threadId } })).toMatchObject({ status: "completed", attempt: 2, decidedById: f.userId });
     expect(await count(threadId, "outcome_retry")).toBe(1);
     await expect(f.prepare(threadId, { kind: "outcome", toolCallId: row.toolCallId, choice: "retry" })).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("killed during the write: the run streams and stores the outcome card (outcome_unknown), and a reload replays it", async () => {
+    f = await engineFixture();
+    const { threadId, approvalId } = await approveAndCrash("after_call");
+    const asked = await collect(await f.prepare(threadId, { kind: "continue" }));
+    const row = await f.t.db.toolExecution.findFirstOrThrow({ where: { threadId } });
+    const card = lastData(asked, "data-outcome");
+    expect(card?.id).toBe(row.toolCallId);
+    expect(card?.data).toMatchObject({ toolCallId: row.toolCallId, tool: "write_file", argsHash: row.argsHash, approvalId, attempt: 1, startedAt: row.startedAt.toISOString(), status: "pending" });
+    expect(card?.data.args).toMatchObject({ path: "summary.md" });
+    expect(card?.data.description).toMatch(/^write_file summary\.md started at /);
+    const stored = await f.t.db.runEvent.findMany({ where: { threadId, type: "outcome_unknown" } });
+    expect(stored.map((e) => JSON.parse(e.data))).toEqual([card]);
+    const events = await f.t.db.runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, type: true, data: true } });
+    const replayed = replayMessages(events).flatMap((m) => m.parts).filter((p) => p.type === "data-outcome");
+    expect(replayed).toEqual([{ type: "data-outcome", id: row.toolCallId, data: card?.data }]);
   });
 
   it("killed during the write: skip does not write again; the step is reported skipped and the run incomplete, saying why", async () => {

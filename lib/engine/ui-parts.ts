@@ -71,6 +71,32 @@ export const dataSchemas = {
     /** What the interrupt allows (LangGraph HumanInterrupt config). */
     allow: z.object({ accept: z.boolean(), edit: z.boolean(), respond: z.boolean(), ignore: z.boolean() }).optional(),
   }),
+  /**
+   * A side-effecting call that started but has no recorded outcome after a crash
+   * (outcome_unknown; docs/durability.md "Side effects"): a person chooses to run it again
+   * or skip it. One part per tool call id; a retried call that dies again is asked about
+   * again with the next attempt. The engine emits it `pending`; `retry` and `skipped` are
+   * what the run view shows once the choice is known.
+   */
+  outcome: z.object({
+    toolCallId: z.string(),
+    tool: z.string(),
+    /** The exact arguments the call ran with (the object the RiskGate and approver saw). */
+    args: z.unknown(),
+    /** SHA-256 hex of the RFC 8785 canonical arguments. */
+    argsHash: z.string(),
+    stepId: z.string().nullable(),
+    agentId: z.string(),
+    /** The approval that authorised the call, when one did. */
+    approvalId: z.string().nullable(),
+    /** The attempt whose outcome is unknown, from 1. */
+    attempt: z.number().int().positive(),
+    /** When that attempt started, ISO-8601. */
+    startedAt: z.string(),
+    /** The engine's plain-words account (ISO times), for logs and the timeline's tool row. */
+    description: z.string(),
+    status: z.enum(["pending", "retry", "skipped"]),
+  }),
   /** A lifecycle transition of the run (docs/architecture.md#run-lifecycle), recorded from node updates. */
   lifecycle: z.object({ from: z.string(), to: z.string(), node: z.string(), at: z.string() }),
   /** Run status and which model answered (run_started / run_completed / run_failed). */

@@ -90,6 +90,8 @@ export const busSchemas = {
   "agent.error": run("plan_step_failed", stepPart),
   "tool.risk_decided": run("risk_decision", toolPart),
   "tool.approval_required": run("approval_required", part("approval")),
+  /** A side-effecting call's outcome is unknown after a crash: a person chooses retry or skip. */
+  "tool.outcome_unknown": run("outcome_unknown", part("outcome")),
   "tool.invoked": run("tool_running", toolPart),
   "tool.rejected": run("tool_rejected", toolPart),
   "tool.success": run("tool_result", toolPart),

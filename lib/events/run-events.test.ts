@@ -81,6 +81,7 @@ describe("run events on the bus", () => {
       tool_call_proposed: "agent.tool_called",
       risk_decision: "tool.risk_decided",
       approval_required: "tool.approval_required",
+      outcome_unknown: "tool.outcome_unknown",
       tool_running: "tool.invoked",
       tool_rejected: "tool.rejected",
       tool_result: "tool.success",

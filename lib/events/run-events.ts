@@ -26,6 +26,7 @@ export const RunEventName = z.enum([
   "tool_call_proposed",
   "risk_decision",
   "approval_required",
+  "outcome_unknown",
   "tool_running",
   "tool_rejected",
   "tool_result",
@@ -58,6 +59,7 @@ export const runEventSchemas: Record<RunEventName, z.ZodType> = {
   tool_call_proposed: dataSchemas.tool,
   risk_decision: dataSchemas.tool,
   approval_required: dataSchemas.approval,
+  outcome_unknown: dataSchemas.outcome,
   tool_running: dataSchemas.tool,
   tool_rejected: dataSchemas.tool,
   tool_result: dataSchemas.tool,
@@ -115,6 +117,9 @@ export function eventsOf(chunk: RunChunk, seen: NamerState): { name: RunEventNam
     case "data-approval":
       add("approval_required", chunk.data);
       break;
+    case "data-outcome":
+      add("outcome_unknown", chunk.data);
+      break;
     case "data-lifecycle":
       add("lifecycle_transition", chunk.data);
       break;
@@ -154,6 +159,7 @@ const TOPICS: Record<RunEventName, BusTopic> = {
   tool_call_proposed: "agent.tool_called",
   risk_decision: "tool.risk_decided",
   approval_required: "tool.approval_required",
+  outcome_unknown: "tool.outcome_unknown",
   tool_running: "tool.invoked",
   tool_rejected: "tool.rejected",
   tool_result: "tool.success",

@@ -59,6 +59,9 @@ export function toolsNode(deps: EngineDeps) {
       while (claim.kind === "unknown") {
         const payload = unknownPayload(task, p, claim);
         emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "error", output: payload.description } });
+        // The card where a person chooses, stored as the run's outcome_unknown event.
+        const { kind: _kind, ...card } = payload;
+        emit(config, { type: "data-outcome", id: p.tool_call_id, data: { ...card, status: "pending" } });
         interrupt<OutcomeUnknownInterrupt, unknown>(payload);
         claim = await deps.executions.begin(intent, deps.now());
       }

@@ -12,6 +12,7 @@ import { emailsOf } from "@/lib/db/users";
 import { workspaceLabel } from "@/lib/db/workspace-labels";
 import { can, roleIn } from "@/lib/db/workspaces";
 import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
+import { withMissingOutcomeCards } from "@/lib/engine/missing-outcome-cards";
 import { replayMessages } from "@/lib/engine/replay";
 import { redactSecrets } from "@/lib/engine/safe-state";
 import type { RunUIMessage } from "@/lib/engine/ui-parts";
@@ -78,7 +79,8 @@ function forkOriginOf(events: { type: string; data: string }[]): ForkOrigin | nu
 
 /**
  * Run view of a thread: replays its stored events (so it survives reloads and restarts),
- * shows the live stream of new runs, approval cards and the workspace, and, in a second tab,
+ * shows the live stream of new runs, approval cards, the choice on a call whose outcome is
+ * unknown after a crash, and the workspace, and, in a second tab,
  * its checkpoints (time travel: the state at each, fork from here). A fork shows
  * where it came from. Members of the flow's workspace see it; approvers and owners decide
  * its approvals (viewers get no tokens) and may fork it; only the user who started it sends
@@ -105,7 +107,14 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const canDecide = can(thread.role, "decide");
   const canMessage = thread.userId === user.id;
   const requester = canMessage ? user.email : ((await emailsOf(db(), [thread.userId])).get(thread.userId) ?? "the user");
-  const replayed = replayMessages(events);
+  // Side-effecting calls' records: whether an unknown outcome was chosen for, and the card
+  // of one the thread waits on that no stored event shows.
+  const executions = await db().toolExecution.findMany({
+    where: { threadId },
+    select: { toolCallId: true, toolName: true, argsHash: true, approvalId: true, stepId: true, agentId: true, status: true, attempt: true, startedAt: true },
+  });
+  const outcomes = Object.fromEntries(executions.map((e) => [e.toolCallId, { status: e.status, attempt: e.attempt }]));
+  const replayed = withMissingOutcomeCards(replayMessages(events), executions, thread.status);
   const origin = thread.forkedFromThreadId ? forkOriginOf(events) : null;
   // The origin is linked while it exists in a workspace the user belongs to.
   const originThread = origin ? await db().thread.findUnique({ where: { id: origin.fromThreadId }, select: { flow: { select: { workspaceId: true } } } }) : null;
@@ -155,6 +164,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           initialMessages={canDecide ? withLiveTokens(replayed, approvals, now) : withoutTokens(replayed)}
           initialStatus={thread.status}
           approvals={approvalStates}
+          outcomes={outcomes}
           autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? thread.title : null}
           agents={agents}
           interrupted={thread.status === "running" && thread.leaseRunId === null}
