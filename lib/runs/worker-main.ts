@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   await startTelemetry();
   installMemoryHooks(db(), (err, threadId) => log.error({ err, threadId }, "memory: summarize or promote after a run failed"));
   const concurrency = Math.max(1, settings.RUN_WORKERS);
-  const worker = await startWorker({ db: db(), databaseUrl: settings.DATABASE_URL, concurrency });
+  const worker = await startWorker({ db: db(), databaseUrl: settings.DATABASE_URL, concurrency, leaseTtlMs: settings.RUN_LEASE_TTL_MS });
   console.log(`Phylactery worker ${worker.id} is executing runs (${worker.queue.kind} queue, ${concurrency} at once)`);
   let stopping = false;
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
