@@ -91,6 +91,8 @@ export interface DrivenRun {
   askedPerson: boolean;
   /** True when it did not settle before the deadline. */
   stuck: boolean;
+  /** The last run's error, when it failed. */
+  error: string | null;
 }
 
 /** Polls until `check` returns a value, or `ms` pass (then null). */
@@ -174,7 +176,8 @@ export async function driveRun(db: Db, webs: Client[], flowId: string, port: num
 
 async function finish(db: Db, tag: string, threadId: string, status: string | null): Promise<DrivenRun> {
   const askedPerson = status === "awaiting_input" && (await db.toolExecution.count({ where: { threadId, status: "started" } })) > 0;
-  return { tag, threadId, status: status ?? "running", askedPerson, stuck: status === null || !SETTLED.has(status) };
+  const last = await db.run.findFirst({ where: { threadId }, orderBy: { startedAt: "desc" }, select: { error: true } });
+  return { tag, threadId, status: status ?? "running", askedPerson, stuck: status === null || !SETTLED.has(status), error: last?.error ?? null };
 }
 
 /** What the invariants found in the database after a crash test. */
