@@ -80,6 +80,12 @@ const EnvSchema = z.object({
    * instance: it accepts runs and streams them, and separate workers execute them.
    */
   RUN_WORKERS: z.coerce.number().int().min(0).max(256).default(4),
+  /**
+   * How long a worker's claim on a run lasts without a heartbeat, ms (docs/durability.md#the-lease):
+   * a run whose worker died is continued by another worker this long after its last heartbeat.
+   * Every worker of a deployment must use the same value. Tests shorten it.
+   */
+  RUN_LEASE_TTL_MS: z.coerce.number().int().min(1_000).max(600_000).default(10_000),
   /** Admission: runs waiting for a worker, across the deployment, beyond which new ones get 429. */
   MAX_QUEUED_RUNS: z.coerce.number().int().min(1).default(5_000),
   /** Admission: runs one user may have queued or executing at once, beyond which they get 429. */

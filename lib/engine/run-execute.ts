@@ -68,7 +68,9 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
   const thread = await db.thread.findUniqueOrThrow({ where: { id: job.threadId }, include: { flow: true, flowVersion: true } });
   const ctx = await runContext(db, thread, opts.deps, { leased: true });
   const snapshot = await ctx.graph.getState(ctx.config);
-  const recovered = job.attempts > 0 && snapshot.config.configurable?.checkpoint_id !== job.startCheckpointId;
+  // A thread without checkpoints has no checkpoint_id (undefined) and its job stored null:
+  // the same place, so a first run killed before its first checkpoint replays its input.
+  const recovered = job.attempts > 0 && ((snapshot.config.configurable?.checkpoint_id as string | undefined) ?? null) !== job.startCheckpointId;
   const graphInput = recovered ? null : graphInputOf(input);
 
   // The heartbeat: renew, and stop at once if the lease was lost (another worker has the run).

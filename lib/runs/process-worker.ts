@@ -16,7 +16,7 @@ export function ensureProcessWorker(db: Db): Promise<Worker | null> {
   g.__phylacteryWorker ??= (async () => {
     const settings = env();
     if (settings.RUN_WORKERS === 0) return null;
-    return startWorker({ db, databaseUrl: settings.DATABASE_URL, concurrency: settings.RUN_WORKERS });
+    return startWorker({ db, databaseUrl: settings.DATABASE_URL, concurrency: settings.RUN_WORKERS, leaseTtlMs: settings.RUN_LEASE_TTL_MS });
   })();
   return g.__phylacteryWorker;
 }

@@ -23,13 +23,14 @@ export interface TestServer {
   /** Which database the server runs on; `database.file` is the SQLite file (null on PostgreSQL). */
   database: Omit<TestDatabase, "drop">;
   workspacesDir: string;
-  users: { id: string; email: string; password: string; flowId: string }[];
+  users: SeededUser[];
   /** Stops the process with SIGKILL (a crash), then starts a new one on the same files. */
   restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (the OS picks it; another process may take it before use). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
     srv.listen(0, "127.0.0.1", () => {
@@ -39,7 +40,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function waitHealthy(url: string, proc: ChildProcess, log: string[]): Promise<void> {
+/**
+ * Waits until `GET {url}/api/health` answers 200.
+ * @throws Error with the process's output when it exits first or 60 s pass.
+ */
+export async function waitHealthy(url: string, proc: ChildProcess, log: string[]): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) throw new Error(`server exited (${proc.exitCode}):\n${log.join("")}`);
@@ -54,18 +59,18 @@ async function waitHealthy(url: string, proc: ChildProcess, log: string[]): Prom
   throw new Error(`server did not become healthy:\n${log.join("")}`);
 }
 
+/** A seeded user: sign-in credentials and the flow they can run (alice's for carol and victor). */
+export type SeededUser = { id: string; email: string; password: string; flowId: string };
+
 /**
- * Starts a server with four users: alice and bob, each owning a workspace with the
- * Workspace assistant template, and carol (approver) and victor (viewer) in alice's.
- * @param env extra environment (e.g. APPROVAL_TTL_MS).
+ * Seeds the four test users on a migrated database: alice and bob, each owning a workspace
+ * with the Workspace assistant template, and carol (approver) and victor (viewer) in alice's.
+ * Passwords are `pw-<email>`.
+ * @returns the users in that order.
  */
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  if (!existsSync(".next/BUILD_ID")) throw new Error("HTTP integration tests serve the built app: run `npx next build` first (scripts/test.sh does).");
-  const dir = mkdtempSync(path.join(tmpdir(), "phylactery-http-"));
-  const { drop, ...database } = await createTestDatabase({ dir, fileName: "app.db" });
-  const dbUrl = database.url;
+export async function seedUsers(dbUrl: string): Promise<SeededUser[]> {
   const db = createDb(dbUrl);
-  const users: TestServer["users"] = [];
+  const users: SeededUser[] = [];
   for (const email of ["alice@test.dev", "bob@test.dev"]) {
     const password = `pw-${email}`;
     const u = await db.user.create({ data: { email, passwordHash: await bcrypt.hash(password, 4) } });
@@ -81,6 +86,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     users.push({ id: u.id, email, password, flowId: alice?.flowId ?? "" });
   }
   await db.$disconnect();
+  return users;
+}
+
+/**
+ * Starts a server with four users: alice and bob, each owning a workspace with the
+ * Workspace assistant template, and carol (approver) and victor (viewer) in alice's.
+ * @param env extra environment (e.g. APPROVAL_TTL_MS).
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  if (!existsSync(".next/BUILD_ID")) throw new Error("HTTP integration tests serve the built app: run `npx next build` first (scripts/test.sh does).");
+  const dir = mkdtempSync(path.join(tmpdir(), "phylactery-http-"));
+  const { drop, ...database } = await createTestDatabase({ dir, fileName: "app.db" });
+  const dbUrl = database.url;
+  const users = await seedUsers(dbUrl);
   const workspacesDir = path.join(dir, "workspaces");
   mkdirSync(workspacesDir);
   const port = await freePort();
