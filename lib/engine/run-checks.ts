@@ -1,4 +1,5 @@
 import "server-only";
+import { expireChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { leaseRunOf } from "../db/lease";
 import { requireCapability, threadAccess } from "../db/workspaces";
@@ -11,12 +12,14 @@ import type { CheckedThread } from "./run-context";
  * Everything that refuses a run before any work (docs/architecture.md#runs-jobs-and-leases):
  * the thread must be in a workspace of the user (404); messages, answers and continues come
  * only from the thread's own user (403); decisions need the owner or approver role (403);
+ * a decision on an expired challenge gets 410 (checked before the lease, so the answer names
+ * the expiry even while the sweeper's run tells the thread);
  * no other run may own the thread (409 run_in_progress: a cheap early answer; the lease taken
  * when the run is accepted is what decides races).
  * The expiry sweeper's `expired` input is internal and reads the thread as it is.
  * @throws AppError not_found, forbidden or conflict, with the status the route returns.
  */
-export async function checkRun(db: Db, threadId: string, userId: string, input: RunInput): Promise<CheckedThread> {
+export async function checkRun(db: Db, threadId: string, userId: string, input: RunInput, now: () => number = Date.now): Promise<CheckedThread> {
   let thread: CheckedThread;
   if (input.kind === "expired") {
     const found = await db.thread.findUnique({ where: { id: threadId }, include: { flow: true, flowVersion: true } });
@@ -29,6 +32,15 @@ export async function checkRun(db: Db, threadId: string, userId: string, input: 
     else {
       requireCapability(access.role, "run");
       if (thread.userId !== userId) throw new AppError("forbidden", "thread_owner_only", "Only the user who started this thread can send it messages; decide its approvals from the cards or the inbox.");
+    }
+  }
+  // A decision on an expired challenge is told so (410) whatever else holds the thread: the
+  // expiry sweeper's own run may own it at that very moment, telling the run.
+  if (input.kind === "decision") {
+    const a = await db.approval.findFirst({ where: { id: input.approvalId, threadId }, select: { status: true, expiresAt: true } });
+    if (a && (a.status === "expired" || (a.status === "pending" && a.expiresAt.getTime() <= now()))) {
+      if (a.status === "pending") await expireChallenge({ db, now }, input.approvalId);
+      throw new AppError("gone", "approval_expired", `This approval expired at ${a.expiresAt.toISOString()}; the run was told.`);
     }
   }
   if (await leaseRunOf(db, threadId)) throw runInProgress();

@@ -50,12 +50,12 @@ export interface AcceptedRun {
  */
 export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> {
   const { db, threadId, userId, input } = opts;
-  const thread = await checkRun(db, threadId, userId, input);
+  const now = opts.deps?.now ?? Date.now;
+  const thread = await checkRun(db, threadId, userId, input, now);
   await admit(db, thread.userId);
   const ctx = await runContext(db, thread, opts.deps);
   const snapshot = await ctx.graph.getState(ctx.config);
   const startCheckpointId = (snapshot.config.configurable?.checkpoint_id as string | undefined) ?? null;
-  const now = opts.deps?.now ?? Date.now;
   const secret = opts.deps?.approvalSecret ?? approvalSecret();
   // The request's trace when it is traced, so the worker's run span joins it.
   const traceId = trace.getActiveSpan()?.spanContext().traceId ?? newTraceId();
