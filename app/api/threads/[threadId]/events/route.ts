@@ -2,6 +2,7 @@
 import { db } from "@/lib/db/client";
 import { threadAccess } from "@/lib/db/workspaces";
 import { onThreadEvent } from "@/lib/events/thread-events";
+import { sseResponse } from "@/lib/http/sse-response";
 import { withUser } from "@/lib/http/with-user";
 import { logger } from "@/lib/log";
 import { KEEP_ALIVE_MS, Params, POLL_MS, Query } from "./schema";
@@ -28,57 +29,21 @@ export const GET = withUser({ params: Params, query: Query }, async (req, { user
   const known = new Set<string>();
   const baseline = await latestRun();
   if (baseline) known.add(baseline);
-  const encoder = new TextEncoder();
-  let stop = () => {};
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let closed = false;
-      const write = (text: string) => {
-        if (closed) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          stop();
-        }
-      };
-      const announce = (runId: string | null) => {
-        if (!runId || known.has(runId)) return;
-        known.add(runId);
-        write(`event: run\ndata: ${JSON.stringify({ runId })}\n\n`);
-      };
-      const unlisten = onThreadEvent(threadId, (notice) => announce(notice.runId));
-      const keepAlive = setInterval(() => write(": keep-alive\n\n"), KEEP_ALIVE_MS);
-      const poll = setInterval(() => {
-        latestRun()
-          .then(announce)
-          .catch((err: unknown) => log.error({ err, threadId }, "thread events: poll failed"));
-      }, POLL_MS);
-      stop = () => {
-        if (closed) return;
-        closed = true;
-        clearInterval(keepAlive);
-        clearInterval(poll);
-        unlisten();
-        try {
-          controller.close();
-        } catch {
-          // already closed by the runtime
-        }
-      };
-      req.signal.addEventListener("abort", () => stop(), { once: true });
-      if (req.signal.aborted) return stop();
-      write("retry: 3000\n\n: connected\n\n");
-    },
-    cancel() {
-      stop();
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      "content-type": "text/event-stream; charset=utf-8",
-      "cache-control": "no-cache, no-transform",
-      connection: "keep-alive",
-      "x-accel-buffering": "no",
-    },
+  return sseResponse({ signal: req.signal, keepAliveMs: KEEP_ALIVE_MS }, (sink) => {
+    const announce = (runId: string | null) => {
+      if (!runId || known.has(runId)) return;
+      known.add(runId);
+      sink.event("run", { runId });
+    };
+    const unlisten = onThreadEvent(threadId, (notice) => announce(notice.runId));
+    const poll = setInterval(() => {
+      latestRun()
+        .then(announce)
+        .catch((err: unknown) => log.error({ err, threadId }, "thread events: poll failed"));
+    }, POLL_MS);
+    return () => {
+      clearInterval(poll);
+      unlisten();
+    };
   });
 });
