@@ -5,7 +5,6 @@ import { LoaderCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ApprovalAnnouncer } from "@/components/approvals/announcer";
-import { argsValue, diffArgs } from "@/components/approvals/args-diff";
 import { decisionInput } from "@/components/approvals/post-decision";
 import { type OutcomeRecordView, outcomeCardStatus } from "@/lib/engine/outcome-card-status";
 import { describeCall } from "@/lib/engine/outcomes";
@@ -18,6 +17,8 @@ import { OutcomeCard, type OutcomeChoice } from "./outcome-card";
 import { PlanView } from "./plan-view";
 import { Timeline, type TimelineItem } from "./timeline";
 import { useThreadRuns } from "./use-thread-runs";
+import { choiceErrorText, decisionLabel, errorText } from "./run-view-text";
+import { timeline } from "./timeline-items";
 import { WorkspacePanel } from "./workspace-panel";
 
 type Input =
@@ -30,78 +31,6 @@ type Input =
 export interface ApprovalState {
   status: string;
   decision: string | null;
-}
-
-/** The user message the run view shows for a decision, e.g. "Reject write_file: not today". */
-function decisionLabel(a: RunDataTypes["approval"], d: ApprovalDecision): string {
-  const why = d.comment ? `: ${d.comment}` : "";
-  switch (d.decision) {
-    case "approve":
-      return `Approve ${a.toolName}`;
-    case "edit": {
-      const fields = diffArgs(argsValue(a.canonicalArgs), d.args ?? {}).map((c) => c.path);
-      return `Edit ${a.toolName}${fields.length ? ` (${fields.join(", ")})` : ""} and run it`;
-    }
-    case "respond":
-      return `Respond to ${a.toolName}${why}`;
-    case "reject":
-      return `Reject ${a.toolName}${why}`;
-    case "ignore":
-      return `Ignore ${a.toolName} and cancel the run`;
-  }
-}
-
-/** Error text from a failed request: the server's `{ error: { message } }` when present. */
-function errorText(err: Error): string {
-  try {
-    const body = JSON.parse(err.message) as { error?: { message?: string } };
-    return body.error?.message ?? err.message;
-  } catch {
-    return err.message;
-  }
-}
-
-/**
- * Why a choice on an unknown-outcome card was refused, and what to do: the server's message
- * (which says it for 403 and 409), or for a failure without one, to try again.
- */
-function choiceErrorText(err: Error): string {
-  const text = errorText(err);
-  return text.startsWith("{") || text.startsWith("<") || !/[.!?]$/.test(text.trim()) ? `Your choice was not recorded (${text.slice(0, 200)}). Try again; if it keeps failing, reload the page.` : text;
-}
-
-/**
- * Flattens the messages into one timeline: user messages, and every assistant part, where
- * a data part with the same type and id as an earlier one (in any message) updates that
- * item in place, so a step, tool call or approval card changes status where it first
- * appeared. A tool call carries the agent that proposed it.
- */
-function timeline(messages: RunUIMessage[]): TimelineItem[] {
-  const items: TimelineItem[] = [];
-  const index = new Map<string, number>();
-  for (const m of messages) {
-    for (const [i, part] of m.parts.entries()) {
-      if (m.role === "user") {
-        if (part.type === "text") items.push({ key: `${m.id}-${i}`, kind: "user", text: part.text });
-        continue;
-      }
-      if (part.type === "text") {
-        items.push({ key: `${m.id}-${i}`, kind: "text", text: part.text });
-        continue;
-      }
-      if (!part.type.startsWith("data-") || !("id" in part) || !part.id || !("data" in part)) continue;
-      const key = `${part.type}:${part.id}`;
-      const item = { key, kind: part.type, data: part.data } as TimelineItem;
-      const at = index.get(key);
-      if (at === undefined) {
-        index.set(key, items.length);
-        items.push(item);
-      } else {
-        items[at] = item;
-      }
-    }
-  }
-  return items;
 }
 
 /**
