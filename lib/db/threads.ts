@@ -12,11 +12,13 @@ import { flowAccess, requireCapability, threadAccess } from "./workspaces";
  * title is the task, cut to 120 chars. Owners and approvers may start runs; viewers may not.
  * The version is checked against the workspace's tool catalog (built-ins and MCP tools).
  * @param version a version number (1-based) of this flow, or undefined for the latest.
+ * @param opts the thread's id when the caller chose it (a LangGraph API thread made before its
+ *   first run, docs/langgraph-api.md#threads) and its metadata (a JSON object).
  * @throws AppError not_found ("flow_not_found": another workspace's flow;
  *   "version_not_found": the flow has no such version), forbidden (viewer), unprocessable
  *   ("flow_not_runnable": the version fails the editor's validation).
  */
-export async function createThread(db: Db, userId: string, flowId: string, task: string, version?: number) {
+export async function createThread(db: Db, userId: string, flowId: string, task: string, version?: number, opts: { id?: string; metadata?: string } = {}) {
   const { flow, role } = await flowAccess(db, userId, flowId);
   requireCapability(role, "run");
   const pinned =
@@ -32,7 +34,7 @@ export async function createThread(db: Db, userId: string, flowId: string, task:
   const registry = await workspaceToolRegistry(db, flow.workspaceId, doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : [])));
   assertRunnable(doc, { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version);
   const title = task.trim().replace(/\s+/g, " ").slice(0, 120);
-  return db.thread.create({ data: { userId, flowId, flowVersionId: pinned.id, title, status: "idle" } });
+  return db.thread.create({ data: { ...opts, userId, flowId, flowVersionId: pinned.id, title, status: "idle" } });
 }
 
 /**

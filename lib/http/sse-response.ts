@@ -1,7 +1,12 @@
 /** Where a server-sent events stream writes (see {@link sseResponse}). */
 export interface SseSink {
-  /** Writes one event: `event: <name>` and `data: <JSON>`; nothing once the stream closed. */
-  event(name: string, data: unknown): void;
+  /**
+   * Writes one event: `event: <name>`, `data: <JSON>` and, when given, `id: <id>` (what a
+   * client sends back as `Last-Event-ID` to resume); nothing once the stream closed.
+   */
+  event(name: string, data: unknown, id?: string): void;
+  /** Ends the stream (the producer has nothing more); the unsubscribe function still runs once. */
+  close(): void;
 }
 
 /** Options of {@link sseResponse}. */
@@ -51,7 +56,10 @@ export function sseResponse(opts: SseOptions, open: (sink: SseSink) => (() => vo
       opts.signal.addEventListener("abort", () => stop(), { once: true });
       if (opts.signal.aborted) return stop();
       write(`retry: ${opts.retryMs ?? 3_000}\n\n`);
-      const unsubscribe = await open({ event: (name, data) => write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`) });
+      const unsubscribe = await open({
+        event: (name, data, id) => write(`event: ${name}\ndata: ${JSON.stringify(data)}\n${id === undefined ? "" : `id: ${id}\n`}\n`),
+        close: () => stop(),
+      });
       if (closed) unsubscribe();
       else cleanup = unsubscribe;
     },

@@ -5,6 +5,8 @@
 export interface Client {
   fetch(path: string, init?: RequestInit): Promise<Response>;
   post(path: string, body: unknown): Promise<Response>;
+  /** The `cookie` header the client sends (its session). */
+  cookie(): string;
 }
 
 /** A UI message stream chunk as the server sent it. */
@@ -39,6 +41,7 @@ export async function signIn(base: string, email: string, password: string): Pro
   const client: Client = {
     fetch: (p, init = {}) => fetch(`${base}${p}`, { ...init, redirect: "manual", headers: { ...(init.headers ?? {}), cookie: cookie() } }),
     post: (p, body) => client.fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    cookie,
   };
   return client;
 }

@@ -33,6 +33,7 @@ export function signedOut(base: string): Client {
   const client: Client = {
     fetch: (p, init = {}) => fetch(`${base}${p}`, { ...init, redirect: "manual" }),
     post: (p, body) => client.fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    cookie: () => "",
   };
   return client;
 }

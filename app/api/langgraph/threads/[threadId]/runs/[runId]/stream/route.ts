@@ -1,0 +1,40 @@
+// GET /api/langgraph/threads/:threadId/runs/:runId/stream - join a run's stream (runs.joinStream), resuming after Last-Event-ID.
+import { db } from "@/lib/db/client";
+import { withPlatform } from "@/lib/platform/route";
+import { runOf, streamRun } from "@/lib/platform/runs-api";
+import { stateViewFor } from "@/lib/platform/state-view";
+import { JoinStreamQuery, RunParams } from "../../schema";
+
+export const dynamic = "force-dynamic";
+
+/** The seq a `Last-Event-ID` names (its leading digits; state events add a suffix), or null. */
+function seqOf(lastEventId: string | null): number | null {
+  const m = lastEventId ? /^(\d+)/.exec(lastEventId) : null;
+  return m ? Number(m[1]) : null;
+}
+
+/**
+ * Streams a run from its first event, or after the event a reconnecting client last got
+ * (`Last-Event-ID`): its stored events are replayed, then followed live. State events
+ * (values, updates) start from the run's first checkpoint, or, on a reconnect, from the
+ * thread's latest one.
+ */
+export const GET = withPlatform({ params: RunParams, query: JoinStreamQuery }, async (req, { user, params, query }) => {
+  const { run } = await runOf(db(), user.id, params.threadId, params.runId);
+  const resumeAfter = seqOf(req.headers.get("last-event-id"));
+  const first = await db().runEvent.findFirst({ where: { runId: run.id }, orderBy: { seq: "asc" }, select: { seq: true } });
+  const newest = first ? null : await db().runEvent.findFirst({ where: { threadId: params.threadId }, orderBy: { seq: "desc" }, select: { seq: true } });
+  const afterSeq = resumeAfter ?? (first ? first.seq - 1 : (newest?.seq ?? 0));
+  return streamRun({
+    db: db(),
+    userId: user.id,
+    threadId: params.threadId,
+    runId: run.id,
+    afterSeq,
+    startCheckpointId: resumeAfter !== null ? "latest" : (run.job?.startCheckpointId ?? null),
+    modes: new Set(query.stream_mode ?? ["values"]),
+    signal: req.signal,
+    view: ({ role }) => stateViewFor(db(), role),
+    cancelOnDisconnect: query.cancel_on_disconnect === true,
+  });
+});

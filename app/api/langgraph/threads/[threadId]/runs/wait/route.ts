@@ -1,0 +1,18 @@
+// POST /api/langgraph/threads/:threadId/runs/wait - start a run and answer its final state (runs.wait).
+import { db } from "@/lib/db/client";
+import { threadAccess } from "@/lib/db/workspaces";
+import { withPlatform } from "@/lib/platform/route";
+import { acceptRun, finalValues, runLocation, waitForRun } from "@/lib/platform/runs-api";
+import { stateViewFor } from "@/lib/platform/state-view";
+import { threadStateReader } from "@/lib/platform/thread-state-reader";
+import { Body, Params } from "../schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withPlatform({ params: Params, body: Body }, async (req, { user, params, body }) => {
+  const accepted = await acceptRun(db(), user.id, params.threadId, body);
+  await waitForRun(db(), accepted.runId, req.signal);
+  const access = await threadAccess(db(), user.id, params.threadId);
+  const values = await finalValues(db(), threadStateReader(db(), access.thread, stateViewFor(db(), access.role)), accepted.runId);
+  return Response.json(values, { headers: { "content-location": runLocation(params.threadId, accepted.runId) } });
+});

@@ -1,0 +1,82 @@
+import "server-only";
+import type { Db } from "../db/client";
+import { createThread } from "../db/threads";
+import { threadAccess } from "../db/workspaces";
+import { runContext } from "../engine/run-context";
+import { pendingQuestion } from "../engine/run-input";
+import { waitingCalls } from "../engine/run-decision";
+import { waitingOutcomes } from "../engine/run-outcome";
+import { type AcceptedRun, enqueueRun, type RunInput } from "../engine/run-thread";
+import { env } from "../env";
+import { AppError } from "../errors";
+import { dispatchRun } from "../runs/process-worker";
+import { ensureWorkspace } from "../tools/workspace";
+import { inputMessage } from "./input-message";
+import { resumeInput, type WaitingInterrupts } from "./resume";
+import type { RunBody } from "./run-body";
+
+/** A thread id a client may choose (`threads.create({ threadId })`, `if_not_exists: "create"`). */
+export const CLIENT_THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** What the thread's latest state waits on, by interrupt id. */
+async function waitingOf(db: Db, threadId: string, userId: string): Promise<WaitingInterrupts> {
+  const { thread } = await threadAccess(db, userId, threadId);
+  const ctx = await runContext(db, thread);
+  const snapshot = await ctx.graph.getState(ctx.config);
+  const question = pendingQuestion(snapshot);
+  return {
+    approvals: waitingCalls(snapshot).map((w) => ({ id: w.id, approvalId: w.request.approval_id })),
+    question: question ? { id: question.id } : null,
+    outcomes: waitingOutcomes(snapshot).map((o) => ({ id: o.id, toolCallId: o.request.toolCallId })),
+  };
+}
+
+/**
+ * The Thread a run goes on: the thread itself (its flow must be the run's assistant), or, for
+ * a thread made through the API that has not run yet, a new Thread with the same id and
+ * metadata on the assistant's flow, named after the task (the ApiThread row is then gone).
+ * With `if_not_exists: "create"` an unknown id becomes a new thread too.
+ * @throws AppError not_found (no such thread for this user; no such flow), conflict
+ *   ("assistant_mismatch"), unprocessable (the first run needs a task), forbidden (viewer).
+ */
+async function threadForRun(db: Db, userId: string, threadId: string, body: RunBody, task: string | null): Promise<void> {
+  const existing = await db.thread.findUnique({ where: { id: threadId }, select: { id: true } });
+  if (existing) {
+    const { thread } = await threadAccess(db, userId, threadId);
+    if (thread.flowId !== body.assistant_id) {
+      throw new AppError("conflict", "assistant_mismatch", `assistant_id: thread ${threadId} runs assistant ${thread.flowId}; start a new thread to run another.`);
+    }
+    return;
+  }
+  const pending = await db.apiThread.findUnique({ where: { id: threadId } });
+  if ((!pending || pending.userId !== userId) && !(body.if_not_exists === "create" && CLIENT_THREAD_ID.test(threadId) && !pending)) {
+    throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+  }
+  if (task === null) throw new AppError("unprocessable", "message_required", 'input.messages: the first run of a thread needs a task, e.g. { messages: [{ role: "user", content: "Summarize notes.md" }] }.');
+  await createThread(db, userId, body.assistant_id, task, undefined, { id: threadId, metadata: pending?.metadata ?? "{}" });
+  if (pending) await db.apiThread.deleteMany({ where: { id: threadId } });
+  await ensureWorkspace(env().WORKSPACES_DIR, threadId);
+}
+
+/**
+ * Accepts a LangGraph API run on a thread (docs/langgraph-api.md#runs): binds an API thread to
+ * its flow on its first run, turns `input` or `command.resume` into the run view's input
+ * (lib/platform/resume.ts) and hands it to the one run service (lib/engine/run-thread.ts
+ * enqueueRun: every check, the lease, the job), then dispatches the job. The run's metadata
+ * is stored on its row. No input and no resume continues a run the server stopped.
+ * @throws AppError as threadForRun, resumeInput and enqueueRun (409 run_in_progress while
+ *   another run holds the thread: multitask_strategy reject).
+ */
+export async function acceptPlatformRun(db: Db, userId: string, threadId: string, body: RunBody): Promise<AcceptedRun> {
+  const resume = body.command?.resume;
+  if (resume !== undefined && body.input) throw new AppError("unprocessable", "input_and_resume", "input: send either input (a new message) or command.resume (an answer), not both.");
+  const task = resume === undefined ? inputMessage(body.input) : null;
+  await threadForRun(db, userId, threadId, body, task);
+  let input: RunInput;
+  if (resume !== undefined) input = resumeInput(resume, await waitingOf(db, threadId, userId));
+  else input = task !== null ? { kind: "message", text: task } : { kind: "continue" };
+  const accepted = await enqueueRun({ db, threadId, userId, input });
+  if (body.metadata && Object.keys(body.metadata).length > 0) await db.run.update({ where: { id: accepted.runId }, data: { metadata: JSON.stringify(body.metadata) } });
+  await dispatchRun(db, accepted.jobId);
+  return accepted;
+}
