@@ -67,4 +67,74 @@ describe("LangGraph SDK: runs", () => {
     expect(runs[0]?.status).toBe("interrupted");
     expect(existsSync(path.join(s.workspacesDir, threadId, "summary.md"))).toBe(false);
   });
+
+  /** The HumanInterrupt a stream ended with. */
+  const interruptOf = (chunks: Chunk[]): Interrupt => {
+    const hit = chunks.find((c) => c.event === "updates" && (c.data as Record<string, unknown>).__interrupt__);
+    const first = (hit?.data as { __interrupt__: Interrupt[] } | undefined)?.__interrupt__[0];
+    if (!first) throw new Error(`no interrupt in ${chunks.map((c) => c.event).join(",")}`);
+    return first;
+  };
+  const file = (threadId: string, name: string) => existsSync(path.join(s.workspacesDir, threadId, name));
+  const status = async (res: Promise<unknown>) =>
+    res.then(
+      () => 200,
+      (err: { status?: number }) => err.status ?? 0,
+    );
+
+  it("accept: the echoed action_request approves, the tool runs once, and a replay is refused", async () => {
+    const { threadId, chunks } = await threadToApproval();
+    const request = interruptOf(chunks).value[0]?.action_request;
+    const values = (await sdk.runs.wait(threadId, flowId, { command: { resume: [{ type: "accept", args: request }] } })) as Record<string, unknown>;
+    expect(values.__interrupt__).toBeUndefined();
+    expect(file(threadId, "summary.md")).toBe(true);
+    const [last] = await sdk.runs.list(threadId);
+    expect(last?.status).toBe("success");
+    expect(await status(sdk.runs.wait(threadId, flowId, { command: { resume: { type: "accept", args: request } } }))).toBe(409);
+  });
+
+  it("edit: the edited arguments run instead, and policies see them again", async () => {
+    const { threadId, chunks } = await threadToApproval();
+    const request = interruptOf(chunks).value[0]?.action_request;
+    if (!request) throw new Error("no request");
+    await sdk.runs.wait(threadId, flowId, { command: { resume: { type: "edit", args: { ...request, args: { ...request.args, path: "edited.md" } } } } });
+    expect(file(threadId, "edited.md")).toBe(true);
+    expect(file(threadId, "summary.md")).toBe(false);
+  });
+
+  it("response and ignore: the tool never runs; ignore cancels the run", async () => {
+    const a = await threadToApproval();
+    await sdk.runs.wait(a.threadId, flowId, { command: { resume: [{ type: "response", args: "Do not write files today." }] } });
+    expect(file(a.threadId, "summary.md")).toBe(false);
+    const b = await threadToApproval();
+    await sdk.runs.wait(b.threadId, flowId, { command: { resume: [{ type: "ignore", args: null }] } });
+    expect(file(b.threadId, "summary.md")).toBe(false);
+    const [run] = (await sdk.runs.list(b.threadId)) as unknown as { phylactery_status: string }[];
+    expect(run?.phylactery_status).toBe("cancelled");
+  });
+
+  it("refuses an accept without the token, and a viewer's decision even with the owner's token", async () => {
+    const { threadId, chunks } = await threadToApproval();
+    const request = interruptOf(chunks).value[0]?.action_request;
+    const bare = await status(sdk.runs.wait(threadId, flowId, { command: { resume: { type: "accept", args: null } } }));
+    expect(bare).toBe(422);
+    const [, , , v] = s.users;
+    if (!v) throw new Error("victor");
+    const victor = await sdkFor(v.email, v.password);
+    expect(await status(victor.sdk.runs.wait(threadId, flowId, { command: { resume: { type: "accept", args: request } } }))).toBe(403);
+    expect(file(threadId, "summary.md")).toBe(false);
+  });
+
+  it("cancels a queued or running run, and refuses a second run while one holds the thread", async () => {
+    const created = await http.post("/api/threads", { flowId, task: TASK });
+    const { threadId } = (await created.json()) as { threadId: string };
+    const run = await sdk.runs.create(threadId, flowId, { input: { messages: [{ role: "user", content: TASK }] } });
+    expect(["pending", "running"]).toContain(run.status);
+    expect(await status(sdk.runs.create(threadId, flowId, { input: { messages: [{ role: "user", content: TASK }] } }))).toBe(409);
+    const cancelled = await status(sdk.runs.cancel(threadId, run.run_id));
+    // The run may have reached its approval before the cancel: then there is nothing to cancel.
+    const after = (await sdk.runs.get(threadId, run.run_id)) as unknown as { phylactery_status: string };
+    if (cancelled === 200) expect(after.phylactery_status).toBe("cancelled");
+    else expect([cancelled, after.phylactery_status]).toEqual([409, "awaiting_approval"]);
+  });
 });
