@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Approval } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
-import { can, Role } from "../db/workspaces";
+import { can, membershipWhere, Role } from "../db/workspaces";
 import { AppError } from "../errors";
 import { publishApproval } from "../events/approval-bus";
 import { canonicalArgs, sha256Hex } from "../policy/canonical";
@@ -137,7 +137,7 @@ async function loadForDecider(opts: ApprovalOptions, input: Decider): Promise<Ap
   // One query: the challenge and the decider's membership of its thread's workspace.
   const a = await opts.db.approval.findUnique({
     where: { id: input.approvalId },
-    include: { thread: { select: { flow: { select: { workspace: { select: { members: { where: { userId: input.userId }, select: { role: true } } } } } } } } },
+    include: { thread: { select: { flow: { select: { workspace: { select: { members: { where: membershipWhere(input.userId), select: { role: true } } } } } } } } },
   });
   const member = Role.safeParse(a?.threadId === input.threadId ? a.thread.flow.workspace.members[0]?.role : undefined);
   const role = member.success ? member.data : null;

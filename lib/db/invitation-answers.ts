@@ -2,6 +2,7 @@ import "server-only";
 import { AppError } from "../errors";
 import type { Db } from "./client";
 import type { WorkspaceView } from "./members";
+import { workspaceScope } from "../auth/workspace-scope";
 import { Role } from "./workspaces";
 
 /**
@@ -31,13 +32,23 @@ async function emailOf(db: Pick<Db, "user">, userId: string): Promise<string> {
 }
 
 /**
- * The pending invitations sent to the user's email, newest first.
+ * Prisma filter: within a workspace scope (a key made for one workspace), only invitations to
+ * that workspace, so such a key cannot join its user to another (docs/api.md "API keys").
+ */
+const inScope = (): { workspaceId?: string } => {
+  const scope = workspaceScope();
+  return scope ? { workspaceId: scope } : {};
+};
+
+/**
+ * The pending invitations sent to the user's email, newest first (within the request's
+ * workspace scope, when it has one).
  * @throws AppError unauthorized when the account no longer exists.
  */
 export async function myInvitations(db: Db, userId: string): Promise<MyInvitationView[]> {
   const email = await emailOf(db, userId);
   const rows = await db.invitation.findMany({
-    where: { email, status: "pending" },
+    where: { email, status: "pending", ...inScope() },
     include: { workspace: { select: { id: true, name: true } }, invitedBy: { select: { email: true } } },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
   });
@@ -53,7 +64,7 @@ export async function myInvitations(db: Db, userId: string): Promise<MyInvitatio
  */
 async function decide(tx: Pick<Db, "user" | "invitation">, userId: string, invitationId: string, status: "accepted" | "declined") {
   const email = await emailOf(tx, userId);
-  const inv = await tx.invitation.findFirst({ where: { id: invitationId, email }, include: { workspace: { select: { name: true } } } });
+  const inv = await tx.invitation.findFirst({ where: { id: invitationId, email, ...inScope() }, include: { workspace: { select: { name: true } } } });
   if (!inv) throw new AppError("not_found", "invitation_not_found", `No invitation ${invitationId} for you; reload Settings to see your invitations.`);
   const { count } = await tx.invitation.updateMany({ where: { id: inv.id, email, status: "pending" }, data: { status, decidedAt: new Date() } });
   if (count === 0) {

@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "../errors";
 import type { Db } from "./client";
 import { lockWorkspace } from "./lock-workspace";
-import { Role, requireCapability, roleIn } from "./workspaces";
+import { membershipWhere, Role, requireCapability, roleIn } from "./workspaces";
 
 /**
  * Workspace members (docs/security.md "Roles and powers", "Membership"). Any member may see
@@ -46,11 +46,12 @@ const lastOwner = (email: string) =>
   new AppError("conflict", "last_owner", `${email} is the last owner of this workspace; make another member an owner first, then try again.`);
 
 /**
- * Every workspace `userId` is a member of, by name, with their role there.
+ * Every workspace `userId` is a member of, by name, with their role there (only the scope's
+ * workspace within a workspace scope: docs/api.md "API keys").
  * @returns `[{ id, name, role }]`; empty when the user belongs to none.
  */
 export async function listWorkspaces(db: Db, userId: string): Promise<WorkspaceView[]> {
-  const rows = await db.membership.findMany({ where: { userId }, include: { workspace: { select: { name: true } } }, orderBy: { workspace: { name: "asc" } } });
+  const rows = await db.membership.findMany({ where: membershipWhere(userId), include: { workspace: { select: { name: true } } }, orderBy: { workspace: { name: "asc" } } });
   return rows.map((m) => ({ id: m.workspaceId, name: m.workspace.name, role: Role.parse(m.role) }));
 }
 

@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError } from "../errors";
 import type { Db } from "./client";
-import { can, ownWorkspaceId, personalWorkspace, Role, requireCapability, roleIn } from "./workspaces";
+import { workspaceScope } from "../auth/workspace-scope";
+import { can, membershipWhere, ownWorkspaceId, personalWorkspace, Role, requireCapability, roleIn } from "./workspaces";
 
 /**
  * Where a new flow goes (docs/security.md "Membership"): the workspace the user picks, where
@@ -12,17 +13,20 @@ import { can, ownWorkspaceId, personalWorkspace, Role, requireCapability, roleIn
 
 /**
  * The workspace a new flow of `userId` goes to.
- * @param workspaceId the workspace the user picked; omitted: their own (see personalWorkspace).
+ * @param workspaceId the workspace the user picked; omitted: the request's workspace scope
+ *   when it has one (a key made for one workspace; docs/api.md "API keys"), else their own
+ *   (see personalWorkspace).
  * @returns the workspace id.
  * @throws AppError not_found ("workspace_not_found") when the user is not a member of the
  *   picked workspace, forbidden ("role_forbidden") when their role there cannot edit flows.
  */
 export async function workspaceForNewFlow(db: Db, userId: string, workspaceId?: string): Promise<string> {
-  if (workspaceId === undefined) return personalWorkspace(db, userId);
-  const role = await roleIn(db, userId, workspaceId);
-  if (!role) throw new AppError("not_found", "workspace_not_found", `workspaceId: no workspace ${workspaceId}; pick one of yours.`);
+  const picked = workspaceId ?? workspaceScope() ?? undefined;
+  if (picked === undefined) return personalWorkspace(db, userId);
+  const role = await roleIn(db, userId, picked);
+  if (!role) throw new AppError("not_found", "workspace_not_found", `workspaceId: no workspace ${picked}; pick one of yours.`);
   requireCapability(role, "edit");
-  return workspaceId;
+  return picked;
 }
 
 /** Where the "New flow" buttons may put a flow. */
@@ -40,7 +44,7 @@ export interface NewFlowTargets {
 export async function newFlowTargets(db: Db, userId: string): Promise<NewFlowTargets> {
   const [ownId, rows] = await Promise.all([
     ownWorkspaceId(db, userId),
-    db.membership.findMany({ where: { userId }, select: { role: true, workspace: { select: { id: true, name: true } } }, orderBy: { workspace: { name: "asc" } } }),
+    db.membership.findMany({ where: membershipWhere(userId), select: { role: true, workspace: { select: { id: true, name: true } } }, orderBy: { workspace: { name: "asc" } } }),
   ]);
   const editable = rows.filter((m) => {
     const role = Role.safeParse(m.role);

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "./client";
-import { memberOf } from "./workspaces";
+import { memberOf, membershipWhere } from "./workspaces";
 
 /**
  * Which workspace a flow, run or approval is in, for pages to show (docs/security.md
@@ -21,7 +21,7 @@ export interface FlowWorkspaceLabels {
  * (two queries; one when they do not).
  */
 export async function flowWorkspaceLabels(db: Db, userId: string): Promise<FlowWorkspaceLabels> {
-  const memberships = await db.membership.findMany({ where: { userId }, select: { workspace: { select: { id: true, name: true } } } });
+  const memberships = await db.membership.findMany({ where: membershipWhere(userId), select: { workspace: { select: { id: true, name: true } } } });
   if (memberships.length < 2) return { several: false, byFlow: new Map() };
   const names = new Map(memberships.map((m) => [m.workspace.id, m.workspace.name]));
   const flows = await db.flow.findMany({ where: { workspace: memberOf(userId) }, select: { id: true, workspaceId: true } });
@@ -32,7 +32,7 @@ export async function flowWorkspaceLabels(db: Db, userId: string): Promise<FlowW
  * The name of `workspaceId` when the user belongs to several workspaces, else null.
  */
 export async function workspaceLabel(db: Db, userId: string, workspaceId: string): Promise<string | null> {
-  const memberships = await db.membership.findMany({ where: { userId }, select: { workspace: { select: { id: true, name: true } } } });
+  const memberships = await db.membership.findMany({ where: membershipWhere(userId), select: { workspace: { select: { id: true, name: true } } } });
   if (memberships.length < 2) return null;
   return memberships.find((m) => m.workspace.id === workspaceId)?.workspace.name ?? null;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { workspaceScope } from "../auth/workspace-scope";
 import { AppError } from "../errors";
 import type { Db } from "./client";
 
@@ -47,16 +48,35 @@ export function permissionOf(role: Role): "user" | "admin" {
   return role === "owner" ? "admin" : "user";
 }
 
-/** The user's role in a workspace, or null when not a member. */
+/**
+ * Prisma filter on Membership: the rows of `userId` that the current request may use. Inside a
+ * workspace scope (an API key made for one workspace; lib/auth/workspace-scope.ts) only that
+ * workspace's row, so every other workspace reads as one the user is not a member of
+ * (docs/api.md "API keys").
+ */
+export function membershipWhere(userId: string): { userId: string; workspaceId?: string } {
+  const scope = workspaceScope();
+  return scope ? { userId, workspaceId: scope } : { userId };
+}
+
+/**
+ * The user's role in a workspace, or null when not a member, or when the workspace is outside
+ * the request's workspace scope (docs/api.md "API keys").
+ */
 export async function roleIn(db: Db, userId: string, workspaceId: string): Promise<Role | null> {
+  const scope = workspaceScope();
+  if (scope && scope !== workspaceId) return null;
   const m = await db.membership.findUnique({ where: { workspaceId_userId: { workspaceId, userId } }, select: { role: true } });
   const parsed = Role.safeParse(m?.role);
   return parsed.success ? parsed.data : null;
 }
 
-/** The user's role in every workspace they are a member of, by workspace id. */
+/**
+ * The user's role in every workspace they are a member of, by workspace id; only the scope's
+ * workspace inside a workspace scope (docs/api.md "API keys").
+ */
 export async function rolesOf(db: Db, userId: string): Promise<Map<string, Role>> {
-  const rows = await db.membership.findMany({ where: { userId }, select: { workspaceId: true, role: true } });
+  const rows = await db.membership.findMany({ where: membershipWhere(userId), select: { workspaceId: true, role: true } });
   const roles = new Map<string, Role>();
   for (const m of rows) {
     const role = Role.safeParse(m.role);
@@ -65,8 +85,12 @@ export async function rolesOf(db: Db, userId: string): Promise<Map<string, Role>
   return roles;
 }
 
-/** Prisma filter: rows whose workspace has `userId` as a member. */
-export const memberOf = (userId: string) => ({ members: { some: { userId } } });
+/**
+ * Prisma filter on Workspace: the workspaces that have `userId` as a member, only the scope's
+ * one inside a workspace scope (docs/api.md "API keys"). Read the scope when the filter is
+ * built, so build it in the request, not ahead of it.
+ */
+export const memberOf = (userId: string): { members: { some: { userId: string; workspaceId?: string } } } => ({ members: { some: membershipWhere(userId) } });
 
 /**
  * The workspace the user made, or null: among the workspaces they own, the one they joined

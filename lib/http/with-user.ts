@@ -1,50 +1,92 @@
 import "server-only";
 import { redirect } from "next/navigation";
 import { auth } from "../auth/auth";
+import { authenticateApiKey } from "../auth/authenticate-api-key";
+import { runInWorkspaceScope } from "../auth/workspace-scope";
+import { db } from "../db/client";
 import { AppError } from "../errors";
 import { errorResponse } from "./errors";
+import { presentedApiKey } from "./presented-api-key";
 import { type InputSchemas, type RouteContext, readInput } from "./read-input";
 
-/** The signed-in user a handler acts for. */
+/** The user a handler acts for: signed in with a session, or through one of their API keys. */
 export interface SessionUser {
   id: string;
   email: string;
+  /** How the request proved who it is (docs/api.md "API keys"). */
+  via: "session" | "key";
+  /** The API key's id, when `via` is "key". */
+  keyId?: string;
+  /** The one workspace the request may reach (a key made for it), or null for all the user's. */
+  workspaceScope: string | null;
 }
 
 /**
- * The signed-in user, or null.
+ * The user of a request, or null. Without `req` (pages) only the session counts. With `req`
+ * (route handlers), a request that presents an API key (`Authorization: Bearer <key>` or
+ * `x-api-key: <key>`; lib/http/presented-api-key.ts) is that key's user, and never falls back
+ * to the session cookie (docs/api.md "API keys").
+ * @throws AppError unauthorized ("invalid_api_key") when the presented key is malformed,
+ *   unknown or revoked.
  */
-export async function currentUser(): Promise<SessionUser | null> {
+export async function currentUser(req?: Request): Promise<SessionUser | null> {
+  const presented = req ? presentedApiKey(req.headers) : null;
+  if (presented !== null) {
+    const key = await authenticateApiKey(db(), presented);
+    if (!key) {
+      throw new AppError(
+        "unauthorized",
+        "invalid_api_key",
+        "This API key is unknown or revoked. Make a new key in Settings > API keys and send it as Authorization: Bearer <key>.",
+      );
+    }
+    return { id: key.userId, email: key.email, via: "key", keyId: key.keyId, workspaceScope: key.workspaceId };
+  }
   const session = await auth();
   const id = session?.user?.id;
   if (!id) return null;
-  return { id, email: session.user?.email ?? "" };
+  return { id, email: session.user?.email ?? "", via: "session", workspaceScope: null };
 }
 
-/** For pages: the signed-in user, or a redirect to /sign-in. */
+/** For pages: the signed-in user (session only, never a key), or a redirect to /sign-in. */
 export async function requireUser(): Promise<SessionUser> {
   const user = await currentUser();
   if (!user) redirect("/sign-in");
   return user;
 }
 
+/** What a route declares to {@link withUser}: its input schemas and who may call it. */
+export interface RouteOptions<P, Q, B> extends InputSchemas<P, Q, B> {
+  /**
+   * True for the routes that manage API keys: a key is refused (403 "session_required"), so
+   * that a key, even one made for one workspace, never makes or revokes keys (docs/api.md
+   * "API keys").
+   */
+  sessionOnly?: boolean;
+}
+
 /**
  * The one wrapper for route handlers: reads the route params,
  * query and JSON body within the input limits and parses them with zod first
- * (lib/http/read-input.ts, docs/security.md "Input limits"), then resolves the session
- * user (401 when signed out), then runs the handler; any thrown error becomes a JSON error
- * response (lib/http/errors.ts). `maxBodyBytes` raises the body cap for routes that need it.
+ * (lib/http/read-input.ts, docs/security.md "Input limits"), then resolves the user from an
+ * API key or the session (401 when there is neither, or the key is invalid), then runs the
+ * handler inside the user's workspace scope (lib/auth/workspace-scope.ts: a key made for one
+ * workspace sees no other); any thrown error becomes a JSON error response
+ * (lib/http/errors.ts). `maxBodyBytes` raises the body cap for routes that need it.
  */
 export function withUser<P = Record<string, never>, B = undefined, Q = undefined>(
-  schemas: InputSchemas<P, Q, B>,
+  schemas: RouteOptions<P, Q, B>,
   handler: (req: Request, ctx: { user: SessionUser; params: P; body: B; query: Q }) => Promise<Response>,
 ): (req: Request, ctx: RouteContext) => Promise<Response> {
   return async (req, ctx) => {
     try {
       const { params, query, body } = await readInput(req, ctx, schemas);
-      const user = await currentUser();
-      if (!user) throw new AppError("unauthorized", "signed_out", "Sign in first: this endpoint needs a session.");
-      return await handler(req, { user, params, body, query });
+      const user = await currentUser(req);
+      if (!user) throw new AppError("unauthorized", "signed_out", "Sign in first, or send an API key as Authorization: Bearer <key>.");
+      if (schemas.sessionOnly && user.via !== "session") {
+        throw new AppError("forbidden", "session_required", "API keys cannot manage API keys; sign in and use Settings > API keys.");
+      }
+      return await runInWorkspaceScope(user.workspaceScope, () => handler(req, { user, params, body, query }));
     } catch (err) {
       return errorResponse(err);
     }

@@ -149,9 +149,12 @@ export async function seedTenant(s: TestServer, client: Client, user: { id: stri
       data: { workspaceId, name: `srv_${marker.slice(7)}`, transport: "http", url: `https://${marker}.example.com/mcp`, createdById: user.id },
     });
     const { id: invitationId } = await db.invitation.create({ data: { workspaceId, email: `${marker}@test.dev`, role: "owner", invitedById: user.id } });
+    const { id: apiKeyId } = await db.apiKey.create({
+      data: { userId: user.id, name: `key ${marker}`, prefix: "phy_seeded00", hash: createHash("sha256").update(`phy_${marker}`).digest("hex"), workspaceId },
+    });
     writeFileSync(path.join(s.workspacesDir, threadId, "secret.md"), `${marker}\n`);
     const { token, argsHash } = approval;
-    return { marker, workspaceId, flowId: user.flowId, threadId, checkpointId, blobId, approvalId: approval.approvalId, token, argsHash, factId, mcpServerId, memberUserId, invitationId };
+    return { marker, workspaceId, flowId: user.flowId, threadId, checkpointId, blobId, approvalId: approval.approvalId, token, argsHash, factId, mcpServerId, memberUserId, invitationId, apiKeyId };
   } finally {
     await db.$disconnect();
   }

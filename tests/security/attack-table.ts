@@ -27,6 +27,8 @@ export interface TenantIds {
   memberUserId: string;
   /** A pending invitation of the workspace, to someone without an account. */
   invitationId: string;
+  /** An API key of the tenant's owner. */
+  apiKeyId: string;
 }
 
 /**
@@ -45,6 +47,7 @@ export const ID_SLOTS = [
   "mcpServerId",
   "memberUserId",
   "invitationId",
+  "apiKeyId",
 ] as const satisfies readonly (keyof TenantIds)[];
 
 /** Ids of the right shape that name nothing: what a guess looks like. */
@@ -61,6 +64,7 @@ export const GHOST: TenantIds = {
   mcpServerId: "cmghostmcp000000000000000",
   memberUserId: "cmghostuser00000000000000",
   invitationId: "cmghostinvitation00000000",
+  apiKeyId: "cmghostapikey000000000000",
 };
 
 /** Who sends an attack (their own account). */
@@ -82,9 +86,10 @@ export interface AttackRequest {
  * servers); `thread-user` only the user who started the thread; `erase` that user or an
  * owner; `invitee` only the account an invitation was sent to (404 for anyone else);
  * `admin` instance admins only (403 for anyone else); `self` the signed-in user's own
- * settings and lists (no workspace, no ids of anyone else).
+ * settings and lists (no workspace, no ids of anyone else); `key-owner` only the user whose
+ * API key it is (404 for anyone else).
  */
-export type Need = "member" | "decide" | "run" | "edit" | "owner" | "fact-editor" | "summarize" | "thread-user" | "erase" | "invitee" | "admin" | "self";
+export type Need = "member" | "decide" | "run" | "edit" | "owner" | "fact-editor" | "summarize" | "thread-user" | "erase" | "invitee" | "admin" | "self" | "key-owner";
 
 /** One attack on one route and method. */
 export interface Attack {
@@ -263,6 +268,10 @@ export const ATTACKS: Attack[] = [
     need: "invitee",
     request: (v) => ({ path: `/api/invitations/${v.invitationId}/decline`, body: {} }),
   },
+  // API keys: the caller's own; another user's key does not exist for them.
+  { route: "/api/keys", method: "GET", verb: "list their own API keys", need: "self", outsider: "own", request: () => ({ path: "/api/keys" }) },
+  { route: "/api/keys", method: "POST", verb: "make an API key for a workspace", need: "self", request: (v) => ({ path: "/api/keys", body: { name: "Planted key", workspaceId: v.workspaceId } }) },
+  { route: "/api/keys/[keyId]", method: "DELETE", verb: "revoke someone else's API key", need: "key-owner", request: (v) => ({ path: `/api/keys/${v.apiKeyId}` }) },
   // Instance-wide
   { route: "/api/admin/users", method: "GET", verb: "list every account and workspace of the instance", need: "admin", outsider: "403", request: () => ({ path: "/api/admin/users" }) },
   {

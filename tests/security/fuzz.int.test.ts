@@ -162,6 +162,8 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     await alice.post(`/api/workspaces/${real.workspaceId}/members`, { email: "newcomer@test.dev", role: "viewer" });
     const invitations = (await (await alice.fetch(`/api/workspaces/${real.workspaceId}/invitations`)).json().catch(() => ({}))) as { invitations?: { id: string }[] };
     real.invitationId = invitations.invitations?.[0]?.id ?? "inv_missing000";
+    const key = (await (await alice.post("/api/keys", { name: "Fuzz key", workspaceId: real.workspaceId })).json().catch(() => ({}))) as { id?: string };
+    real.keyId = key.id ?? "key_missing000";
     real.serverId = "mcp_missing000";
     real.blobId = "blob_missing00";
     real["...nextauth"] = "session";
@@ -190,6 +192,7 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
       "PATCH /api/workspaces/[workspaceId]/members/[userId]": [{ role: "approver" }],
       "POST /api/workspaces/[workspaceId]/memory": [{ content: "A fact", tags: ["a", "b"], agentRole: "assistant" }],
       "POST /api/auth/[...nextauth]": [{ email: "alice@test.dev", password: "not her password", csrfToken: "x", callbackUrl: "/flows" }],
+      "POST /api/keys": [{ name: "Fuzzed key", workspaceId: real.workspaceId }, { name: "All workspaces" }],
       "POST /api/admin/users": [{ email: "made@test.dev", name: "Made", password: "a long enough password" }],
     });
     bobBefore = await bobSnapshot();

@@ -29,10 +29,11 @@ const REFUSED: Record<Exclude<Need, "self">, readonly Role[]> = {
   erase: ["viewer", "approver"],
   invitee: ["viewer", "approver"],
   admin: ["viewer", "approver"],
+  "key-owner": ["viewer", "approver"],
 };
 
-/** The answer to a refusal: 403, except that an invitation sent to someone else does not exist for you. */
-const refusal = (need: Need) => (need === "invitee" ? 404 : 403);
+/** The answer to a refusal: 403, except that someone else's invitation or API key does not exist for you. */
+const refusal = (need: Need) => (need === "invitee" || need === "key-owner" ? 404 : 403);
 
 const NAME: Record<Role, string> = { viewer: "victor (viewer)", approver: "carol (approver)" };
 const workspaceRoutes = ATTACKS.filter((a): a is Attack & { need: Exclude<Need, "self"> } => a.need !== "self");

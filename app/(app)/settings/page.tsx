@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { ApiKeys } from "@/components/settings/api-keys";
 import { InstanceAdmin } from "@/components/settings/instance-admin";
 import { MembersForm } from "@/components/settings/members-form";
 import { MyInvitations } from "@/components/settings/my-invitations";
 import { ProviderForm } from "@/components/settings/provider-form";
+import { listApiKeys } from "@/lib/auth/api-keys";
 import { instanceOverview } from "@/lib/db/accounts";
 import { db } from "@/lib/db/client";
 import { isInstanceAdmin } from "@/lib/db/instance-admin";
@@ -28,7 +30,8 @@ const PROVIDERS = [
  * Settings: invitations waiting for me (accept or decline; docs/security.md "Membership"),
  * model providers (keys are sealed at rest and never shown again), the workspaces I
  * belong to with their members and, for owners, pending invitations (docs/security.md "Roles
- * and powers"), and, for instance admins only, the "Instance" section (accounts, workspaces).
+ * and powers"), my API keys (docs/api.md "API keys"), and, for instance admins only, the
+ * "Instance" section (accounts, workspaces).
  */
 export default async function SettingsPage() {
   const user = await requireUser();
@@ -41,6 +44,7 @@ export default async function SettingsPage() {
     })),
   );
   const instance = admin ? await instanceOverview(db(), user.id) : null;
+  const keys = await listApiKeys(db(), user.id);
   return (
     <main>
       <h1>Settings</h1>
@@ -71,6 +75,12 @@ export default async function SettingsPage() {
       {workspaces.map(({ ws, members, invitations: pending }) => (
         <MembersForm key={ws.id} workspace={ws} members={members} invitations={pending} myUserId={user.id} />
       ))}
+      <h2>API keys</h2>
+      <p className="muted">
+        A key lets code act as you in every JSON API, with your roles, or in one workspace only. Send it as{" "}
+        <code>Authorization: Bearer &lt;key&gt;</code> or <code>x-api-key</code>. Keys cannot make or revoke keys; that is done here.
+      </p>
+      <ApiKeys keys={keys} workspaces={workspaces.map(({ ws }) => ({ id: ws.id, name: ws.name }))} />
       {instance ? <InstanceAdmin accounts={instance.accounts} workspaces={instance.workspaces} /> : null}
     </main>
   );

@@ -1,6 +1,7 @@
 // GET /api/approvals/events - server-sent events: the user's pending approvals count on connect and after every approval change they may see.
 import { approvalVisible, pendingCount } from "@/lib/approvals/inbox";
 import type { InboxEvent } from "@/lib/approvals/inbox-item";
+import { bindWorkspaceScope } from "@/lib/auth/workspace-scope";
 import { db } from "@/lib/db/client";
 import { onApprovalAnywhere } from "@/lib/events/approval-fanout";
 import { sseResponse } from "@/lib/http/sse-response";
@@ -29,11 +30,12 @@ export const GET = withUser({ query: Query }, async (req, { user }) => {
         log.error({ err }, "approvals events: count failed");
       }
     };
-    const unsubscribe = onApprovalAnywhere((e) => {
+    // The bus calls subscribers in the publisher's context: keep this stream's workspace scope.
+    const unsubscribe = onApprovalAnywhere(bindWorkspaceScope((e) => {
       void approvalVisible(db(), user.id, e.approvalId)
         .then((visible) => (visible ? push({ approvalId: e.approvalId, type: e.type, status: e.status }) : undefined))
         .catch((err: unknown) => log.error({ err }, "approvals events: visibility check failed"));
-    });
+    }));
     // The first count, at once.
     await push({});
     return unsubscribe;
