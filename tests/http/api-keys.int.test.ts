@@ -23,6 +23,7 @@ function keyClient(base: string, key: string, header: Header = "bearer", session
         ? session.fetch(p, { ...init, headers: merged(init) })
         : fetch(`${base}${p}`, { ...init, redirect: "manual", headers: merged(init) }),
     post: (p, body) => client.fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    cookie: () => session?.cookie() ?? "",
   };
   return client;
 }

@@ -27,10 +27,13 @@ describe("LangGraph SDK: runs", () => {
   let sdk: Client;
   let flowId: string;
 
-  /** A cookie header for a signed-in user (the SDK sends it as a default header). */
-  async function sdkFor(email: string, password: string): Promise<{ http: HttpClient; sdk: Client }> {
+  /** A signed-in user, an API key they made in Settings, and the SDK client on that key (as a developer would). */
+  async function sdkFor(email: string, password: string): Promise<{ http: HttpClient; sdk: Client; key: { id: string; key: string } }> {
     const c = await signIn(s.url, email, password);
-    return { http: c, sdk: new Client({ apiUrl: `${s.url}/api/langgraph`, defaultHeaders: { cookie: c.cookie() } }) };
+    const made = await c.post("/api/keys", { name: "sdk test" });
+    expect(made.status).toBe(201);
+    const key = (await made.json()) as { id: string; key: string };
+    return { http: c, key, sdk: new Client({ apiUrl: `${s.url}/api/langgraph`, apiKey: key.key }) };
   }
 
   beforeAll(async () => {
@@ -123,6 +126,20 @@ describe("LangGraph SDK: runs", () => {
     const victor = await sdkFor(v.email, v.password);
     expect(await status(victor.sdk.runs.wait(threadId, flowId, { command: { resume: { type: "accept", args: request } } }))).toBe(403);
     expect(file(threadId, "summary.md")).toBe(false);
+  });
+
+  it("refuses a client with no key, with a revoked key, and a key on another tenant's thread", async () => {
+    const { threadId } = await threadToApproval();
+    const anonymous = new Client({ apiUrl: `${s.url}/api/langgraph`, apiKey: null as unknown as string });
+    expect(await status(anonymous.runs.list(threadId))).toBe(401);
+    const [a, b] = s.users;
+    if (!a || !b) throw new Error("users");
+    const spare = await sdkFor(a.email, a.password);
+    expect(await status(spare.sdk.runs.list(threadId))).toBe(200);
+    expect((await spare.http.fetch(`/api/keys/${spare.key.id}`, { method: "DELETE" })).status).toBe(200);
+    expect(await status(spare.sdk.runs.list(threadId))).toBe(401);
+    const bob = await sdkFor(b.email, b.password);
+    expect(await status(bob.sdk.runs.list(threadId))).toBe(404);
   });
 
   it("cancels a queued or running run, and refuses a second run while one holds the thread", async () => {
