@@ -29,6 +29,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
           <Link href="/flows">Flows &amp; runs</Link>
           <ApprovalsNavLink initialCount={pending} />
           <Link href="/memory">Memory</Link>
+          <Link href="/api-reference" data-testid="nav-api-reference">
+            API
+          </Link>
           <Link href="/settings" data-testid="nav-settings">
             Settings
             {invitations.length > 0 ? (

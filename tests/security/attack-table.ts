@@ -289,6 +289,7 @@ export const ATTACKS: Attack[] = [
 export const NOT_ATTACKED: Record<string, string> = {
   "/api/auth/[...nextauth]": "Auth.js's own sign-in, session and CSRF endpoints (tested by the sign-in suite)",
   "/api/health": "public liveness probe: no session, no ids, no data",
+  "/api/openapi.json": "public API description: the same document for everyone, no session, no ids, no data",
 };
 
 /** Pages whose URL carries an id, and how to fill it. */

@@ -1,0 +1,9 @@
+// GET /api/openapi.json - the OpenAPI 3.1 description of this API (public: no session or key needed).
+import { openApiDocument } from "@/lib/openapi/document";
+
+/** Seconds a browser or proxy may keep the document: it changes only when the app is deployed again. */
+const MAX_AGE_S = 300;
+
+export function GET(): Response {
+  return Response.json(openApiDocument(), { headers: { "cache-control": `public, max-age=${MAX_AGE_S}` } });
+}
