@@ -2,7 +2,6 @@ import pkg from "../../package.json";
 import { ErrorBodySchema, SECURITY_BY_AUTH, SECURITY_SCHEMES } from "./components";
 import { type SharedSchemas, toJsonSchema } from "./json-schema";
 import type { ApiOperation, ApiResponse, JsonSchema } from "./operation";
-import { API_OPERATIONS } from "./routes";
 import { TAGS } from "./tags";
 
 /** An OpenAPI 3.1 document as plain JSON (the parts this module writes are typed loosely on purpose). */
@@ -117,15 +116,15 @@ function operation(op: ApiOperation, shared: SharedSchemas): OpenApiOperation {
 
 /**
  * Builds the OpenAPI 3.1 document of the app's API from the operations the files under
- * lib/openapi/routes/ list (each with its route's own zod schemas; lib/openapi/json-schema.ts
+ * app/api/_openapi/ list (each with its route's own zod schemas; lib/openapi/json-schema.ts
  * converts them). Paths keep the order of the operations; tags follow lib/openapi/tags.ts,
  * then any other tag an operation uses.
- * @param operations the operations to describe (default: all of them).
+ * @param operations the operations to describe (app/api/_openapi/index.ts lists them all).
  * @throws Error when two operations share a method and path or an operationId, or when a
  *   path's `{param}`s and its params schema disagree (a programming error, caught by
  *   lib/openapi/document.test.ts).
  */
-export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_OPERATIONS): OpenApiDocument {
+export function buildOpenApiDocument(operations: readonly ApiOperation[]): OpenApiDocument {
   const shared: SharedSchemas = {};
   const paths: OpenApiDocument["paths"] = {};
   const ids = new Set<string>();
@@ -133,7 +132,7 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
     const item = paths[op.path] ?? {};
     paths[op.path] = item;
     const method = op.method.toLowerCase();
-    if (item[method]) throw new Error(`${op.method} ${op.path} is listed twice under lib/openapi/routes/.`);
+    if (item[method]) throw new Error(`${op.method} ${op.path} is listed twice under app/api/_openapi/.`);
     const built = operation(op, shared);
     if (ids.has(built.operationId)) throw new Error(`${op.method} ${op.path}: operationId ${built.operationId} is taken; give this one its own.`);
     ids.add(built.operationId);
@@ -152,10 +151,17 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[] = API_O
   };
 }
 
-let cached: OpenApiDocument | undefined;
+const built = new WeakMap<readonly ApiOperation[], OpenApiDocument>();
 
-/** The app's OpenAPI document, built once per process (the routes do not change while it runs). */
-export function openApiDocument(): OpenApiDocument {
-  cached ??= buildOpenApiDocument();
-  return cached;
+/**
+ * The OpenAPI document of a list of operations, built once per process per list (the routes
+ * do not change while it runs); the app passes app/api/_openapi/index.ts's list.
+ */
+export function openApiDocument(operations: readonly ApiOperation[]): OpenApiDocument {
+  let doc = built.get(operations);
+  if (!doc) {
+    doc = buildOpenApiDocument(operations);
+    built.set(operations, doc);
+  }
+  return doc;
 }

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 
 /**
- * One documented API operation, as the files under lib/openapi/routes/ list them. The
+ * One documented API operation, as the files under app/api/_openapi/ list them. The
  * document (lib/openapi/document.ts) turns each into an OpenAPI 3.1 Operation Object; the
  * schemas are the route's own zod schemas (its `schema.ts`), converted with `z.toJSONSchema`
  * on their input side, so the reference never drifts from what the route parses.

@@ -6,6 +6,7 @@ import { ApiToc } from "@/components/api-reference/api-toc";
 import { InlineCode } from "@/components/api-reference/inline-code";
 import { OperationCard } from "@/components/api-reference/operation-card";
 import { tagAnchor } from "@/components/api-reference/tag-anchor";
+import { API_OPERATIONS } from "@/app/api/_openapi";
 import { openApiDocument } from "@/lib/openapi/document";
 
 export const dynamic = "force-dynamic";
@@ -26,7 +27,7 @@ async function origin(): Promise<string> {
  * its parameters, request body and answers, and a table of contents beside them.
  */
 export default async function ApiReferencePage() {
-  const doc = openApiDocument();
+  const doc = openApiDocument(API_OPERATIONS);
   const base = await origin();
   return (
     <main className="wide">

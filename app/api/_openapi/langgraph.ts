@@ -1,4 +1,4 @@
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 /**
  * LangGraph Platform API operations under `/api/langgraph` (assistants, threads, runs; tag

@@ -1,7 +1,7 @@
 import { Params as RefreshParams } from "@/app/api/workspaces/[workspaceId]/mcp/[serverId]/refresh/schema";
 import { Body as PatchBody, Params as ServerParams } from "@/app/api/workspaces/[workspaceId]/mcp/[serverId]/schema";
 import { Body as NewServerBody, Params as ServersParams } from "@/app/api/workspaces/[workspaceId]/mcp/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "MCP";
 

@@ -2,7 +2,7 @@ import { Params as InvitationParams } from "@/app/api/workspaces/[workspaceId]/i
 import { Params as InvitationsParams } from "@/app/api/workspaces/[workspaceId]/invitations/schema";
 import { Body as RoleBody, Params as MemberParams } from "@/app/api/workspaces/[workspaceId]/members/[userId]/schema";
 import { Body as InviteBody, Params as MembersParams } from "@/app/api/workspaces/[workspaceId]/members/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Workspaces";
 

@@ -1,4 +1,4 @@
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 /**
  * Webhook operations (endpoints and their delivery log, tag "Webhooks"). Empty until the

@@ -1,4 +1,4 @@
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 import { adminOperations } from "./admin";
 import { approvalOperations } from "./approvals";
 import { flowOperations } from "./flows";

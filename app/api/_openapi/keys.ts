@@ -1,4 +1,4 @@
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 /**
  * API key operations (`/api/keys...`, tag "API keys"). Empty until the key routes land:

@@ -8,7 +8,7 @@ import { Params as ThreadParams } from "@/app/api/threads/[threadId]/schema";
 import { Body as StreamBody, FollowQuery, Params as StreamParams } from "@/app/api/threads/[threadId]/stream/schema";
 import { Params as WorkspaceParams, Query as WorkspaceQuery } from "@/app/api/threads/[threadId]/workspace/schema";
 import { Body as NewThreadBody } from "@/app/api/threads/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Threads";
 

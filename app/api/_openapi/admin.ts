@@ -1,5 +1,5 @@
 import { Body } from "@/app/api/admin/users/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Admin";
 

@@ -3,7 +3,7 @@ import { Params as RestoreParams } from "@/app/api/flows/[flowId]/versions/[vers
 import { Params as VersionParams } from "@/app/api/flows/[flowId]/versions/[version]/schema";
 import { Body as SaveBody, Params as VersionsParams } from "@/app/api/flows/[flowId]/versions/schema";
 import { Body as NewFlowBody } from "@/app/api/flows/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Flows";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Meta";
 

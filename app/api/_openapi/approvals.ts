@@ -2,7 +2,7 @@ import { Query as PreviewQuery } from "@/app/api/approvals/[approvalId]/preview/
 import { Params as ApprovalParams } from "@/app/api/approvals/[approvalId]/schema";
 import { Query as EventsQuery } from "@/app/api/approvals/events/schema";
 import { Query as InboxQuery } from "@/app/api/approvals/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Approvals";
 

@@ -1,5 +1,5 @@
 import { Body, DeleteQuery } from "@/app/api/settings/providers/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Settings";
 

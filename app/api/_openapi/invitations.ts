@@ -1,5 +1,5 @@
 import { Params } from "@/app/api/invitations/[invitationId]/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Invitations";
 

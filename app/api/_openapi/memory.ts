@@ -4,7 +4,7 @@ import { Params as PromoteParams } from "@/app/api/threads/[threadId]/memory/pro
 import { Params as ThreadMemoryParams } from "@/app/api/threads/[threadId]/memory/schema";
 import { Params as SummarizeParams } from "@/app/api/threads/[threadId]/memory/summarize/schema";
 import { Body as FactBody, Params as WorkspaceMemoryParams, Query as WorkspaceMemoryQuery } from "@/app/api/workspaces/[workspaceId]/memory/schema";
-import type { ApiOperation } from "../operation";
+import type { ApiOperation } from "@/lib/openapi/operation";
 
 const TAG = "Memory";
 
