@@ -91,7 +91,8 @@ export async function threadState(db: Db, r: ResolvedThread, checkpoint: { check
   const { thread, role } = r;
   const graph = graphOf(db, thread, cache);
   const snap = await graph.getState({ configurable: { thread_id: thread.id, ...(checkpoint.checkpoint_id ? { checkpoint_id: checkpoint.checkpoint_id } : {}), ...(checkpoint.checkpoint_ns ? { checkpoint_ns: checkpoint.checkpoint_ns } : {}) } });
-  if (checkpoint.checkpoint_id && snap.config?.configurable?.checkpoint_id !== checkpoint.checkpoint_id) {
+  // A checkpoint that does not exist reads as an empty snapshot echoing the asked config.
+  if (checkpoint.checkpoint_id && (!snap.metadata || snap.config?.configurable?.checkpoint_id !== checkpoint.checkpoint_id)) {
     throw new AppError("not_found", "checkpoint_not_found", `No checkpoint ${checkpoint.checkpoint_id} in thread ${thread.id}.`);
   }
   const tickets = await approvalTickets(db, thread.id, role, approvalIdsOf(snap));

@@ -21,6 +21,7 @@ import { discoverRoutes, fillTemplate, type RouteFile } from "./fuzz-routes";
 const NOT_WRAPPED: Record<string, string> = {
   "/api/auth/[...nextauth]": "Auth.js's own endpoints (CSRF, session, credentials sign-in) read forms, not JSON; the sign-in throttle wraps its POST",
   "/api/health": "takes no input at all: no params, query or body is read",
+  "/api/langgraph/info": "takes no input at all: no params, query or body is read (public versions and flags)",
 };
 
 /** Routes not fuzzed at all, and why (none today: every route is fuzzed). */
