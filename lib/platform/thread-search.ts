@@ -17,6 +17,9 @@ import { type GraphCache, type PlatformThread, platformThread, type ResolvedThre
 /** The most rows of each kind (Threads, API threads) one search considers after the SQL filters. */
 export const SEARCH_SCAN = 5000;
 
+/** Threads whose state one search reads at the same time. */
+const READS_AT_ONCE = 8;
+
 /** The filters of a thread search. */
 export interface ThreadFilters {
   metadata?: Record<string, unknown> | undefined;
@@ -113,7 +116,15 @@ export async function searchThreads(db: Db, user: SessionUser, f: ThreadFilters,
     return x < y ? -dir : x > y ? dir : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
   const cache: GraphCache = new Map();
-  if (!f.values) return Promise.all(sorted.slice(page.offset, page.offset + page.limit).map(async (c) => platformThread(db, await c.load(), cache)));
+  if (!f.values) {
+    // A few checkpoint reads at a time: a page may hold up to 1000 threads.
+    const pageRows = sorted.slice(page.offset, page.offset + page.limit);
+    const out: PlatformThread[] = [];
+    for (let i = 0; i < pageRows.length; i += READS_AT_ONCE) {
+      out.push(...(await Promise.all(pageRows.slice(i, i + READS_AT_ONCE).map(async (c) => platformThread(db, await c.load(), cache)))));
+    }
+    return out;
+  }
   const found: PlatformThread[] = [];
   let skipped = 0;
   for (const c of sorted) {

@@ -150,6 +150,9 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     }
     real.flowId = a.flowId;
     bobs.flowId = b.flowId;
+    // LangGraph API routes name a flow as an assistant.
+    real.assistantId = a.flowId;
+    bobs.assistantId = b.flowId;
     real.userId = carol.id;
     bobs.userId = b.id;
     real.version = "1";
@@ -166,6 +169,7 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     real.serverId = "mcp_missing000";
     real.blobId = "blob_missing00";
     real["...nextauth"] = "session";
+    real["...rest"] = "crons/search";
 
     const decision = { kind: "decision", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash };
     Object.assign(bases, {
