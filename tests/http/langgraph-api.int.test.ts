@@ -162,6 +162,12 @@ describe("LangGraph Platform API with the official client", () => {
       expect(history).toHaveLength(3);
       expect(history[0]?.checkpoint.checkpoint_id).toBe(st.checkpoint.checkpoint_id);
       expect(history[1]?.checkpoint.checkpoint_id).toBe(history[0]?.parent_checkpoint?.checkpoint_id);
+      const older = await alice.threads.getHistory(threadId, { limit: 1, before: { configurable: { checkpoint_id: history[0]?.checkpoint.checkpoint_id } } });
+      expect(older.map((h) => h.checkpoint.checkpoint_id)).toEqual([history[1]?.checkpoint.checkpoint_id]);
+      const inputs = await alice.threads.getHistory(threadId, { limit: 100, metadata: { source: "input" } });
+      expect(inputs.length).toBeGreaterThan(0);
+      expect(inputs.every((h) => h.metadata?.source === "input")).toBe(true);
+      expect(await statusOf(alice.threads.getState(threadId, "1f000000-0000-6000-8000-000000000000"))).toBe(404);
     });
 
     it("gives the token to carol (approver) but never to victor (viewer)", async () => {
