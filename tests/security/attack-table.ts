@@ -87,9 +87,11 @@ export interface AttackRequest {
  * owner; `invitee` only the account an invitation was sent to (404 for anyone else);
  * `admin` instance admins only (403 for anyone else); `self` the signed-in user's own
  * settings and lists (no workspace, no ids of anyone else); `key-owner` only the user whose
- * API key it is (404 for anyone else).
+ * API key it is (404 for anyone else); `unsupported` nobody: an endpoint of the LangGraph
+ * Platform API we do not offer (docs/langgraph-api.md#unsupported), which answers
+ * {@link Attack.answer} to every member once the ids are found to be theirs.
  */
-export type Need = "member" | "decide" | "run" | "edit" | "owner" | "fact-editor" | "summarize" | "thread-user" | "erase" | "invitee" | "admin" | "self" | "key-owner";
+export type Need = "member" | "decide" | "run" | "edit" | "owner" | "fact-editor" | "summarize" | "thread-user" | "erase" | "invitee" | "admin" | "self" | "key-owner" | "unsupported";
 
 /** One attack on one route and method. */
 export interface Attack {
@@ -112,9 +114,14 @@ export interface Attack {
   consumes?: "approval" | "fact";
   /** The answer is an event stream that stays open: read its start, then hang up. */
   sse?: boolean;
+  /** For need `unsupported`: what every member gets, 405 (a route that names what to do instead) or 404 (the catch-all). */
+  answer?: 404 | 405;
 }
 
 const T = (ids: TenantIds) => `/api/threads/${ids.threadId}`;
+const LG = "/api/langgraph";
+const LA = (ids: TenantIds) => `${LG}/assistants/${ids.flowId}`;
+const LT = (ids: TenantIds) => `${LG}/threads/${ids.threadId}`;
 const W = (ids: TenantIds) => `/api/workspaces/${ids.workspaceId}`;
 const decision = (ids: TenantIds, extra: Record<string, unknown>) => ({ path: `${T(ids)}/stream`, body: { input: { kind: "decision", approvalId: ids.approvalId, ...extra } } });
 
@@ -272,6 +279,35 @@ export const ATTACKS: Attack[] = [
   { route: "/api/keys", method: "GET", verb: "list their own API keys", need: "self", outsider: "own", request: () => ({ path: "/api/keys" }) },
   { route: "/api/keys", method: "POST", verb: "make an API key for a workspace", need: "self", request: (v) => ({ path: "/api/keys", body: { name: "Planted key", workspaceId: v.workspaceId } }) },
   { route: "/api/keys/[keyId]", method: "DELETE", verb: "revoke someone else's API key", need: "key-owner", request: (v) => ({ path: `/api/keys/${v.apiKeyId}` }) },
+  // LangGraph Platform API (docs/langgraph-api.md): assistants are flows, threads are threads.
+  { route: `${LG}/assistants`, method: "POST", verb: "create an assistant", need: "unsupported", answer: 405, outsider: "own", request: (v) => ({ path: `${LG}/assistants`, body: { graph_id: v.flowId } }) },
+  { route: `${LG}/assistants/search`, method: "POST", verb: "search assistants by a flow id", need: "member", outsider: "own", request: (v) => ({ path: `${LG}/assistants/search`, body: { graph_id: v.flowId } }) },
+  { route: `${LG}/assistants/count`, method: "POST", verb: "count assistants by a flow id", need: "member", outsider: "own", request: (v) => ({ path: `${LG}/assistants/count`, body: { graph_id: v.flowId } }) },
+  { route: `${LG}/assistants/[assistantId]`, method: "GET", verb: "read a flow as an assistant", need: "member", request: (v) => ({ path: LA(v) }) },
+  { route: `${LG}/assistants/[assistantId]`, method: "PATCH", verb: "change an assistant", need: "unsupported", answer: 405, request: (v) => ({ path: LA(v), body: { name: "Planted" } }) },
+  { route: `${LG}/assistants/[assistantId]`, method: "DELETE", verb: "delete an assistant", need: "unsupported", answer: 405, request: (v) => ({ path: LA(v) }) },
+  { route: `${LG}/assistants/[assistantId]/graph`, method: "GET", verb: "read an assistant's graph", need: "member", request: (v) => ({ path: `${LA(v)}/graph?xray=true` }) },
+  { route: `${LG}/assistants/[assistantId]/schemas`, method: "GET", verb: "read an assistant's schemas", need: "member", request: (v) => ({ path: `${LA(v)}/schemas` }) },
+  { route: `${LG}/assistants/[assistantId]/subgraphs`, method: "GET", verb: "read an assistant's subgraphs", need: "member", request: (v) => ({ path: `${LA(v)}/subgraphs` }) },
+  { route: `${LG}/assistants/[assistantId]/versions`, method: "POST", verb: "list an assistant's versions", need: "member", request: (v) => ({ path: `${LA(v)}/versions`, body: { limit: 10 } }) },
+  { route: `${LG}/assistants/[assistantId]/latest`, method: "POST", verb: "set an assistant's latest version", need: "unsupported", answer: 405, request: (v) => ({ path: `${LA(v)}/latest`, body: { version: 1 } }) },
+  { route: `${LG}/threads`, method: "POST", verb: "create an API thread for a flow", need: "member", outsider: "own", request: (v) => ({ path: `${LG}/threads`, body: { metadata: { graph_id: v.flowId } } }) },
+  { route: `${LG}/threads/search`, method: "POST", verb: "search threads by id", need: "member", outsider: "own", request: (v) => ({ path: `${LG}/threads/search`, body: { ids: [v.threadId] } }) },
+  { route: `${LG}/threads/count`, method: "POST", verb: "count threads of a flow", need: "member", outsider: "own", request: (v) => ({ path: `${LG}/threads/count`, body: { metadata: { graph_id: v.flowId } } }) },
+  { route: `${LG}/threads/prune`, method: "POST", verb: "prune threads", need: "unsupported", answer: 405, outsider: "own", request: (v) => ({ path: `${LG}/threads/prune`, body: { thread_ids: [v.threadId] } }) },
+  { route: `${LG}/threads/[threadId]`, method: "GET", verb: "read a thread through the LangGraph API", need: "member", request: (v) => ({ path: LT(v) }) },
+  { route: `${LG}/threads/[threadId]`, method: "PATCH", verb: "change a thread's metadata", need: "run", request: (v) => ({ path: LT(v), body: { metadata: { planted: true } } }) },
+  { route: `${LG}/threads/[threadId]`, method: "DELETE", verb: "delete a thread through the LangGraph API", need: "erase", request: (v) => ({ path: LT(v) }) },
+  { route: `${LG}/threads/[threadId]/state`, method: "GET", verb: "read a thread's state", need: "member", request: (v) => ({ path: `${LT(v)}/state` }) },
+  { route: `${LG}/threads/[threadId]/state`, method: "POST", verb: "update a thread's state", need: "unsupported", answer: 405, request: (v) => ({ path: `${LT(v)}/state`, body: { values: { final_answer: "planted" } } }) },
+  { route: `${LG}/threads/[threadId]/state`, method: "PATCH", verb: "change a checkpoint's metadata", need: "unsupported", answer: 405, request: (v) => ({ path: `${LT(v)}/state`, body: { metadata: { planted: true } } }) },
+  { route: `${LG}/threads/[threadId]/state/[checkpointId]`, method: "GET", verb: "read a thread's state at a checkpoint", need: "member", request: (v) => ({ path: `${LT(v)}/state/${v.checkpointId}` }) },
+  { route: `${LG}/threads/[threadId]/state/checkpoint`, method: "POST", verb: "read a thread's state at a checkpoint by body", need: "member", request: (v) => ({ path: `${LT(v)}/state/checkpoint`, body: { checkpoint: { checkpoint_id: v.checkpointId } } }) },
+  { route: `${LG}/threads/[threadId]/history`, method: "POST", verb: "read a thread's history", need: "member", request: (v) => ({ path: `${LT(v)}/history`, body: { limit: 5 } }) },
+  { route: `${LG}/threads/[threadId]/copy`, method: "POST", verb: "copy a thread", need: "unsupported", answer: 405, request: (v) => ({ path: `${LT(v)}/copy`, body: {} }) },
+  ...(["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map(
+    (method): Attack => ({ route: `${LG}/[...rest]`, method, verb: `reach an endpoint we do not offer (${method})`, need: "unsupported", answer: 404, request: (v) => ({ path: `${LG}/crons/${v.threadId}`, body: {} }) }),
+  ),
   // Instance-wide
   { route: "/api/admin/users", method: "GET", verb: "list every account and workspace of the instance", need: "admin", outsider: "403", request: () => ({ path: "/api/admin/users" }) },
   {
@@ -290,6 +326,7 @@ export const NOT_ATTACKED: Record<string, string> = {
   "/api/auth/[...nextauth]": "Auth.js's own sign-in, session and CSRF endpoints (tested by the sign-in suite)",
   "/api/health": "public liveness probe: no session, no ids, no data",
   "/api/openapi.json": "public API description: the same document for everyone, no session, no ids, no data",
+  "/api/langgraph/info": "public description of the LangGraph API (versions and flags): no session, no ids, no data",
 };
 
 /** Pages whose URL carries an id, and how to fill it. */

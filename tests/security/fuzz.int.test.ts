@@ -22,6 +22,7 @@ const NOT_WRAPPED: Record<string, string> = {
   "/api/auth/[...nextauth]": "Auth.js's own endpoints (CSRF, session, credentials sign-in) read forms, not JSON; the sign-in throttle wraps its POST",
   "/api/health": "takes no input at all: no params, query or body is read",
   "/api/openapi.json": "takes no input at all: the same public document for every request",
+  "/api/langgraph/info": "takes no input at all: no params, query or body is read (public versions and flags)",
 };
 
 /** Routes not fuzzed at all, and why (none today: every route is fuzzed). */
@@ -150,6 +151,9 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     }
     real.flowId = a.flowId;
     bobs.flowId = b.flowId;
+    // LangGraph API routes name a flow as an assistant.
+    real.assistantId = a.flowId;
+    bobs.assistantId = b.flowId;
     real.userId = carol.id;
     bobs.userId = b.id;
     real.version = "1";
@@ -168,6 +172,7 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     real.serverId = "mcp_missing000";
     real.blobId = "blob_missing00";
     real["...nextauth"] = "session";
+    real["...rest"] = "crons/search";
 
     const decision = { kind: "decision", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash };
     Object.assign(bases, {

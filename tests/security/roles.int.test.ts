@@ -30,10 +30,14 @@ const REFUSED: Record<Exclude<Need, "self">, readonly Role[]> = {
   invitee: ["viewer", "approver"],
   admin: ["viewer", "approver"],
   "key-owner": ["viewer", "approver"],
+  unsupported: ["viewer", "approver"],
 };
 
-/** The answer to a refusal: 403, except that someone else's invitation or API key does not exist for you. */
-const refusal = (need: Need) => (need === "invitee" || need === "key-owner" ? 404 : 403);
+/**
+ * The answer to a refusal: 403, except that someone else's invitation or API key does not
+ * exist for you, and an endpoint we do not offer answers what its attack says (405 or 404).
+ */
+const refusal = (attack: Attack) => (attack.need === "invitee" || attack.need === "key-owner" ? 404 : attack.need === "unsupported" ? (attack.answer ?? 405) : 403);
 
 const NAME: Record<Role, string> = { viewer: "victor (viewer)", approver: "carol (approver)" };
 const workspaceRoutes = ATTACKS.filter((a): a is Attack & { need: Exclude<Need, "self"> } => a.need !== "self");
@@ -84,7 +88,7 @@ describe("roles: victor (viewer) and carol (approver) in alice's workspace", () 
         const answer = await send(as[role], attack, req);
         tally.tried += 1;
         if (attack.outsider === "own") expect(answer.status, answer.text).toBeLessThan(500);
-        else expect(answer.status, answer.text).toBe(refusal(attack.need));
+        else expect(answer.status, answer.text).toBe(refusal(attack));
         if (role === "viewer") expect(answer.text).not.toContain(target.token);
         await expectUnchanged(s, before, scope);
         tally.refused += 1;

@@ -1,0 +1,13 @@
+// POST /api/langgraph/assistants/:assistantId/latest - not offered (405): the latest version is the one last published in the editor.
+import { db } from "@/lib/db/client";
+import { getAssistant } from "@/lib/platform/assistants";
+import { withPlatform } from "@/lib/platform/route";
+import { ASSISTANTS_ARE_FLOWS, unsupported } from "@/lib/platform/unsupported";
+import { Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withPlatform({ params: Params }, async (_req, { user, params }) => {
+  await getAssistant(db(), user, params.assistantId);
+  return unsupported(`${ASSISTANTS_ARE_FLOWS} The latest version is always the one last published.`);
+});

@@ -1,0 +1,5 @@
+import { z } from "zod";
+import { AssistantId } from "@/lib/platform/input";
+
+/** Route params: the assistant (flow) id. */
+export const Params = z.object({ assistantId: AssistantId });

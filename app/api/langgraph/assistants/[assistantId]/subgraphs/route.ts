@@ -1,0 +1,12 @@
+// GET /api/langgraph/assistants/:assistantId/subgraphs - {}: a flow's graph has no subgraphs.
+import { db } from "@/lib/db/client";
+import { getAssistant } from "@/lib/platform/assistants";
+import { withPlatform } from "@/lib/platform/route";
+import { Params, Query } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withPlatform({ params: Params, query: Query }, async (_req, { user, params }) => {
+  await getAssistant(db(), user, params.assistantId);
+  return Response.json({});
+});

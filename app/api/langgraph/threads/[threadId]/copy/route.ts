@@ -1,0 +1,13 @@
+// POST /api/langgraph/threads/:threadId/copy - not offered (405): fork the thread at a checkpoint instead.
+import { db } from "@/lib/db/client";
+import { withPlatform } from "@/lib/platform/route";
+import { resolveThread } from "@/lib/platform/threads";
+import { unsupported } from "@/lib/platform/unsupported";
+import { Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withPlatform({ params: Params }, async (_req, { user, params }) => {
+  await resolveThread(db(), user, params.threadId);
+  return unsupported("Copying a thread is not offered: fork it at a checkpoint in the run view (or POST /api/threads/{thread_id}/fork with its latest checkpoint).");
+});

@@ -1,0 +1,11 @@
+// POST /api/langgraph/threads/:threadId/history - the thread's past states, newest first.
+import { db } from "@/lib/db/client";
+import { withPlatform } from "@/lib/platform/route";
+import { resolveThread, threadHistory } from "@/lib/platform/threads";
+import { Body, Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withPlatform({ params: Params, body: Body }, async (_req, { user, params, body }) =>
+  Response.json(await threadHistory(db(), await resolveThread(db(), user, params.threadId), body)),
+);

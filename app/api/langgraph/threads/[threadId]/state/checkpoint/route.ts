@@ -1,0 +1,11 @@
+// POST /api/langgraph/threads/:threadId/state/checkpoint - the thread's state at the checkpoint the body names.
+import { db } from "@/lib/db/client";
+import { withPlatform } from "@/lib/platform/route";
+import { resolveThread, threadState } from "@/lib/platform/threads";
+import { Body, Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withPlatform({ params: Params, body: Body }, async (_req, { user, params, body }) =>
+  Response.json(await threadState(db(), await resolveThread(db(), user, params.threadId), body.checkpoint)),
+);

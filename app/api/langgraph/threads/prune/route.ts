@@ -1,0 +1,7 @@
+// POST /api/langgraph/threads/prune - not offered (405): delete threads one by one; old checkpoints are pruned by the server's retention.
+import { withPlatform } from "@/lib/platform/route";
+import { unsupported } from "@/lib/platform/unsupported";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withPlatform({}, async () => unsupported("Pruning threads is not offered: delete each thread with DELETE /threads/{thread_id}; old checkpoints are pruned by the server's checkpoint retention."));
