@@ -33,13 +33,13 @@ export function signatureOf(secret: string, id: string, timestamp: number, body:
 }
 
 /** The three headers of one attempt (docs/webhooks.md "Headers"). */
-export interface WebhookHeaders {
+export type WebhookHeaders = {
   "webhook-id": string;
   /** Unix seconds, as a decimal string. */
   "webhook-timestamp": string;
   /** `v1,<base64 signature>`. */
   "webhook-signature": string;
-}
+};
 
 /**
  * Signs one attempt: the headers to send with `body`.
