@@ -163,6 +163,8 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     const invitations = (await (await alice.fetch(`/api/workspaces/${real.workspaceId}/invitations`)).json().catch(() => ({}))) as { invitations?: { id: string }[] };
     real.invitationId = invitations.invitations?.[0]?.id ?? "inv_missing000";
     real.serverId = "mcp_missing000";
+    real.webhookId = "whk_missing000";
+    real.deliveryId = "dlv_missing000";
     real.blobId = "blob_missing00";
     real["...nextauth"] = "session";
 
@@ -186,6 +188,8 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
         { name: "fuzz2", transport: "stdio", command: "fuzz", values: { a: "b" }, secrets: { TOKEN: "x" } },
       ],
       "PATCH /api/workspaces/[workspaceId]/mcp/[serverId]": [{ url: "https://mcp.example.invalid/mcp", secrets: { Authorization: null } }],
+      "POST /api/workspaces/[workspaceId]/webhooks": [{ url: "https://hooks.example.invalid/phylactery", events: ["approval.required", "run.failed"] }],
+      "PATCH /api/workspaces/[workspaceId]/webhooks/[webhookId]": [{ url: "https://hooks.example.invalid/other", events: ["run.finished"], enabled: false }],
       "POST /api/workspaces/[workspaceId]/members": [{ email: "invitee@test.dev", role: "viewer" }],
       "PATCH /api/workspaces/[workspaceId]/members/[userId]": [{ role: "approver" }],
       "POST /api/workspaces/[workspaceId]/memory": [{ content: "A fact", tags: ["a", "b"], agentRole: "assistant" }],
