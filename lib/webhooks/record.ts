@@ -67,11 +67,12 @@ async function dataOf(db: Db, plan: Plan): Promise<{ workspaceId: string; data: 
     select: { threadId: true, toolName: true, argsHash: true, status: true, decision: true, risk: true, expiresAt: true, thread: { select: { flow: { select: { workspaceId: true } } } } },
   });
   if (!a) return null;
-  // A decision is made outside its run (an API request): the run that asked is the one that stored the card.
-  const runId =
-    plan.runId ??
-    (await db.runEvent.findFirst({ where: { threadId: a.threadId, type: "approval_required", data: { contains: plan.approvalId } }, orderBy: { seq: "asc" }, select: { runId: true } }))?.runId ??
-    null;
+  // The run that asked: the publisher's own run for approval.required (its card is not
+  // stored yet); for a decision, made by an API request or by the run that resumes, the run
+  // that stored the card.
+  const asker = async () =>
+    (await db.runEvent.findFirst({ where: { threadId: a.threadId, type: "approval_required", data: { contains: plan.approvalId } }, orderBy: { seq: "asc" }, select: { runId: true } }))?.runId ?? null;
+  const runId = plan.event === "approval.required" ? (plan.runId ?? (await asker())) : ((await asker()) ?? plan.runId);
   const base = { thread_id: a.threadId, run_id: runId, approval_id: plan.approvalId, tool: a.toolName, args_hash: a.argsHash, ...linkOf(`/approvals/${plan.approvalId}`, publicUrl) };
   const data: WebhookData =
     plan.event === "approval.required"
