@@ -96,6 +96,11 @@ describe("webhooks over HTTP", () => {
     expect(await closed.json()).toMatchObject({ error: { reason: "webhook_url_not_allowed", issues: [{ path: "url" }] } });
     const list = await alice.fetch(base);
     expect(await list.json()).toEqual({ webhooks: [] });
+    // Settings shows the owner the workspace's empty webhook list and the add form.
+    const page = await (await alice.fetch("/settings")).text();
+    expect(page).toContain(`data-testid="webhooks-${base.split("/")[3]}"`);
+    expect(page).toContain('data-testid="webhooks-empty"');
+    expect(page).toContain('data-testid="webhook-add-event-approval.required"');
   });
 
   it("an approval, its decision and the run's end reach the receiver, signed; the log, redelivery, disable and delete work", async () => {
