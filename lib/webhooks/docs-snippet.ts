@@ -13,5 +13,5 @@ export function docsVerifySnippet(root = process.cwd()): (secret: string, header
   const m = /<!-- verify-snippet:start -->\s*```js\n([\s\S]*?)```\s*<!-- verify-snippet:end -->/.exec(doc);
   if (!m?.[1]) throw new Error("docs/webhooks.md has no verify snippet between its markers");
   const load = new Function("require", `${m[1]}\nreturn verifyWebhook;`) as (req: NodeJS.Require) => ReturnType<typeof docsVerifySnippet>;
-  return load(createRequire(import.meta.url));
+  return load(createRequire(path.join(root, "package.json")));
 }
