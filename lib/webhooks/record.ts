@@ -52,6 +52,13 @@ function planOf(e: BusEvent): Plan | null {
 /** The approval's outcome as webhooks say it (a consumed approval was approved). */
 const outcomeOf = (status: string) => (status === "consumed" ? "approved" : status);
 
+/** The workspace an event belongs to; null when its thread or approval is gone. */
+async function workspaceOf(db: Db, plan: Plan): Promise<string | null> {
+  const threadOf = plan.kind === "run" ? { id: plan.threadId } : { approvals: { some: { id: plan.approvalId } } };
+  const thread = await db.thread.findFirst({ where: threadOf, select: { flow: { select: { workspaceId: true } } } });
+  return thread?.flow.workspaceId ?? null;
+}
+
 /** The thread, workspace and `data` of an event, read from the database; null when gone. */
 async function dataOf(db: Db, plan: Plan): Promise<{ workspaceId: string; data: WebhookData } | null> {
   const publicUrl = env().PUBLIC_URL;
@@ -92,13 +99,13 @@ export async function recordWebhookEvent(db: Db, e: BusEvent): Promise<number> {
   // A card decision publishes approval.decided, then approval.consumed when the tool runs; a
   // chat approval (pending -> consumed) publishes only the latter: one key, one delivery.
   const key = `${plan.event}:${plan.kind === "approval" ? plan.approvalId : plan.runId}`;
+  // Cheap first: most workspaces have no webhook listening to most events.
+  const workspaceId = await workspaceOf(db, plan);
+  if (!workspaceId) return 0;
+  const endpoints = await db.webhookEndpoint.findMany({ where: { workspaceId, enabled: true, events: { contains: `"${plan.event}"` } }, select: { id: true } });
+  if (endpoints.length === 0) return 0;
   const found = await dataOf(db, plan);
   if (!found) return 0;
-  const endpoints = await db.webhookEndpoint.findMany({
-    where: { workspaceId: found.workspaceId, enabled: true, events: { contains: `"${plan.event}"` } },
-    select: { id: true },
-  });
-  if (endpoints.length === 0) return 0;
   const payload: WebhookPayload = { id: `evt_${randomBytes(12).toString("base64url")}`, type: plan.event, created_at: new Date(e.at).toISOString(), workspace_id: found.workspaceId, data: found.data };
   const body = JSON.stringify(payload);
   let created = 0;
