@@ -97,6 +97,17 @@ const EnvSchema = z.object({
   CHECKPOINT_RETENTION_HOURS: RetentionHours,
   /** How often the checkpoint pruning sweeper looks for threads past retention, ms. */
   CHECKPOINT_PRUNE_SWEEP_MS: z.coerce.number().int().min(1_000).default(10 * 60_000),
+  /**
+   * Base delay of webhook retries, ms (docs/webhooks.md "Retries"): attempts 2 to 6 come
+   * 1, 6, 24, 120 and 720 times this after a failure (5 s to 1 h by default). Tests shorten it.
+   */
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5_000),
+  /**
+   * The address people open this app at, e.g. `https://phylactery.example.com` (no trailing
+   * path), for links that leave the app: the `url` of a webhook payload (docs/webhooks.md
+   * "Payloads"). Unset: payloads carry only the path.
+   */
+  PUBLIC_URL: z.string().url().optional(),
   /** Log level of the structured logs (pino levels). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** OTLP/HTTP endpoint (e.g. http://127.0.0.1:4318); when set, traces are exported there. */

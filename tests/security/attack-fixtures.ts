@@ -124,8 +124,8 @@ export function coverageGaps(): string[] {
 
 /**
  * Creates a tenant's things to attack: a thread waiting on an approval (with checkpoints
- * and a workspace), an evicted tool output, a proposed fact, an MCP server, a pending
- * invitation and a secret file, each carrying a random marker.
+ * and a workspace), an evicted tool output, a proposed fact, an MCP server, a webhook with
+ * one delivery, a pending invitation and a secret file, each carrying a random marker.
  * @param user the tenant's owner as startServer made it; `client` is signed in as them.
  * @param memberUserId a member of the workspace other than the owner (or the owner).
  */
@@ -148,13 +148,20 @@ export async function seedTenant(s: TestServer, client: Client, user: { id: stri
     const { id: mcpServerId } = await db.mcpServer.create({
       data: { workspaceId, name: `srv_${marker.slice(7)}`, transport: "http", url: `https://${marker}.example.com/mcp`, createdById: user.id },
     });
+    // Disabled and already delivered: no event or sender changes them while attacks run.
+    const { id: webhookId } = await db.webhookEndpoint.create({
+      data: { workspaceId, url: `https://${marker}.example.com/hook`, events: '["approval.required"]', secret: "not-a-sealed-secret", enabled: false, createdById: user.id },
+    });
+    const { id: deliveryId } = await db.webhookDelivery.create({
+      data: { endpointId: webhookId, event: "approval.required", eventKey: `approval.required:${approval.approvalId}`, payload: JSON.stringify({ id: `evt_${marker}` }), status: "succeeded", attempts: 1 },
+    });
     const { id: invitationId } = await db.invitation.create({ data: { workspaceId, email: `${marker}@test.dev`, role: "owner", invitedById: user.id } });
     const { id: apiKeyId } = await db.apiKey.create({
       data: { userId: user.id, name: `key ${marker}`, prefix: "phy_seeded00", hash: createHash("sha256").update(`phy_${marker}`).digest("hex"), workspaceId },
     });
     writeFileSync(path.join(s.workspacesDir, threadId, "secret.md"), `${marker}\n`);
     const { token, argsHash } = approval;
-    return { marker, workspaceId, flowId: user.flowId, threadId, checkpointId, blobId, approvalId: approval.approvalId, token, argsHash, factId, mcpServerId, memberUserId, invitationId, apiKeyId };
+    return { marker, workspaceId, flowId: user.flowId, threadId, checkpointId, blobId, approvalId: approval.approvalId, token, argsHash, factId, mcpServerId, webhookId, deliveryId, memberUserId, invitationId, apiKeyId };
   } finally {
     await db.$disconnect();
   }

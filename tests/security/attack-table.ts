@@ -23,6 +23,10 @@ export interface TenantIds {
   argsHash: string;
   factId: string;
   mcpServerId: string;
+  /** A webhook of the workspace (disabled, so no event adds deliveries behind a test's back). */
+  webhookId: string;
+  /** A delivery of that webhook (already succeeded, so no sender touches it). */
+  deliveryId: string;
   /** A member of the workspace other than its owner (alice's: victor), or the owner when alone. */
   memberUserId: string;
   /** A pending invitation of the workspace, to someone without an account. */
@@ -45,6 +49,8 @@ export const ID_SLOTS = [
   "token",
   "factId",
   "mcpServerId",
+  "webhookId",
+  "deliveryId",
   "memberUserId",
   "invitationId",
   "apiKeyId",
@@ -62,6 +68,8 @@ export const GHOST: TenantIds = {
   argsHash: "0".repeat(64),
   factId: "cmghostfact00000000000000",
   mcpServerId: "cmghostmcp000000000000000",
+  webhookId: "cmghostwebhook00000000000",
+  deliveryId: "cmghostdelivery0000000000",
   memberUserId: "cmghostuser00000000000000",
   invitationId: "cmghostinvitation00000000",
   apiKeyId: "cmghostapikey000000000000",
@@ -234,6 +242,37 @@ export const ATTACKS: Attack[] = [
   },
   { route: "/api/workspaces/[workspaceId]/mcp/[serverId]", method: "DELETE", verb: "remove an MCP server", need: "owner", request: (v) => ({ path: `${W(v)}/mcp/${v.mcpServerId}` }) },
   { route: "/api/workspaces/[workspaceId]/mcp/[serverId]/refresh", method: "POST", verb: "refresh an MCP server", need: "owner", request: (v) => ({ path: `${W(v)}/mcp/${v.mcpServerId}/refresh`, body: {} }) },
+  // Webhooks
+  { route: "/api/workspaces/[workspaceId]/webhooks", method: "GET", verb: "list a workspace's webhooks", need: "owner", request: (v) => ({ path: `${W(v)}/webhooks` }) },
+  {
+    route: "/api/workspaces/[workspaceId]/webhooks",
+    method: "POST",
+    verb: "add a webhook that sends the workspace's approvals away",
+    need: "owner",
+    request: (v) => ({ path: `${W(v)}/webhooks`, body: { url: "https://hooks.example.com/planted", events: ["approval.required"] } }),
+  },
+  {
+    route: "/api/workspaces/[workspaceId]/webhooks/[webhookId]",
+    method: "PATCH",
+    verb: "point a webhook elsewhere",
+    need: "owner",
+    request: (v) => ({ path: `${W(v)}/webhooks/${v.webhookId}`, body: { url: "https://hooks.example.com/planted", enabled: true } }),
+  },
+  { route: "/api/workspaces/[workspaceId]/webhooks/[webhookId]", method: "DELETE", verb: "delete a webhook", need: "owner", request: (v) => ({ path: `${W(v)}/webhooks/${v.webhookId}` }) },
+  {
+    route: "/api/workspaces/[workspaceId]/webhooks/[webhookId]/deliveries",
+    method: "GET",
+    verb: "read a webhook's delivery log",
+    need: "owner",
+    request: (v) => ({ path: `${W(v)}/webhooks/${v.webhookId}/deliveries` }),
+  },
+  {
+    route: "/api/workspaces/[workspaceId]/webhooks/[webhookId]/deliveries/[deliveryId]/redeliver",
+    method: "POST",
+    verb: "redeliver a webhook delivery",
+    need: "owner",
+    request: (v) => ({ path: `${W(v)}/webhooks/${v.webhookId}/deliveries/${v.deliveryId}/redeliver`, body: {} }),
+  },
   // Members
   { route: "/api/workspaces/[workspaceId]/members", method: "GET", verb: "list a workspace's members", need: "member", request: (v) => ({ path: `${W(v)}/members` }) },
   {

@@ -170,6 +170,8 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     const key = (await (await alice.post("/api/keys", { name: "Fuzz key", workspaceId: real.workspaceId })).json().catch(() => ({}))) as { id?: string };
     real.keyId = key.id ?? "key_missing000";
     real.serverId = "mcp_missing000";
+    real.webhookId = "whk_missing000";
+    real.deliveryId = "dlv_missing000";
     real.blobId = "blob_missing00";
     real["...nextauth"] = "session";
     real["...rest"] = "crons/search";
@@ -194,6 +196,8 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
         { name: "fuzz2", transport: "stdio", command: "fuzz", values: { a: "b" }, secrets: { TOKEN: "x" } },
       ],
       "PATCH /api/workspaces/[workspaceId]/mcp/[serverId]": [{ url: "https://mcp.example.invalid/mcp", secrets: { Authorization: null } }],
+      "POST /api/workspaces/[workspaceId]/webhooks": [{ url: "https://hooks.example.invalid/phylactery", events: ["approval.required", "run.failed"] }],
+      "PATCH /api/workspaces/[workspaceId]/webhooks/[webhookId]": [{ url: "https://hooks.example.invalid/other", events: ["run.finished"], enabled: false }],
       "POST /api/workspaces/[workspaceId]/members": [{ email: "invitee@test.dev", role: "viewer" }],
       "PATCH /api/workspaces/[workspaceId]/members/[userId]": [{ role: "approver" }],
       "POST /api/workspaces/[workspaceId]/memory": [{ content: "A fact", tags: ["a", "b"], agentRole: "assistant" }],

@@ -6,6 +6,7 @@ import { MembersForm } from "@/components/settings/members-form";
 import { MyInvitations } from "@/components/settings/my-invitations";
 import { ProviderForm } from "@/components/settings/provider-form";
 import { listApiKeys } from "@/lib/auth/api-keys";
+import { WebhooksSection } from "@/components/settings/webhooks";
 import { instanceOverview } from "@/lib/db/accounts";
 import { db } from "@/lib/db/client";
 import { isInstanceAdmin } from "@/lib/db/instance-admin";
@@ -15,6 +16,7 @@ import { listMembers, listWorkspaces } from "@/lib/db/members";
 import { can } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
 import { listProviders } from "@/lib/models/provider-settings";
+import { listWebhooks } from "@/lib/webhooks/endpoints";
 
 export const dynamic = "force-dynamic";
 
@@ -30,8 +32,9 @@ const PROVIDERS = [
  * Settings: invitations waiting for me (accept or decline; docs/security.md "Membership"),
  * model providers (keys are sealed at rest and never shown again), the workspaces I
  * belong to with their members and, for owners, pending invitations (docs/security.md "Roles
- * and powers"), my API keys (docs/api.md "API keys"), and, for instance admins only, the
- * "Instance" section (accounts, workspaces).
+ * and powers"), my API keys (docs/api.md "API keys"), the webhooks of the workspaces I own
+ * (docs/webhooks.md), and, for instance admins only, the "Instance" section (accounts,
+ * workspaces).
  */
 export default async function SettingsPage() {
   const user = await requireUser();
@@ -41,6 +44,7 @@ export default async function SettingsPage() {
       ws,
       members: await listMembers(db(), user.id, ws.id),
       invitations: can(ws.role, "manage") ? await listInvitations(db(), user.id, ws.id) : [],
+      webhooks: ws.role === "owner" ? await listWebhooks(db(), user.id, ws.id) : null,
     })),
   );
   const instance = admin ? await instanceOverview(db(), user.id) : null;
@@ -81,6 +85,12 @@ export default async function SettingsPage() {
         <code>Authorization: Bearer &lt;key&gt;</code> or <code>x-api-key</code>. Keys cannot make or revoke keys; that is done here.
       </p>
       <ApiKeys keys={keys} workspaces={workspaces.map(({ ws }) => ({ id: ws.id, name: ws.name }))} />
+      <h2>Webhooks</h2>
+      <p className="muted">
+        Owners of a workspace can have its approvals and runs POSTed to their own URLs, each request signed with a secret shown once.
+      </p>
+      {workspaces.some((w) => w.webhooks) ? null : <p className="muted">You own no workspace: only owners manage webhooks.</p>}
+      {workspaces.map(({ ws, webhooks }) => (webhooks ? <WebhooksSection key={ws.id} workspace={ws} webhooks={webhooks} /> : null))}
       {instance ? <InstanceAdmin accounts={instance.accounts} workspaces={instance.workspaces} /> : null}
     </main>
   );
