@@ -8,11 +8,13 @@ import { waitingCalls } from "../engine/run-decision";
 import { waitingOutcomes } from "../engine/run-outcome";
 import { type AcceptedRun, enqueueRun, type RunInput } from "../engine/run-thread";
 import { env } from "../env";
-import { AppError } from "../errors";
+import { AppError, isAppError } from "../errors";
+import type { SessionUser } from "../http/with-user";
 import { dispatchRun } from "../runs/process-worker";
 import { ensureWorkspace } from "../tools/workspace";
 import { inputMessage } from "./input-message";
 import { resumeInput, type WaitingInterrupts } from "./resume";
+import { resolveThread } from "./threads";
 import type { RunBody } from "./run-body";
 
 /** A thread id a client may choose (`threads.create({ threadId })`, `if_not_exists: "create"`). */
@@ -31,29 +33,47 @@ async function waitingOf(db: Db, threadId: string, userId: string): Promise<Wait
   };
 }
 
+/** The metadata an API thread hands to its Thread: what the client stored, without the flow ids (they always read as the thread's flow). */
+function boundMetadata(text: string): string {
+  const { graph_id: _g, assistant_id: _a, ...kept } = JSON.parse(text || "{}") as Record<string, unknown>;
+  return JSON.stringify(kept);
+}
+
 /**
  * The Thread a run goes on: the thread itself (its flow must be the run's assistant), or, for
  * a thread made through the API that has not run yet, a new Thread with the same id and
  * metadata on the assistant's flow, named after the task (the ApiThread row is then gone).
- * With `if_not_exists: "create"` an unknown id becomes a new thread too.
- * @throws AppError not_found (no such thread for this user; no such flow), conflict
+ * An API thread made for a graph (`metadata.graph_id`) runs only that flow. With
+ * `if_not_exists: "create"` an unknown id becomes a new thread too. Who may reach what is
+ * lib/platform/threads.ts resolveThread's rule (membership, the key's workspace scope).
+ * @throws AppError not_found (no such thread for this caller; no such flow), conflict
  *   ("assistant_mismatch"), unprocessable (the first run needs a task), forbidden (viewer).
  */
-async function threadForRun(db: Db, userId: string, threadId: string, body: RunBody, task: string | null): Promise<void> {
-  const existing = await db.thread.findUnique({ where: { id: threadId }, select: { id: true } });
-  if (existing) {
-    const { thread } = await threadAccess(db, userId, threadId);
-    if (thread.flowId !== body.assistant_id) {
-      throw new AppError("conflict", "assistant_mismatch", `assistant_id: thread ${threadId} runs assistant ${thread.flowId}; start a new thread to run another.`);
+async function threadForRun(db: Db, user: SessionUser, threadId: string, body: RunBody, task: string | null): Promise<void> {
+  let pending: { metadata: string } | null = null;
+  try {
+    const found = await resolveThread(db, user, threadId);
+    if (found.kind === "thread") {
+      if (found.thread.flowId !== body.assistant_id) {
+        throw new AppError("conflict", "assistant_mismatch", `assistant_id: thread ${threadId} runs assistant ${found.thread.flowId}; start a new thread to run another.`);
+      }
+      return;
     }
-    return;
-  }
-  const pending = await db.apiThread.findUnique({ where: { id: threadId } });
-  if ((!pending || pending.userId !== userId) && !(body.if_not_exists === "create" && CLIENT_THREAD_ID.test(threadId) && !pending)) {
-    throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+    const made = JSON.parse(found.row.metadata || "{}") as { graph_id?: unknown };
+    if (typeof made.graph_id === "string" && made.graph_id !== body.assistant_id) {
+      throw new AppError("conflict", "assistant_mismatch", `assistant_id: thread ${threadId} was made for assistant ${made.graph_id}; run that one, or make a new thread.`);
+    }
+    pending = found.row;
+  } catch (err) {
+    const unknown = isAppError(err) && err.reason === "thread_not_found";
+    const create = body.if_not_exists === "create" && CLIENT_THREAD_ID.test(threadId);
+    if (!unknown || !create) throw err;
+    // Only an id nobody uses may be made on the fly: a stranger's thread stays a 404.
+    const taken = (await db.thread.count({ where: { id: threadId } })) + (await db.apiThread.count({ where: { id: threadId } }));
+    if (taken > 0) throw err;
   }
   if (task === null) throw new AppError("unprocessable", "message_required", 'input.messages: the first run of a thread needs a task, e.g. { messages: [{ role: "user", content: "Summarize notes.md" }] }.');
-  await createThread(db, userId, body.assistant_id, task, undefined, { id: threadId, metadata: pending?.metadata ?? "{}" });
+  await createThread(db, user.id, body.assistant_id, task, undefined, { id: threadId, metadata: boundMetadata(pending?.metadata ?? "{}") });
   if (pending) await db.apiThread.deleteMany({ where: { id: threadId } });
   await ensureWorkspace(env().WORKSPACES_DIR, threadId);
 }
@@ -67,11 +87,12 @@ async function threadForRun(db: Db, userId: string, threadId: string, body: RunB
  * @throws AppError as threadForRun, resumeInput and enqueueRun (409 run_in_progress while
  *   another run holds the thread: multitask_strategy reject).
  */
-export async function acceptPlatformRun(db: Db, userId: string, threadId: string, body: RunBody): Promise<AcceptedRun> {
+export async function acceptPlatformRun(db: Db, user: SessionUser, threadId: string, body: RunBody): Promise<AcceptedRun> {
+  const userId = user.id;
   const resume = body.command?.resume;
   if (resume !== undefined && body.input) throw new AppError("unprocessable", "input_and_resume", "input: send either input (a new message) or command.resume (an answer), not both.");
   const task = resume === undefined ? inputMessage(body.input) : null;
-  await threadForRun(db, userId, threadId, body, task);
+  await threadForRun(db, user, threadId, body, task);
   let input: RunInput;
   if (resume !== undefined) input = resumeInput(resume, await waitingOf(db, threadId, userId));
   else input = task !== null ? { kind: "message", text: task } : { kind: "continue" };

@@ -11,9 +11,7 @@ import type { SessionUser } from "../http/with-user";
 
 /** The workspace an API key is scoped to, or null (a session, or an unscoped key). */
 export function scopeOf(user: SessionUser): string | null {
-  // `workspaceScope` comes with API keys (lib/http/with-user.ts); read it without assuming it.
-  const scope = (user as SessionUser & { workspaceScope?: unknown }).workspaceScope;
-  return typeof scope === "string" && scope !== "" ? scope : null;
+  return user.workspaceScope;
 }
 
 /** The caller's role in each workspace they may reach through this request, by workspace id. */

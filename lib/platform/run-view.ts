@@ -1,29 +1,4 @@
-/** LangGraph Platform run statuses. */
-export type PlatformRunStatus = "pending" | "running" | "error" | "success" | "timeout" | "interrupted";
-
-const RUN_STATUS: Readonly<Record<string, PlatformRunStatus>> = {
-  queued: "pending",
-  running: "running",
-  awaiting_approval: "interrupted",
-  awaiting_input: "interrupted",
-  completed: "success",
-  // A run whose steps were blocked, rejected, failed or skipped did not do its task: it is
-  // never reported as a success (docs/runs.md).
-  incomplete: "error",
-  failed: "error",
-  cancelled: "interrupted",
-  // Given up after a crash: a person decides whether to continue (docs/durability.md).
-  interrupted: "error",
-};
-
-/**
- * A Run row's status as the LangGraph Platform names it (docs/langgraph-api.md#runs): `success`
- * only when every step was done; `interrupted` while it waits on a person or after a cancel;
- * `error` for failed, incomplete and given-up runs. Unknown statuses read as `error`.
- */
-export function platformRunStatus(status: string): PlatformRunStatus {
-  return RUN_STATUS[status] ?? "error";
-}
+import { type PlatformRunStatus, platformRunStatus } from "./status";
 
 /** True while a run has not ended (queued or executing). */
 export function isRunActive(status: string): boolean {

@@ -5,6 +5,7 @@ import { threadAccess } from "../db/workspaces";
 import { tellExpiredRuns } from "../engine/expiry-sweeper";
 import type { AcceptedRun } from "../engine/run-thread";
 import { AppError, isAppError } from "../errors";
+import type { SessionUser } from "../http/with-user";
 import { acceptPlatformRun } from "./accept-run";
 import type { RunBody, StreamMode } from "./run-body";
 import { platformRunStream, type StateReader } from "./run-stream";
@@ -21,8 +22,8 @@ export const runLocation = (threadId: string, runId: string): string => `${API_R
  * Accepts a run like {@link acceptPlatformRun}, and when a decision comes too late (its
  * challenge expired) tells the waiting run right after answering 410, as the run view does.
  */
-export async function acceptRun(db: Db, userId: string, threadId: string, body: RunBody): Promise<AcceptedRun> {
-  return acceptPlatformRun(db, userId, threadId, body).catch((err: unknown) => {
+export async function acceptRun(db: Db, user: SessionUser, threadId: string, body: RunBody): Promise<AcceptedRun> {
+  return acceptPlatformRun(db, user, threadId, body).catch((err: unknown) => {
     if (isAppError(err) && err.reason === "approval_expired") after(() => tellExpiredRuns(db).then(() => undefined));
     throw err;
   });

@@ -27,7 +27,7 @@ describe("platformRunStatus", () => {
       awaiting_approval: "interrupted",
       awaiting_input: "interrupted",
       completed: "success",
-      incomplete: "success",
+      incomplete: "error",
       failed: "error",
       cancelled: "interrupted",
       interrupted: "error",

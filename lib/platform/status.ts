@@ -34,10 +34,13 @@ export function platformThreadStatus(thread: { status: string; leaseRunId: strin
 /**
  * A run's Platform status (docs/langgraph-api.md#statuses): queued -> pending; running ->
  * running; awaiting approval or input -> interrupted (it stopped at an interrupt and resumes
- * with a new run); completed and incomplete -> success (the run ended; an incomplete one's
- * answer says what was not done); failed -> error; cancelled (an approver dismissed a call)
- * -> interrupted, as the Platform names a run stopped before its end; interrupted (its worker
- * stopped too often and a person must continue it) -> error. Unknown statuses read as error.
+ * with a new run); completed -> success; incomplete -> error: a run whose steps were blocked,
+ * rejected, failed or skipped did not do its task, and a run's report never calls that done
+ * (docs/runs.md), so only a run that did every step is a success; failed -> error; cancelled
+ * (an approver dismissed a call, or a client cancelled it) -> interrupted, as the Platform
+ * names a run stopped before its end; interrupted (its worker stopped too often and a person
+ * must continue it) -> error. Unknown statuses read as error. A Run object also carries
+ * `phylactery_status`, our exact status.
  * @param status our Run row's status (lib/run-status.ts, plus `queued` and `interrupted`).
  */
 export function platformRunStatus(status: string): PlatformRunStatus {
@@ -51,7 +54,6 @@ export function platformRunStatus(status: string): PlatformRunStatus {
     case "cancelled":
       return "interrupted";
     case "completed":
-    case "incomplete":
       return "success";
     default:
       return "error";

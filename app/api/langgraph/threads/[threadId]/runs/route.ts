@@ -1,7 +1,8 @@
 // POST /api/langgraph/threads/:threadId/runs - start a run in the background (runs.create); GET - the thread's runs (runs.list).
 import { db } from "@/lib/db/client";
 import { threadAccess } from "@/lib/db/workspaces";
-import { platformRunStatus, platformRun } from "@/lib/platform/run-view";
+import { platformRun } from "@/lib/platform/run-view";
+import { platformRunStatus } from "@/lib/platform/status";
 import { withPlatform } from "@/lib/platform/route";
 import { acceptRun, runResponse } from "@/lib/platform/runs-api";
 import { Body, ListQuery, Params } from "./schema";
@@ -9,7 +10,7 @@ import { Body, ListQuery, Params } from "./schema";
 export const dynamic = "force-dynamic";
 
 export const POST = withPlatform({ params: Params, body: Body }, async (_req, { user, params, body }) => {
-  const accepted = await acceptRun(db(), user.id, params.threadId, body);
+  const accepted = await acceptRun(db(), user, params.threadId, body);
   return runResponse(db(), user.id, params.threadId, accepted.runId);
 });
 

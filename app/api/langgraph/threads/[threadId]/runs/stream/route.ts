@@ -9,7 +9,7 @@ import { Body, Params } from "../schema";
 export const dynamic = "force-dynamic";
 
 export const POST = withPlatform({ params: Params, body: Body }, async (req, { user, params, body }) => {
-  const accepted = await acceptRun(db(), user.id, params.threadId, body);
+  const accepted = await acceptRun(db(), user, params.threadId, body);
   const job = await db().runJob.findUnique({ where: { id: accepted.jobId }, select: { startCheckpointId: true } });
   return streamRun({
     db: db(),
@@ -20,7 +20,7 @@ export const POST = withPlatform({ params: Params, body: Body }, async (req, { u
     startCheckpointId: job?.startCheckpointId ?? null,
     modes: streamModesOf(body),
     signal: req.signal,
-    view: ({ role }) => stateViewFor(db(), role),
+    view: ({ role }) => stateViewFor(db(), params.threadId, role),
     cancelOnDisconnect: body.on_disconnect === "cancel",
   });
 });

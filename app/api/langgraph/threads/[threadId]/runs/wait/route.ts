@@ -10,9 +10,9 @@ import { Body, Params } from "../schema";
 export const dynamic = "force-dynamic";
 
 export const POST = withPlatform({ params: Params, body: Body }, async (req, { user, params, body }) => {
-  const accepted = await acceptRun(db(), user.id, params.threadId, body);
+  const accepted = await acceptRun(db(), user, params.threadId, body);
   await waitForRun(db(), accepted.runId, req.signal);
   const access = await threadAccess(db(), user.id, params.threadId);
-  const values = await finalValues(db(), threadStateReader(db(), access.thread, stateViewFor(db(), access.role)), accepted.runId);
+  const values = await finalValues(db(), threadStateReader(db(), access.thread, stateViewFor(db(), params.threadId, access.role)), accepted.runId);
   return Response.json(values, { headers: { "content-location": runLocation(params.threadId, accepted.runId) } });
 });

@@ -13,5 +13,5 @@ export const GET = withPlatform({ params: RunParams, query: JoinQuery }, async (
   const { thread, role } = await runOf(db(), user.id, params.threadId, params.runId);
   const status = await waitForRun(db(), params.runId, req.signal);
   if (req.signal.aborted && query.cancel_on_disconnect && isRunActive(status)) await cancelRun(db(), user.id, params.threadId, params.runId).catch(() => undefined);
-  return Response.json(await finalValues(db(), threadStateReader(db(), thread, stateViewFor(db(), role)), params.runId));
+  return Response.json(await finalValues(db(), threadStateReader(db(), thread, stateViewFor(db(), params.threadId, role)), params.runId));
 });

@@ -34,7 +34,7 @@ export const GET = withPlatform({ params: RunParams, query: JoinStreamQuery }, a
     startCheckpointId: resumeAfter !== null ? "latest" : (run.job?.startCheckpointId ?? null),
     modes: new Set(query.stream_mode ?? ["values"]),
     signal: req.signal,
-    view: ({ role }) => stateViewFor(db(), role),
+    view: ({ role }) => stateViewFor(db(), params.threadId, role),
     cancelOnDisconnect: query.cancel_on_disconnect === true,
   });
 });
