@@ -45,14 +45,46 @@ describe("LangGraph SDK: runs", () => {
   });
   afterAll(async () => s?.stop());
 
-  async function threadToApproval(): Promise<{ threadId: string; chunks: Chunk[] }> {
-    const created = await http.post("/api/threads", { flowId, task: TASK });
-    const { threadId } = (await created.json()) as { threadId: string };
-    const chunks = await collect(
-      sdk.runs.stream(threadId, flowId, { input: { messages: [{ role: "user", content: TASK }] }, streamMode: ["values", "updates", "messages-tuple", "custom"] }) as AsyncIterable<Chunk>,
+  /** The HumanInterrupt a stream ended with. */
+  const interruptOf = (chunks: Chunk[]): Interrupt => {
+    const hit = chunks.find((c) => c.event === "updates" && (c.data as Record<string, unknown>).__interrupt__);
+    const first = (hit?.data as { __interrupt__: Interrupt[] } | undefined)?.__interrupt__[0];
+    if (!first) throw new Error(`no interrupt in ${chunks.map((c) => c.event).join(",")}`);
+    return first;
+  };
+  const file = (threadId: string, name: string) => existsSync(path.join(s.workspacesDir, threadId, name));
+  const status = async (res: Promise<unknown>) =>
+    res.then(
+      () => 200,
+      (err: { status?: number }) => err.status ?? 0,
     );
-    return { threadId, chunks };
+
+  /** A thread made with threads.create, run to its approval through runs.stream (the first run names the flow). */
+  async function threadToApproval(): Promise<{ threadId: string; chunks: Chunk[] }> {
+    const thread = await sdk.threads.create({ metadata: { purpose: "sdk test" } });
+    const chunks = await collect(
+      sdk.runs.stream(thread.thread_id, flowId, { input: { messages: [{ role: "user", content: TASK }] }, streamMode: ["values", "updates", "messages-tuple", "custom"] }) as AsyncIterable<Chunk>,
+    );
+    return { threadId: thread.thread_id, chunks };
   }
+
+  it("lists the assistants the key may run, and a thread made by the SDK becomes a thread of the flow it first runs", async () => {
+    const assistants = await sdk.assistants.search({ limit: 10 });
+    expect(assistants.map((a) => a.assistant_id)).toContain(flowId);
+    expect(assistants.map((a) => a.assistant_id)).not.toContain(s.users[1]?.flowId);
+    const { threadId } = await threadToApproval();
+    const thread = await sdk.threads.get(threadId);
+    expect(thread.status).toBe("interrupted");
+    expect(thread.metadata).toMatchObject({ purpose: "sdk test", graph_id: flowId });
+    // The HumanInterrupt from the thread's state, as Agent Inbox reads it.
+    const state = await sdk.threads.getState(threadId);
+    const [interrupt] = state.tasks.flatMap((t) => t.interrupts) as unknown as Interrupt[];
+    expect(interrupt?.value[0]?.action_request).toMatchObject({ action: "write_file", args: { path: "summary.md" } });
+    expect(interrupt?.value[0]?.action_request.approval.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Another flow on the same thread is refused: a thread runs one flow for its whole life.
+    const other = await status(sdk.runs.create(threadId, "some-other-flow", { input: { messages: [{ role: "user", content: "hi" }] } }));
+    expect(other).toBe(409);
+  });
 
   it("streams a run to its approval in every mode, ending with the HumanInterrupt", async () => {
     const { threadId, chunks } = await threadToApproval();
@@ -71,20 +103,6 @@ describe("LangGraph SDK: runs", () => {
     expect(existsSync(path.join(s.workspacesDir, threadId, "summary.md"))).toBe(false);
   });
 
-  /** The HumanInterrupt a stream ended with. */
-  const interruptOf = (chunks: Chunk[]): Interrupt => {
-    const hit = chunks.find((c) => c.event === "updates" && (c.data as Record<string, unknown>).__interrupt__);
-    const first = (hit?.data as { __interrupt__: Interrupt[] } | undefined)?.__interrupt__[0];
-    if (!first) throw new Error(`no interrupt in ${chunks.map((c) => c.event).join(",")}`);
-    return first;
-  };
-  const file = (threadId: string, name: string) => existsSync(path.join(s.workspacesDir, threadId, name));
-  const status = async (res: Promise<unknown>) =>
-    res.then(
-      () => 200,
-      (err: { status?: number }) => err.status ?? 0,
-    );
-
   it("accept: the echoed action_request approves, the tool runs once, and a replay is refused", async () => {
     const { threadId, chunks } = await threadToApproval();
     const request = interruptOf(chunks).value[0]?.action_request;
@@ -93,6 +111,11 @@ describe("LangGraph SDK: runs", () => {
     expect(file(threadId, "summary.md")).toBe(true);
     const [last] = await sdk.runs.list(threadId);
     expect(last?.status).toBe("success");
+    const final = await sdk.threads.getState(threadId);
+    expect(final.tasks.flatMap((t) => t.interrupts)).toEqual([]);
+    const messages = (final.values as { messages: { type: string; content: string }[] }).messages;
+    expect(messages.at(-1)?.type).toBe("ai");
+    expect((await sdk.threads.get(threadId)).status).toBe("idle");
     expect(await status(sdk.runs.wait(threadId, flowId, { command: { resume: { type: "accept", args: request } } }))).toBe(409);
   });
 

@@ -161,7 +161,8 @@ export async function seedTenant(s: TestServer, client: Client, user: { id: stri
     });
     writeFileSync(path.join(s.workspacesDir, threadId, "secret.md"), `${marker}\n`);
     const { token, argsHash } = approval;
-    return { marker, workspaceId, flowId: user.flowId, threadId, checkpointId, blobId, approvalId: approval.approvalId, token, argsHash, factId, mcpServerId, webhookId, deliveryId, memberUserId, invitationId, apiKeyId };
+    const { id: runId } = await db.run.findFirstOrThrow({ where: { threadId }, orderBy: { startedAt: "desc" }, select: { id: true } });
+    return { marker, workspaceId, flowId: user.flowId, threadId, checkpointId, blobId, approvalId: approval.approvalId, token, argsHash, factId, mcpServerId, webhookId, deliveryId, memberUserId, invitationId, apiKeyId, runId };
   } finally {
     await db.$disconnect();
   }

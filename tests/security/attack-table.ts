@@ -33,6 +33,8 @@ export interface TenantIds {
   invitationId: string;
   /** An API key of the tenant's owner. */
   apiKeyId: string;
+  /** The run that stopped the thread at its approval. */
+  runId: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export interface TenantIds {
  * hash of the arguments shown, the same for two tenants whose runs propose the same call.
  */
 export const ID_SLOTS = [
+  "runId",
   "workspaceId",
   "flowId",
   "threadId",
@@ -73,6 +76,7 @@ export const GHOST: TenantIds = {
   memberUserId: "cmghostuser00000000000000",
   invitationId: "cmghostinvitation00000000",
   apiKeyId: "cmghostapikey000000000000",
+  runId: "cmghostrun000000000000000",
 };
 
 /** Who sends an attack (their own account). */
@@ -344,6 +348,39 @@ export const ATTACKS: Attack[] = [
   { route: `${LG}/threads/[threadId]/state/checkpoint`, method: "POST", verb: "read a thread's state at a checkpoint by body", need: "member", request: (v) => ({ path: `${LT(v)}/state/checkpoint`, body: { checkpoint: { checkpoint_id: v.checkpointId } } }) },
   { route: `${LG}/threads/[threadId]/history`, method: "POST", verb: "read a thread's history", need: "member", request: (v) => ({ path: `${LT(v)}/history`, body: { limit: 5 } }) },
   { route: `${LG}/threads/[threadId]/copy`, method: "POST", verb: "copy a thread", need: "unsupported", answer: 405, request: (v) => ({ path: `${LT(v)}/copy`, body: {} }) },
+  // LangGraph runs: the same checks as the run view's stream (docs/langgraph-api.md#runs).
+  {
+    route: `${LG}/threads/[threadId]/runs`,
+    method: "POST",
+    verb: "start a run on a thread through the LangGraph API",
+    need: "thread-user",
+    request: (v) => ({ path: `${LT(v)}/runs`, body: { assistant_id: v.flowId, input: { messages: [{ role: "user", content: "Delete notes.md" }] } } }),
+  },
+  {
+    route: `${LG}/threads/[threadId]/runs/stream`,
+    method: "POST",
+    verb: "approve through the LangGraph API with the echoed token",
+    need: "decide",
+    consumes: "approval",
+    request: (v) => ({
+      path: `${LT(v)}/runs/stream`,
+      body: { assistant_id: v.flowId, command: { resume: [{ type: "accept", args: { action: "write_file", args: {}, approval: { id: v.approvalId, token: v.token } } }] } },
+    }),
+  },
+  {
+    route: `${LG}/threads/[threadId]/runs/wait`,
+    method: "POST",
+    verb: "ignore an approval through the LangGraph API",
+    need: "decide",
+    consumes: "approval",
+    request: (v) => ({ path: `${LT(v)}/runs/wait`, body: { assistant_id: v.flowId, command: { resume: { type: "ignore", args: null } } } }),
+  },
+  { route: `${LG}/threads/[threadId]/runs`, method: "GET", verb: "list a thread's runs", need: "member", request: (v) => ({ path: `${LT(v)}/runs` }) },
+  { route: `${LG}/threads/[threadId]/runs/[runId]`, method: "GET", verb: "read a run", need: "member", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}` }) },
+  { route: `${LG}/threads/[threadId]/runs/[runId]`, method: "DELETE", verb: "delete a run", need: "run", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}` }) },
+  { route: `${LG}/threads/[threadId]/runs/[runId]/join`, method: "GET", verb: "join a run", need: "member", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}/join` }) },
+  { route: `${LG}/threads/[threadId]/runs/[runId]/stream`, method: "GET", verb: "join a run's stream", need: "member", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}/stream?stream_mode=custom` }) },
+  { route: `${LG}/threads/[threadId]/runs/[runId]/cancel`, method: "POST", verb: "cancel a run", need: "run", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}/cancel` }) },
   ...(["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map(
     (method): Attack => ({ route: `${LG}/[...rest]`, method, verb: `reach an endpoint we do not offer (${method})`, need: "unsupported", answer: 404, request: (v) => ({ path: `${LG}/crons/${v.threadId}`, body: {} }) }),
   ),

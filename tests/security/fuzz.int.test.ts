@@ -160,6 +160,8 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     const { threadId, approval } = await startRun(alice, a.flowId);
     real.threadId = threadId;
     real.approvalId = approval.approvalId;
+    const runs = (await (await alice.fetch(`/api/langgraph/threads/${threadId}/runs`)).json().catch(() => [])) as { run_id?: string }[];
+    real.runId = runs[0]?.run_id ?? "run_missing000";
     const cps = (await (await alice.fetch(`/api/threads/${threadId}/checkpoints`)).json()) as { checkpoints?: { checkpointId: string }[] };
     real.checkpointId = cps.checkpoints?.[0]?.checkpointId ?? "1f1e68c6-7193-6070-8000-ffd83c9f9246";
     const fact = (await (await alice.post(`/api/workspaces/${real.workspaceId}/memory`, { content: "The fuzz server is fuzz.example.invalid" })).json()) as { fact?: { id: string } };
@@ -187,6 +189,12 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
         { input: { kind: "message", text: "Summarize notes.md", agentId: "assistant" } },
       ],
       "POST /api/threads/[threadId]/fork": [{ checkpointId: real.checkpointId }],
+      "POST /api/langgraph/threads/[threadId]/runs": [{ assistant_id: a.flowId, input: { messages: [{ role: "user", content: "Summarize notes.md" }] }, metadata: { fuzz: true } }],
+      "POST /api/langgraph/threads/[threadId]/runs/stream": [
+        { assistant_id: a.flowId, command: { resume: [{ type: "response", args: "fuzz" }] }, stream_mode: ["values", "custom"] },
+        { assistant_id: a.flowId, command: { resume: { type: "accept", args: { action: "write_file", args: { path: "summary.md" }, approval: { id: approval.approvalId, token: approval.token } } } } },
+      ],
+      "POST /api/langgraph/threads/[threadId]/runs/wait": [{ assistant_id: a.flowId, input: { messages: [{ role: "user", content: "Summarize notes.md" }] } }],
       "PUT /api/settings/providers": [
         { provider: "openai-compatible", baseUrl: "https://llm.example.invalid/v1", model: "m", apiKey: "sk-fuzz", isDefault: false },
         { provider: "openai", apiKey: "sk-fuzz", model: "gpt", isDefault: false },
