@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { claimLease, HEARTBEAT_MS, LEASE_TTL_MS, releaseLease, renewLease } from "../db/lease";
+import { CANCEL_REQUESTED, RunCancelled } from "./run-cancel";
 import { prismaErrorCode } from "../db/prisma-error-code";
 import { type StructuredError, structuredError } from "../errors";
 import { publish, subscribe, type TraceIds } from "../events/bus";
@@ -75,10 +76,13 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
 
   // The heartbeat: renew, and stop at once if the lease was lost (another worker has the run).
   const abort = new AbortController();
+  // It also ends the run when someone asked to cancel it (lib/runs/cancel-run.ts).
   const heartbeat = setInterval(() => {
     renewLease(db, job.threadId, job.runId, workerId, now(), ttl)
-      .then((held) => {
-        if (!held) abort.abort(new Error("lease lost"));
+      .then(async (held) => {
+        if (!held) return abort.abort(new Error("lease lost"));
+        const current = await db.runJob.findUnique({ where: { id: jobId }, select: { status: true } });
+        if (current?.status === CANCEL_REQUESTED) abort.abort(new RunCancelled());
       })
       .catch((err: unknown) => log.warn({ err, threadId: job.threadId }, "lease heartbeat failed"));
   }, Math.min(HEARTBEAT_MS, Math.floor(ttl / 3)));
@@ -209,15 +213,20 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     const status = runStatusOf(v, question !== null || waitingOutcomes(after).length > 0, waiting);
     final = runChunk(status, v.error && !waiting && status !== "cancelled" ? v.error : null);
   } catch (err) {
-    if (o.signal.aborted) {
+    if (o.signal.aborted && o.signal.reason instanceof RunCancelled) {
+      // Cancelled (docs/durability.md#cancel): the run ends here, through the normal end below.
+      log.info({ threadId, runId }, "run cancelled");
+      final = runChunk("cancelled", null);
+    } else if (o.signal.aborted) {
       // The lease lapsed and another worker owns the run now: leave every row to it.
       unsubscribe();
       runTrace.end("lost_lease", null);
       log.warn({ threadId, runId }, "lease lost: stopped executing the run");
       return { kind: "lost_lease" };
+    } else {
+      log.error({ err }, "run failed");
+      final = runChunk("failed", structuredError("run_error", err instanceof Error ? err.message : String(err)));
     }
-    log.error({ err }, "run failed");
-    final = runChunk("failed", structuredError("run_error", err instanceof Error ? err.message : String(err)));
   }
   const status = final.data.status;
   try {

@@ -6,6 +6,7 @@ import { tellExpiredRuns } from "../engine/expiry-sweeper";
 import type { AcceptedRun } from "../engine/run-thread";
 import { AppError, isAppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
+import { cancelRunJob } from "../runs/cancel-run";
 import { acceptPlatformRun } from "./accept-run";
 import type { RunBody, StreamMode } from "./run-body";
 import { platformRunStream, type StateReader } from "./run-stream";
@@ -104,22 +105,15 @@ export async function streamRun(o: StreamRunOptions): Promise<Response> {
 }
 
 /**
- * Cancels a run that has not ended (docs/langgraph-api.md#runs): in one transaction its row
- * becomes cancelled, its job done, and the thread's lease is released, so a worker executing
- * it stops at its next heartbeat (within a third of the lease TTL) without writing more, and a
- * queued job is never claimed. The thread keeps its last checkpoint; Continue resumes it.
+ * Cancels a run that has not ended (docs/langgraph-api.md#runs, docs/durability.md#cancel): a
+ * queued run ends at once as cancelled; an executing run's worker stops it at its next
+ * heartbeat (within a third of the lease TTL, about 3 s) and ends it as cancelled, with its
+ * final part stored and published like any run's end (followers and webhooks see it).
  * @throws AppError not_found, forbidden (a viewer), conflict ("run_not_active": it already ended).
  */
 export async function cancelRun(db: Db, userId: string, threadId: string, runId: string): Promise<void> {
   const { run, role } = await runOf(db, userId, threadId, runId);
   if (role === "viewer") throw new AppError("forbidden", "role_forbidden", "Your role in this workspace is viewer; it cannot cancel runs.");
-  if (!isRunActive(run.status)) throw new AppError("conflict", "run_not_active", `Run ${runId} has already ended (${run.status}); there is nothing to cancel.`);
-  const done = await db.$transaction(async (tx) => {
-    const ended = await tx.run.updateMany({ where: { id: runId, status: { in: ["queued", "running"] } }, data: { status: "cancelled", endedAt: new Date(), error: "Cancelled through the API." } });
-    if (ended.count !== 1) return false;
-    await tx.runJob.updateMany({ where: { runId }, data: { status: "done" } });
-    await tx.thread.updateMany({ where: { id: threadId, leaseRunId: runId }, data: { leaseRunId: null, leaseHolder: null, leaseExpiresAt: null, status: "cancelled" } });
-    return true;
-  });
-  if (!done) throw new AppError("conflict", "run_not_active", `Run ${runId} ended before the cancel; there is nothing to cancel.`);
+  const outcome = isRunActive(run.status) ? await cancelRunJob(db, threadId, runId) : "not_active";
+  if (outcome === "not_active") throw new AppError("conflict", "run_not_active", `Run ${runId} has already ended (${run.status}); there is nothing to cancel.`);
 }

@@ -1,10 +1,12 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { lapsedLeases, releaseLease } from "../db/lease";
+import { CANCEL_REQUESTED } from "../engine/run-cancel";
 import type { RunDepsOverrides } from "../engine/run-context";
 import { executeJob } from "../engine/run-execute";
 import { newWorkerId } from "../engine/run-thread";
 import { logger } from "../log";
+import { endAbandonedCancel } from "./cancel-run";
 import { pgBossQueue } from "./pg-boss-queue";
 import type { RunQueue } from "./queue";
 import { tableQueue } from "./table-queue";
@@ -102,7 +104,8 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
 
 /**
  * One recovery pass: re-queues the jobs of lapsed leases (their worker died), releases the
- * lease of a job that had ended (its worker died between the two writes), gives up on a job
+ * lease of a job that had ended (its worker died between the two writes), ends a job whose
+ * cancel was asked for (lib/runs/cancel-run.ts), gives up on a job
  * claimed MAX_ATTEMPTS times, and dispatches again queued jobs nobody claimed for
  * STALE_QUEUED_MS (a dispatch lost with its process).
  * @returns how many jobs were queued again.
@@ -113,6 +116,11 @@ export async function recoverRuns(db: Db, queue: RunQueue, now: number): Promise
     const job = await db.runJob.findUnique({ where: { runId: lapsed.runId }, select: { id: true, status: true, attempts: true } });
     if (!job || job.status === "done") {
       await releaseLease(db, lapsed.threadId, lapsed.runId);
+      continue;
+    }
+    // Its cancel was asked for and its worker died before acting on it: end it, do not run it again.
+    if (job.status === CANCEL_REQUESTED) {
+      await endAbandonedCancel(db, lapsed.threadId, lapsed.runId, now);
       continue;
     }
     if (job.attempts >= MAX_ATTEMPTS) {

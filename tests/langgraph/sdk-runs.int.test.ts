@@ -171,7 +171,7 @@ describe("LangGraph SDK: runs", () => {
     const run = await sdk.runs.create(threadId, flowId, { input: { messages: [{ role: "user", content: TASK }] } });
     expect(["pending", "running"]).toContain(run.status);
     expect(await status(sdk.runs.create(threadId, flowId, { input: { messages: [{ role: "user", content: TASK }] } }))).toBe(409);
-    const cancelled = await status(sdk.runs.cancel(threadId, run.run_id));
+    const cancelled = await status(sdk.runs.cancel(threadId, run.run_id, true));
     // The run may have reached its approval before the cancel: then there is nothing to cancel.
     const after = (await sdk.runs.get(threadId, run.run_id)) as unknown as { phylactery_status: string };
     if (cancelled === 200) expect(after.phylactery_status).toBe("cancelled");
