@@ -12,6 +12,12 @@ import type { ApiOperation } from "./operation";
 const UNDOCUMENTED: Record<string, string> = {
   // Auth.js's own browser endpoints (CSRF, callbacks, session): a sign-in form, not an API; programs use API keys.
   "/api/auth/[...nextauth]": "Auth.js sign-in endpoints",
+  // The LangGraph Platform API's catch-all: any number of path segments after /api/langgraph, for
+  // every Platform endpoint we do not offer (404 with a `detail` naming it). An OpenAPI path
+  // parameter is one segment, so `/api/langgraph/{rest}` would describe the wrong URLs
+  // (`/crons/search` is two) and hand generators five operations that only ever answer 404.
+  // The "LangGraph Platform API" tag's description says it instead (asserted below).
+  "/api/langgraph/[...rest]": "LangGraph Platform API endpoints not offered",
 };
 
 /** `/api/threads/[threadId]` -> `/api/threads/{threadId}`. */
@@ -87,6 +93,68 @@ describe("the OpenAPI document", () => {
     expect(follow["401"]?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/Error" });
     expect(doc.components.schemas.Error).toMatchObject({ required: ["error"] });
     expect(Object.keys(doc.paths["/api/approvals/events"]?.get?.responses["200"]?.content ?? {})).toEqual(["text/event-stream"]);
+  });
+
+  it("describes the LangGraph Platform API's errors as the Platform's { detail, error }, and only there", () => {
+    const get = doc.paths["/api/langgraph/threads/{threadId}"]?.get?.responses ?? {};
+    const platformError = { $ref: "#/components/schemas/PlatformError" };
+    for (const status of ["401", "404", "422"]) expect(get[status]?.content?.["application/json"]?.schema, status).toEqual(platformError);
+    // A 405 of an endpoint not offered, and errors of streams and of webhooks' siblings.
+    expect(doc.paths["/api/langgraph/assistants"]?.post?.responses["405"]?.content?.["application/json"]?.schema).toEqual(platformError);
+    expect(doc.paths["/api/langgraph/threads/{threadId}/runs/stream"]?.post?.responses["409"]?.content?.["application/json"]?.schema).toEqual(platformError);
+    expect(doc.paths["/api/workspaces/{workspaceId}/webhooks"]?.post?.responses["403"]?.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(doc.components.schemas.PlatformError).toMatchObject({
+      required: ["detail", "error"],
+      properties: { detail: { type: "string" }, error: { required: ["code", "reason", "message"] } },
+    });
+    const codes = (s: unknown) => (s as { properties: { error: { properties: { code: { enum: string[] } } } } }).properties.error.properties.code.enum;
+    expect(codes(doc.components.schemas.PlatformError)).toContain("method_not_allowed");
+    expect(codes(doc.components.schemas.Error)).not.toContain("method_not_allowed");
+    // The catch-all route left out above is described where a reader of the group looks.
+    expect(doc.tags.find((t) => t.name === "LangGraph Platform API")?.description).toMatch(/Any other path under `\/api\/langgraph`.*404/);
+  });
+
+  it("documents the LangGraph Platform API: public info, keys elsewhere, its two streams as server-sent events", () => {
+    const lg = Object.entries(doc.paths).filter(([p]) => p.startsWith("/api/langgraph/"));
+    expect(lg.length).toBeGreaterThan(20);
+    for (const [path, item] of lg) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(op.tags, `${method} ${path}`).toEqual(["LangGraph Platform API"]);
+        if (path !== "/api/langgraph/info") expect(op.security, `${method} ${path}`).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { session: [] }]);
+      }
+    }
+    expect(doc.paths["/api/langgraph/info"]?.get?.security).toEqual([]);
+    expect(doc.paths["/api/langgraph/info"]?.get?.responses["401"]).toBeUndefined();
+    expect(Object.keys(doc.paths["/api/langgraph/threads/{threadId}/runs/stream"]?.post?.responses["200"]?.content ?? {})).toEqual(["text/event-stream"]);
+    expect(Object.keys(doc.paths["/api/langgraph/threads/{threadId}/runs/{runId}/stream"]?.get?.responses["200"]?.content ?? {})).toEqual(["text/event-stream"]);
+    expect(Object.keys(doc.paths["/api/langgraph/threads/{threadId}/runs/wait"]?.post?.responses["200"]?.content ?? {})).toEqual(["application/json"]);
+    // The run body is the route's own RunBody: the stream modes it serves, the options it refuses are there.
+    const run = doc.paths["/api/langgraph/threads/{threadId}/runs"]?.post?.requestBody?.content["application/json"]?.schema as { properties: Record<string, unknown>; required: string[] };
+    expect(run.required).toContain("assistant_id");
+    expect(JSON.stringify(run.properties.stream_mode)).toContain("messages-tuple");
+    expect(doc.paths["/api/langgraph/threads/{threadId}/runs/{runId}/stream"]?.get?.parameters?.map((p) => `${p.in} ${p.name}`)).toEqual([
+      "path threadId",
+      "path runId",
+      "query cancel_on_disconnect",
+      "query stream_mode",
+      "query namespace",
+      "query checkpoint_id",
+    ]);
+  });
+
+  it("documents webhooks for owners, with keys or a session", () => {
+    const hooks = Object.entries(doc.paths).filter(([p]) => p.includes("/webhooks"));
+    expect(hooks.flatMap(([, item]) => Object.keys(item))).toHaveLength(6);
+    for (const [path, item] of hooks) {
+      for (const [method, op] of Object.entries(item)) {
+        expect(op.tags, `${method} ${path}`).toEqual(["Webhooks"]);
+        expect(op.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { session: [] }]);
+        expect(op.description, `${method} ${path}`).toMatch(/Owners of the workspace only/);
+        expect(op.responses["403"], `${method} ${path}`).toBeDefined();
+      }
+    }
+    const add = doc.paths["/api/workspaces/{workspaceId}/webhooks"]?.post?.requestBody?.content["application/json"]?.schema;
+    expect(add).toMatchObject({ required: ["url", "events"], additionalProperties: false });
   });
 
   it("says who may call each operation: keys or a session, or nobody for the public ones", () => {

@@ -1,5 +1,5 @@
 import pkg from "../../package.json";
-import { ErrorBodySchema, SECURITY_BY_AUTH, SECURITY_SCHEMES } from "./components";
+import { ErrorBodySchema, PlatformErrorBodySchema, SECURITY_BY_AUTH, SECURITY_SCHEMES } from "./components";
 import { type SharedSchemas, toJsonSchema } from "./json-schema";
 import type { ApiOperation, ApiResponse, JsonSchema } from "./operation";
 import { TAGS } from "./tags";
@@ -37,9 +37,18 @@ export interface OpenApiParameter {
 }
 
 const ERROR_REF = { $ref: "#/components/schemas/Error" };
+const PLATFORM_ERROR_REF = { $ref: "#/components/schemas/PlatformError" };
+
+/**
+ * Whether an operation belongs to the LangGraph Platform API, whose errors are the Platform's
+ * `{ detail, error }` (lib/platform/route.ts withPlatform; docs/langgraph-api.md#errors).
+ */
+function isPlatformPath(path: string): boolean {
+  return path === "/api/langgraph" || path.startsWith("/api/langgraph/");
+}
 
 const INTRO =
-  "The JSON API of Phylactery. Authenticate with an API key made in Settings (`Authorization: Bearer phy_...` or `x-api-key: phy_...`) or, from the browser, the session cookie. Errors are `{ error: { code, reason, message, issues? } }`. The LangGraph Platform API (for the LangGraph SDK) lives under `/api/langgraph`.";
+  "The JSON API of Phylactery. Authenticate with an API key made in Settings (`Authorization: Bearer phy_...` or `x-api-key: phy_...`) or, from the browser, the session cookie. Errors are `{ error: { code, reason, message, issues? } }`. The LangGraph Platform API (for the LangGraph SDK) lives under `/api/langgraph`; its errors are the Platform's `{ detail, error }`.";
 
 /** `GET /api/threads/{threadId}/checkpoints` -> `getThreadsByThreadIdCheckpoints`. */
 export function defaultOperationId(method: string, path: string): string {
@@ -82,7 +91,8 @@ function response(op: ApiOperation, status: string, res: ApiResponse, operationI
   if (code === 204 || code === 304) return { description: res.description };
   const sse = op.stream === "sse" && code >= 200 && code < 300;
   const contentType = res.contentType ?? (sse ? "text/event-stream" : "application/json");
-  const schema = res.schema ? toJsonSchema(res.schema, "output", `${operationId}.${status}`, shared) : code >= 400 ? ERROR_REF : sse ? { type: "string" } : {};
+  const errorRef = isPlatformPath(op.path) ? PLATFORM_ERROR_REF : ERROR_REF;
+  const schema = res.schema ? toJsonSchema(res.schema, "output", `${operationId}.${status}`, shared) : code >= 400 ? errorRef : sse ? { type: "string" } : {};
   return { description: res.description, content: { [contentType]: { schema } } };
 }
 
@@ -93,7 +103,7 @@ function commonErrors(op: ApiOperation): Record<string, ApiResponse> {
     ...(op.auth !== "none" ? { 401: { description: "No session and no valid API key." } } : {}),
     ...(op.params ? { 404: { description: "Not found, or not visible to this user (another workspace's)." } } : {}),
     ...(op.body ? { 413: { description: "The body is too large." }, 415: { description: "The body is not `application/json`." } } : {}),
-    ...(op.params || op.query || op.body ? { 422: { description: "Invalid input: `issues` names each field." } } : {}),
+    ...(op.params || op.query || op.body ? { 422: { description: isPlatformPath(op.path) ? "Invalid input: `detail` says what is wrong; `error.issues` names each field." : "Invalid input: `issues` names each field." } } : {}),
   };
 }
 
@@ -118,7 +128,8 @@ function operation(op: ApiOperation, shared: SharedSchemas): OpenApiOperation {
  * Builds the OpenAPI 3.1 document of the app's API from the operations the files under
  * app/api/_openapi/ list (each with its route's own zod schemas; lib/openapi/json-schema.ts
  * converts them). Paths keep the order of the operations; tags follow lib/openapi/tags.ts,
- * then any other tag an operation uses.
+ * then any other tag an operation uses. Error answers without a schema of their own are the
+ * app's `Error` body, or `PlatformError` (`{ detail, error }`) under /api/langgraph.
  * @param operations the operations to describe (app/api/_openapi/index.ts lists them all).
  * @throws Error when two operations share a method and path or an operationId, or when a
  *   path's `{param}`s and its params schema disagree (a programming error, caught by
@@ -147,7 +158,7 @@ export function buildOpenApiDocument(operations: readonly ApiOperation[]): OpenA
     servers: [{ url: "/" }],
     tags,
     paths,
-    components: { schemas: { Error: ErrorBodySchema, ...shared }, securitySchemes: SECURITY_SCHEMES },
+    components: { schemas: { Error: ErrorBodySchema, PlatformError: PlatformErrorBodySchema, ...shared }, securitySchemes: SECURITY_SCHEMES },
   };
 }
 

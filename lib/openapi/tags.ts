@@ -12,7 +12,11 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Invitations", description: "Invitations addressed to the signed-in account." },
   { name: "API keys", description: "Keys that let programs call this API as their user." },
   { name: "Webhooks", description: "Signed HTTP callbacks when approvals are requested or decided and runs end." },
-  { name: "LangGraph", description: "The LangGraph Platform API (assistants, threads, runs) for the LangGraph SDK." },
+  {
+    name: "LangGraph Platform API",
+    description:
+      "The LangGraph Platform API for the LangGraph SDK and Agent Inbox: assistants (our flows), threads, state, runs and their streams. Errors are `{ detail, error }`. Any other path under `/api/langgraph` is a Platform endpoint we do not offer: 404 with a `detail` naming it.",
+  },
   { name: "Settings", description: "The signed-in user's model providers." },
   { name: "MCP", description: "Model Context Protocol servers of workspaces, and the stdio commands the operator enabled." },
   { name: "Admin", description: "Instance administration (instance admins only)." },

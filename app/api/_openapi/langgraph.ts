@@ -1,11 +1,455 @@
+import { Params as GraphParams, Query as GraphQuery } from "@/app/api/langgraph/assistants/[assistantId]/graph/schema";
+import { Params as LatestParams } from "@/app/api/langgraph/assistants/[assistantId]/latest/schema";
+import { Params as AssistantParams } from "@/app/api/langgraph/assistants/[assistantId]/schema";
+import { Params as SchemasParams } from "@/app/api/langgraph/assistants/[assistantId]/schemas/schema";
+import { Params as SubgraphsParams, Query as SubgraphsQuery } from "@/app/api/langgraph/assistants/[assistantId]/subgraphs/schema";
+import { Body as VersionsBody, Params as VersionsParams } from "@/app/api/langgraph/assistants/[assistantId]/versions/schema";
+import { Body as AssistantCountBody } from "@/app/api/langgraph/assistants/count/schema";
+import { Body as AssistantSearchBody } from "@/app/api/langgraph/assistants/search/schema";
+import { Params as CopyParams } from "@/app/api/langgraph/threads/[threadId]/copy/schema";
+import { Body as HistoryBody, Params as HistoryParams } from "@/app/api/langgraph/threads/[threadId]/history/schema";
+import { Body as RunBody, CancelQuery, JoinQuery, JoinStreamQuery, ListQuery as RunListQuery, Params as RunsParams, RunParams } from "@/app/api/langgraph/threads/[threadId]/runs/schema";
+import { Body as ThreadPatchBody, Params as ThreadParams, Query as ThreadQuery } from "@/app/api/langgraph/threads/[threadId]/schema";
+import { Params as AtCheckpointParams, Query as AtCheckpointQuery } from "@/app/api/langgraph/threads/[threadId]/state/[checkpointId]/schema";
+import { Body as CheckpointBody, Params as CheckpointParams } from "@/app/api/langgraph/threads/[threadId]/state/checkpoint/schema";
+import { Params as StateParams, Query as StateQuery } from "@/app/api/langgraph/threads/[threadId]/state/schema";
+import { Body as ThreadCountBody } from "@/app/api/langgraph/threads/count/schema";
+import { Body as NewThreadBody } from "@/app/api/langgraph/threads/schema";
+import { Body as ThreadSearchBody } from "@/app/api/langgraph/threads/search/schema";
 import type { ApiOperation } from "@/lib/openapi/operation";
 
+const TAG = "LangGraph Platform API";
+
+/** The 405 of an endpoint we deliberately do not offer (lib/platform/unsupported.ts). */
+const NOT_OFFERED = (instead: string) => ({ description: `Not offered: \`detail\` says what to do instead. ${instead}` });
+
+/** What `runs.wait` and `runs.join` answer (lib/platform/runs-api.ts finalValues). */
+const FINAL_VALUES =
+  "The thread's state values after the run (secrets redacted); with `__interrupt__` (the interrupts) when it waits on a person, and `__error__ { error, message }` when it failed.";
+
+/** A Platform run stream (lib/platform/run-stream.ts), as both stream operations answer it. */
+const RUN_STREAM =
+  "Server-sent events of the Platform: first `metadata` `{ run_id, attempt }`, then one event per stream mode asked for (`values`, `updates`, `messages`, `custom`, `events`), and `error` `{ error, message }` when the run fails. Every event has an `id` to resume after (`Last-Event-ID`). `Content-Location` names the run; `Location` is the path (relative to `/api/langgraph`) to join its stream again.";
+
+/** Why a run may be refused before it is accepted (lib/platform/accept-run.ts, lib/engine/run-thread.ts). */
+const RUN_REFUSALS: ApiOperation["responses"] = {
+  403: { description: "A viewer may not run the thread's flow; a decision's token does not verify (`bad_token`) or the user may not decide (`role_forbidden`)." },
+  404: { description: "No such thread for this caller (unless `if_not_exists: \"create\"` and the id is free), or no such assistant." },
+  409: {
+    description:
+      "Another run holds the thread (`run_in_progress`; only `multitask_strategy: \"reject\"`), the thread runs another assistant (`assistant_mismatch`), the approval was already decided, or the resume matches no interrupt.",
+  },
+  410: { description: "The approval has expired (`approval_expired`); the waiting run is told." },
+  429: { description: "Too many runs at once; retry later." },
+};
+
+/** How a run's body is read, shared by create, stream and wait (docs/langgraph-api.md#runs). */
+const RUN_INPUT =
+  "`input.messages`: the last user message is the task (at most 4,000 chars); `command.resume`: a HumanResponse (or an answer) to what the thread waits on, with the approval's one-time token echoed for accept and edit; neither: continue a run the server stopped. The first run of a thread made with `POST /threads` binds it to `assistant_id` (a flow). Options that would change what a run does and are not supported are refused with 422 naming the field.";
+
 /**
- * LangGraph Platform API operations under `/api/langgraph` (assistants, threads, runs; tag
- * "LangGraph"). Empty until those routes land: append one {@link ApiOperation} per exported
- * method of each route file (see lib/openapi/operation.ts for the shape). Their errors are
- * `{ detail }`, not the app's error body: give each error response its own `schema`
- * (e.g. `{ type: "object", properties: { detail: { type: "string" } } }`), which the
- * document keeps instead of the default error body.
+ * LangGraph Platform API operations under `/api/langgraph` (docs/langgraph-api.md): assistants
+ * (our flows, read only), threads, their state and history, runs and their streams, for
+ * `@langchain/langgraph-sdk` and Agent Inbox. Their errors are the Platform's `{ detail, error }`
+ * (the document's `PlatformError`). The catch-all `[...rest]` (404 for every Platform endpoint
+ * we do not offer) is not an operation: lib/openapi/document.test.ts says why.
  */
-export const langgraphOperations: ApiOperation[] = [];
+export const langgraphOperations: ApiOperation[] = [
+  {
+    method: "GET",
+    path: "/api/langgraph/info",
+    tag: TAG,
+    summary: "Server info",
+    description: "What this LangGraph Platform API offers: versions and flags (`assistants: true`, `crons: false`...), no secrets. The SDK reads it to learn what it may call.",
+    auth: "none",
+    responses: { 200: { description: "`{ version, langgraph_js_version, flags, host }`." } },
+  },
+  // Assistants: our flows, read only.
+  {
+    method: "POST",
+    path: "/api/langgraph/assistants/search",
+    tag: TAG,
+    summary: "Search assistants",
+    description:
+      "The flows of the caller's workspaces as LangGraph assistants (`assistant_id` and `graph_id` are the flow id, `version` its latest published version), newest first. `name` matches a part of the name; `metadata` matches `workspace_id` and `workspace_name` exactly; `select` keeps only the named fields.",
+    auth: "session-or-key",
+    body: AssistantSearchBody,
+    responses: { 200: { description: "A list of assistants." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/assistants/count",
+    tag: TAG,
+    summary: "Count assistants",
+    description: "How many of the caller's flows match the filters of a search.",
+    auth: "session-or-key",
+    body: AssistantCountBody,
+    responses: { 200: { description: "A number." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/assistants",
+    tag: TAG,
+    summary: "Create an assistant (not offered)",
+    description: "Assistants are flows, drawn and published in the editor; the API reads them.",
+    auth: "session-or-key",
+    responses: { 405: NOT_OFFERED("Draw and publish a flow in the editor.") },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/assistants/{assistantId}",
+    tag: TAG,
+    summary: "Get an assistant",
+    description: "One flow as a LangGraph assistant: its name, description, latest published version, and `metadata` `{ workspace_id, workspace_name }`.",
+    auth: "session-or-key",
+    params: AssistantParams,
+    responses: { 200: { description: "The assistant." } },
+  },
+  {
+    method: "PATCH",
+    path: "/api/langgraph/assistants/{assistantId}",
+    tag: TAG,
+    summary: "Update an assistant (not offered)",
+    description: "Assistants are flows: edit and publish them in the editor. Another workspace's flow answers 404 first.",
+    auth: "session-or-key",
+    params: AssistantParams,
+    responses: { 405: NOT_OFFERED("Edit the flow in the editor.") },
+  },
+  {
+    method: "DELETE",
+    path: "/api/langgraph/assistants/{assistantId}",
+    tag: TAG,
+    summary: "Delete an assistant (not offered)",
+    description: "Assistants are flows: delete a flow from its page. Another workspace's flow answers 404 first.",
+    auth: "session-or-key",
+    params: AssistantParams,
+    responses: { 405: NOT_OFFERED("Delete the flow from its page.") },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/assistants/{assistantId}/graph",
+    tag: TAG,
+    summary: "Draw an assistant's graph",
+    description:
+      "The flow's compiled LangGraph graph (its latest version, compiled as runs compile it) in LangGraph's own format: `{ nodes: [{ id, type, data }], edges: [{ source, target, conditional? }] }`. The nodes are the supervisor graph's, the same for every flow; its agents, tools and policies are data they read.",
+    auth: "session-or-key",
+    params: GraphParams,
+    query: GraphQuery,
+    responses: { 200: { description: "`{ nodes, edges }`." } },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/assistants/{assistantId}/schemas",
+    tag: TAG,
+    summary: "An assistant's schemas",
+    description:
+      "JSON Schemas of the graph's `input_schema` (`{ messages }`), `state_schema`, `output_schema`, and the empty `config_schema` and `context_schema` (nothing is configured per call).",
+    auth: "session-or-key",
+    params: SchemasParams,
+    responses: { 200: { description: "`{ graph_id, input_schema, output_schema, state_schema, config_schema, context_schema }`." } },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/assistants/{assistantId}/subgraphs",
+    tag: TAG,
+    summary: "An assistant's subgraphs",
+    description: "Always `{}`: a flow's graph has no subgraphs.",
+    auth: "session-or-key",
+    params: SubgraphsParams,
+    query: SubgraphsQuery,
+    responses: { 200: { description: "`{}`." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/assistants/{assistantId}/versions",
+    tag: TAG,
+    summary: "List an assistant's versions",
+    description: "The flow's published versions, newest first, each as an assistant with that `version`, `metadata.message` (the version's message) and `created_at` (when it was published).",
+    auth: "session-or-key",
+    params: VersionsParams,
+    body: VersionsBody,
+    responses: { 200: { description: "A list of assistant versions." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/assistants/{assistantId}/latest",
+    tag: TAG,
+    summary: "Set the latest version (not offered)",
+    description: "The latest version is always the one last published in the editor. Another workspace's flow answers 404 first.",
+    auth: "session-or-key",
+    params: LatestParams,
+    responses: { 405: NOT_OFFERED("Publish the version in the editor.") },
+  },
+  // Threads.
+  {
+    method: "POST",
+    path: "/api/langgraph/threads",
+    tag: TAG,
+    summary: "Create a thread",
+    description:
+      "Makes an API thread (a new UUID unless `thread_id` is given), seen only by its maker (through a scoped key: only in that workspace). It has no flow until its first run, which binds it to the run's assistant; a `metadata.graph_id` must name an assistant the caller sees and fixes that assistant. `supersteps` and `ttl` are not offered (422).",
+    auth: "session-or-key",
+    body: NewThreadBody,
+    responses: {
+      200: { description: "The Thread (`status: \"idle\"`)." },
+      404: { description: "`metadata.graph_id` names no assistant the caller sees." },
+      409: { description: "The id is taken (`thread_exists`); `if_exists: \"do_nothing\"` returns the caller's own thread with that id instead." },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/search",
+    tag: TAG,
+    summary: "Search threads",
+    description:
+      "The threads of the caller's workspaces and their own API threads, newest first. `metadata` and `values` match exactly per key; `status` is `idle`, `busy`, `interrupted` or `error` (Agent Inbox lists `interrupted` ones); `select` keeps only the named fields. A `values` filter reads each candidate's latest checkpoint: narrow it with status, ids or metadata.",
+    auth: "session-or-key",
+    body: ThreadSearchBody,
+    responses: { 200: { description: "A list of Threads." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/count",
+    tag: TAG,
+    summary: "Count threads",
+    description: "How many of the caller's visible threads match the filters of a search.",
+    auth: "session-or-key",
+    body: ThreadCountBody,
+    responses: { 200: { description: "A number." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/prune",
+    tag: TAG,
+    summary: "Prune threads (not offered)",
+    description: "Threads are deleted one by one; old checkpoints are pruned by the server's checkpoint retention.",
+    auth: "session-or-key",
+    responses: { 405: NOT_OFFERED("Delete each thread with `DELETE /threads/{thread_id}`.") },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/threads/{threadId}",
+    tag: TAG,
+    summary: "Get a thread",
+    description:
+      "One thread: `status` (`idle`, `busy`, `interrupted`, `error`), `metadata` (`graph_id` and `assistant_id` name its flow), its latest `values` and its `interrupts` by task id (each a HumanInterrupt; an approval's one-time token only for callers who may decide it).",
+    auth: "session-or-key",
+    params: ThreadParams,
+    query: ThreadQuery,
+    responses: { 200: { description: "The Thread." } },
+  },
+  {
+    method: "PATCH",
+    path: "/api/langgraph/threads/{threadId}",
+    tag: TAG,
+    summary: "Update a thread's metadata",
+    description:
+      "Merges the keys of `metadata` into the thread's (keys replaced, others kept). Owners and approvers of the thread's workspace, or the maker of an API thread. On a thread that runs a flow, `graph_id` and `assistant_id` are not stored: they always name its flow. `ttl` is not offered (422).",
+    auth: "session-or-key",
+    params: ThreadParams,
+    body: ThreadPatchBody,
+    responses: { 200: { description: "The Thread." }, 403: { description: "A viewer may not change the thread." } },
+  },
+  {
+    method: "DELETE",
+    path: "/api/langgraph/threads/{threadId}",
+    tag: TAG,
+    summary: "Delete a thread",
+    description:
+      "Erases the thread as the run view does (checkpoints, runs, events, approvals, audit, blobs, memory, workspace files); the thread's user or a workspace owner only. An API thread's row is deleted.",
+    auth: "session-or-key",
+    params: ThreadParams,
+    responses: {
+      204: { description: "Deleted." },
+      403: { description: "Neither the thread's user nor an owner." },
+      409: { description: "A run holds the thread; try again when it ends." },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/{threadId}/copy",
+    tag: TAG,
+    summary: "Copy a thread (not offered)",
+    description: "Fork the thread at its latest checkpoint instead (the run view, or `POST /api/threads/{threadId}/fork`).",
+    auth: "session-or-key",
+    params: CopyParams,
+    responses: { 405: NOT_OFFERED("Fork the thread at a checkpoint.") },
+  },
+  // State and history.
+  {
+    method: "GET",
+    path: "/api/langgraph/threads/{threadId}/state",
+    tag: TAG,
+    summary: "Get a thread's state",
+    description:
+      "The latest ThreadState: `values` (secrets redacted, `messages` as LangChain message dicts), `next`, `tasks` with their interrupts, `checkpoint`, `metadata`, `parent_checkpoint` and `interrupts`. An API thread that has not run has an empty state (`checkpoint: null`).",
+    auth: "session-or-key",
+    params: StateParams,
+    query: StateQuery,
+    responses: { 200: { description: "The ThreadState." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/{threadId}/state",
+    tag: TAG,
+    summary: "Update a thread's state (not offered)",
+    description: "To go back in time, fork the thread at a checkpoint (the run view, or `POST /api/threads/{threadId}/fork`), then run the fork. Another workspace's thread answers 404 first.",
+    auth: "session-or-key",
+    params: StateParams,
+    responses: { 405: NOT_OFFERED("Fork the thread at a checkpoint.") },
+  },
+  {
+    method: "PATCH",
+    path: "/api/langgraph/threads/{threadId}/state",
+    tag: TAG,
+    summary: "Update a checkpoint's metadata (not offered)",
+    description: "Change the thread's metadata with `PATCH /threads/{thread_id}` instead. Another workspace's thread answers 404 first.",
+    auth: "session-or-key",
+    params: StateParams,
+    responses: { 405: NOT_OFFERED("Use `PATCH /threads/{thread_id}`.") },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/threads/{threadId}/state/{checkpointId}",
+    tag: TAG,
+    summary: "Get a thread's state at a checkpoint",
+    description: "The ThreadState at one of the thread's checkpoints (404 when it has no such checkpoint).",
+    auth: "session-or-key",
+    params: AtCheckpointParams,
+    query: AtCheckpointQuery,
+    responses: { 200: { description: "The ThreadState." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/{threadId}/state/checkpoint",
+    tag: TAG,
+    summary: "Get a thread's state at the checkpoint named in the body",
+    description: "The ThreadState at `checkpoint.checkpoint_id` (404 when the thread has no such checkpoint).",
+    auth: "session-or-key",
+    params: CheckpointParams,
+    body: CheckpointBody,
+    responses: { 200: { description: "The ThreadState." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/{threadId}/history",
+    tag: TAG,
+    summary: "A thread's history",
+    description:
+      "Past ThreadStates, newest first, `limit` at a time. `before` is a checkpoint id, `{ checkpoint_id }` or a config `{ configurable: { checkpoint_id } }`; `metadata` filters on checkpoint metadata (`source`, `step`...). An API thread that has not run has none.",
+    auth: "session-or-key",
+    params: HistoryParams,
+    body: HistoryBody,
+    responses: { 200: { description: "A list of ThreadStates." } },
+  },
+  // Runs.
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/{threadId}/runs",
+    tag: TAG,
+    summary: "Create a run",
+    description: `Starts a run in the background (runs.create) and answers at once. ${RUN_INPUT} The run is a job: it goes on whatever the client does.`,
+    auth: "session-or-key",
+    params: RunsParams,
+    body: RunBody,
+    responses: { 200: { description: "The Run (`status: \"pending\"`); `Content-Location` names it." }, ...RUN_REFUSALS },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/threads/{threadId}/runs",
+    tag: TAG,
+    summary: "List a thread's runs",
+    description: "The thread's runs, newest first, optionally only those of one Platform `status`. Each Run also carries `phylactery_status`, our exact status.",
+    auth: "session-or-key",
+    params: RunsParams,
+    query: RunListQuery,
+    responses: { 200: { description: "A list of Runs." } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/{threadId}/runs/stream",
+    tag: TAG,
+    summary: "Create a run and stream it",
+    description: `Starts a run (runs.stream) and streams it in the \`stream_mode\`s asked for (default \`values\`). ${RUN_INPUT} Every refusal comes before the stream starts. Closing the connection stops following, not the run, unless \`on_disconnect: "cancel"\`.`,
+    auth: "session-or-key",
+    stream: "sse",
+    params: RunsParams,
+    body: RunBody,
+    responses: { 200: { description: RUN_STREAM }, ...RUN_REFUSALS },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/{threadId}/runs/wait",
+    tag: TAG,
+    summary: "Create a run and wait for it",
+    description: `Starts a run (runs.wait) and answers when it has ended or stopped to wait on a person. ${RUN_INPUT}`,
+    auth: "session-or-key",
+    params: RunsParams,
+    body: RunBody,
+    responses: { 200: { description: `${FINAL_VALUES} \`Content-Location\` names the run.` }, ...RUN_REFUSALS },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/threads/{threadId}/runs/{runId}",
+    tag: TAG,
+    summary: "Get a run",
+    description: "One run of the thread (runs.get), with its Platform `status` and `phylactery_status`.",
+    auth: "session-or-key",
+    params: RunParams,
+    responses: { 200: { description: "The Run." } },
+  },
+  {
+    method: "DELETE",
+    path: "/api/langgraph/threads/{threadId}/runs/{runId}",
+    tag: TAG,
+    summary: "Delete a run",
+    description: "Deletes an ended run's record and its events (runs.delete); the thread's checkpoints stay. Owners and approvers only.",
+    auth: "session-or-key",
+    params: RunParams,
+    responses: {
+      204: { description: "Deleted." },
+      403: { description: "A viewer may not delete runs." },
+      409: { description: "The run has not ended (`run_in_progress`); cancel it first." },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/threads/{threadId}/runs/{runId}/join",
+    tag: TAG,
+    summary: "Wait for a run",
+    description: "Waits until the run has ended or stopped to wait on a person (runs.join). With `cancel_on_disconnect`, a client that goes away first cancels the run.",
+    auth: "session-or-key",
+    params: RunParams,
+    query: JoinQuery,
+    responses: { 200: { description: FINAL_VALUES } },
+  },
+  {
+    method: "GET",
+    path: "/api/langgraph/threads/{threadId}/runs/{runId}/stream",
+    tag: TAG,
+    summary: "Join a run's stream",
+    description:
+      "Streams a run (runs.joinStream) from its first event, even one that has ended, or after the event a reconnecting client last got (`Last-Event-ID`, which the SDK sends by itself): its stored events are replayed, then followed live, whichever server process executes the run.",
+    auth: "session-or-key",
+    stream: "sse",
+    params: RunParams,
+    query: JoinStreamQuery,
+    responses: { 200: { description: RUN_STREAM } },
+  },
+  {
+    method: "POST",
+    path: "/api/langgraph/threads/{threadId}/runs/{runId}/cancel",
+    tag: TAG,
+    summary: "Cancel a run",
+    description:
+      "Cancels a queued or executing run (runs.cancel, `action=interrupt`; `rollback` is refused because it would erase checkpoints): it becomes `cancelled` and the thread is free at once; a worker executing it stops at its next heartbeat. With `wait`, answers once it has stopped. Owners and approvers only.",
+    auth: "session-or-key",
+    params: RunParams,
+    query: CancelQuery,
+    responses: {
+      202: { description: "The Run, cancelled." },
+      403: { description: "A viewer may not cancel runs." },
+      409: { description: "The run has already ended (`run_not_active`)." },
+    },
+  },
+];
