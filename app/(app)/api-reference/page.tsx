@@ -50,7 +50,8 @@ export default async function ApiReferencePage() {
             <pre>{`curl -H "Authorization: Bearer phy_…" ${base}/api/workspaces`}</pre>
             <p>
               Errors are JSON: <code>{"{ error: { code, reason, message, issues? } }"}</code>, where <code>reason</code> is a stable code
-              and, for invalid input (422), <code>issues</code> names each field.
+              and, for invalid input (422), <code>issues</code> names each field. Under <code>/api/langgraph</code> they come in the
+              LangGraph Platform's shape, <code>{"{ detail, error }"}</code>, which its clients show.
             </p>
             <p>
               The machine-readable description is{" "}

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { Params as KeyParams } from "@/app/api/keys/[keyId]/schema";
 import { Body as NewKeyBody } from "@/app/api/keys/schema";
 import type { ApiOperation } from "@/lib/openapi/operation";
