@@ -128,6 +128,13 @@ export interface Attack {
   sse?: boolean;
   /** For need `unsupported`: what every member gets, 405 (a route that names what to do instead) or 404 (the catch-all). */
   answer?: 404 | 405;
+  /**
+   * What an allowed caller gets when it is not a 2xx: 409 for cancelling the seeded run, which
+   * has already stopped at its approval (the role check passed; there is nothing to cancel).
+   */
+  allowedAnswer?: 409;
+  /** What a successful answer contains when it uses up an approval (default: the run's `"type":"data-run"` part). */
+  proof?: string;
 }
 
 const T = (ids: TenantIds) => `/api/threads/${ids.threadId}`;
@@ -359,12 +366,16 @@ export const ATTACKS: Attack[] = [
   {
     route: `${LG}/threads/[threadId]/runs/stream`,
     method: "POST",
-    verb: "approve through the LangGraph API with the echoed token",
+    verb: "approve with edited arguments through the LangGraph API, with the echoed token",
     need: "decide",
     consumes: "approval",
     request: (v) => ({
       path: `${LT(v)}/runs/stream`,
-      body: { assistant_id: v.flowId, command: { resume: [{ type: "accept", args: { action: "write_file", args: {}, approval: { id: v.approvalId, token: v.token } } }] } },
+      body: {
+        assistant_id: v.flowId,
+        stream_mode: ["custom"],
+        command: { resume: [{ type: "edit", args: { action: "write_file", args: { path: "planted.md", content: "planted" }, approval: { id: v.approvalId, token: v.token } } }] },
+      },
     }),
   },
   {
@@ -373,14 +384,16 @@ export const ATTACKS: Attack[] = [
     verb: "ignore an approval through the LangGraph API",
     need: "decide",
     consumes: "approval",
+    proof: '"final_answer":"Cancelled.',
     request: (v) => ({ path: `${LT(v)}/runs/wait`, body: { assistant_id: v.flowId, command: { resume: { type: "ignore", args: null } } } }),
   },
   { route: `${LG}/threads/[threadId]/runs`, method: "GET", verb: "list a thread's runs", need: "member", request: (v) => ({ path: `${LT(v)}/runs` }) },
   { route: `${LG}/threads/[threadId]/runs/[runId]`, method: "GET", verb: "read a run", need: "member", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}` }) },
+  // Before the delete below, which removes the run (the role matrix runs writes in table order).
+  { route: `${LG}/threads/[threadId]/runs/[runId]/cancel`, method: "POST", verb: "cancel a run", need: "run", allowedAnswer: 409, request: (v) => ({ path: `${LT(v)}/runs/${v.runId}/cancel` }) },
   { route: `${LG}/threads/[threadId]/runs/[runId]`, method: "DELETE", verb: "delete a run", need: "run", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}` }) },
   { route: `${LG}/threads/[threadId]/runs/[runId]/join`, method: "GET", verb: "join a run", need: "member", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}/join` }) },
   { route: `${LG}/threads/[threadId]/runs/[runId]/stream`, method: "GET", verb: "join a run's stream", need: "member", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}/stream?stream_mode=custom` }) },
-  { route: `${LG}/threads/[threadId]/runs/[runId]/cancel`, method: "POST", verb: "cancel a run", need: "run", request: (v) => ({ path: `${LT(v)}/runs/${v.runId}/cancel` }) },
   ...(["GET", "POST", "PUT", "PATCH", "DELETE"] as const).map(
     (method): Attack => ({ route: `${LG}/[...rest]`, method, verb: `reach an endpoint we do not offer (${method})`, need: "unsupported", answer: 404, request: (v) => ({ path: `${LG}/crons/${v.threadId}`, body: {} }) }),
   ),
