@@ -4,18 +4,10 @@ import { type FormEvent, useState } from "react";
 import { LocalTime } from "@/components/ui/local-time";
 import { notify } from "@/components/ui/notify";
 import { useApiCall } from "./use-api-call";
+import type { ApiKeyView } from "@/lib/auth/api-keys";
 
 /** A key as `GET /api/keys` answers it (never the key itself, never its hash). */
-export interface ApiKeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  workspaceId: string | null;
-  workspaceName: string | null;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export type ApiKeyRow = ApiKeyView;
 
 /** A key just made: `POST /api/keys` answers it with the key, this once. */
 interface Created {

@@ -4,6 +4,7 @@ import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { LocalTime } from "@/components/ui/local-time";
 import { notify } from "@/components/ui/notify";
 import { useApiCall } from "./use-api-call";
+import type { DeliveryView } from "@/lib/webhooks/deliveries";
 
 /** The events a webhook can listen to, with people's words for them (docs/webhooks.md "Events"). */
 const EVENTS = [
@@ -25,18 +26,7 @@ export interface WebhookRow {
 }
 
 /** A delivery as `GET .../webhooks/:webhookId/deliveries` answers it. */
-interface DeliveryRow {
-  id: string;
-  event: string;
-  status: string;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  redeliveryOf: string | null;
-  createdAt: string;
-}
+type DeliveryRow = DeliveryView;
 
 async function errorText(res: Response): Promise<string> {
   const err = await res.json().catch(() => null);

@@ -6,6 +6,7 @@ import { healthOperations } from "./health";
 import { invitationOperations } from "./invitations";
 import { keyOperations } from "./keys";
 import { langgraphOperations } from "./langgraph";
+import { langgraphRunOperations } from "./langgraph-runs";
 import { mcpOperations } from "./mcp";
 import { memoryOperations } from "./memory";
 import { settingsOperations } from "./settings";
@@ -25,6 +26,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...keyOperations,
   ...webhookOperations,
   ...langgraphOperations,
+  ...langgraphRunOperations,
   ...settingsOperations,
   ...adminOperations,
   ...healthOperations,
