@@ -74,6 +74,7 @@ async function threadForRun(db: Db, user: SessionUser, threadId: string, body: R
   }
   if (task === null) throw new AppError("unprocessable", "message_required", 'input.messages: the first run of a thread needs a task, e.g. { messages: [{ role: "user", content: "Summarize notes.md" }] }.');
   await createThread(db, user.id, body.assistant_id, task, undefined, { id: threadId, metadata: boundMetadata(pending?.metadata ?? "{}") });
+  // Killed right here, both rows stay: the Thread wins everywhere (resolveThread, search).
   if (pending) await db.apiThread.deleteMany({ where: { id: threadId } });
   await ensureWorkspace(env().WORKSPACES_DIR, threadId);
 }
