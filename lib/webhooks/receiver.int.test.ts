@@ -12,7 +12,7 @@ import { canonicalArgs } from "../policy/canonical";
 import { listDeliveries, redeliver } from "./deliveries";
 import { docsVerifySnippet } from "./docs-snippet";
 import { addWebhook, updateWebhook } from "./endpoints";
-import { installWebhookRecorder } from "./record";
+import { installWebhookRecorder, recordWebhookEvent } from "./record";
 import { startWebhookSender, type WebhookSender } from "./sender";
 
 /**
@@ -175,6 +175,21 @@ describe("webhooks to a real receiver", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ event: "approval.decided", eventKey: `approval.decided:${c.id}` });
     expect(JSON.parse(rows[0]?.payload ?? "{}").data).toMatchObject({ approval_id: c.id, status: "rejected", decision: "reject" });
+  });
+
+  it("a decision is sent once its transaction commits, with its real decision; one that rolls back is never sent", async () => {
+    const { webhook } = await addWebhook(t.db, ids.owner, ids.workspaceId, { url: `http://127.0.0.1:${rcv.port}/hook`, events: ["approval.decided"] });
+    const c = await challenge();
+    const decided = (status: string) => ({ topic: "approval.decided" as const, traceId: "1".repeat(32), threadId: ids.threadId, runId: null, at: Date.now(), data: { approvalId: c.id, status } });
+    // Published, but the transaction that decided it rolled back: the row stays pending.
+    expect(await recordWebhookEvent(t.db, decided("approved"), { commitWaitMs: 300 })).toBe(0);
+    // Published before the commit: the recorder waits for the row, then reads the decision.
+    const recorded = recordWebhookEvent(t.db, decided("approved"), { commitWaitMs: 5_000 });
+    await new Promise((r) => setTimeout(r, 200));
+    await t.db.approval.update({ where: { id: c.id }, data: { status: "approved", decision: "edit", decidedAt: new Date() } });
+    expect(await recorded).toBe(1);
+    const [row] = await t.db.webhookDelivery.findMany({ where: { endpointId: webhook.id } });
+    expect(JSON.parse(row?.payload ?? "{}").data).toMatchObject({ approval_id: c.id, status: "approved", decision: "edit" });
   });
 
   it("a run's end: completed, incomplete and cancelled are run.finished, failed is run.failed, waiting is nothing; a replay adds nothing", async () => {

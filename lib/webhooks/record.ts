@@ -88,12 +88,39 @@ async function dataOf(db: Db, plan: Plan): Promise<{ workspaceId: string; data: 
   return { workspaceId: a.thread.flow.workspaceId, data };
 }
 
+/** How long a decision's transaction may take to commit before its event is dropped, and how often to look (ms). */
+const COMMIT_WAIT_MS = 10_000;
+const COMMIT_POLL_MS = 100;
+
 /**
- * Records the deliveries of one bus event; an event no webhook listens to writes nothing.
+ * Waits until a decided approval's row says so. A decision is published from inside the
+ * transaction that accepts its run (docs/durability.md#decisions): on PostgreSQL another
+ * connection sees the row pending until that commits, and a transaction that rolls back
+ * never decided anything, so its event must not become a webhook.
+ * @returns false when the row is still pending after COMMIT_WAIT_MS (or is gone).
+ */
+async function decisionCommitted(db: Db, approvalId: string, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const row = await db.approval.findUnique({ where: { id: approvalId }, select: { status: true } });
+    if (!row) return false;
+    if (row.status !== "pending") return true;
+    if (Date.now() >= deadline) {
+      log.debug({ approvalId }, "webhooks: a decision that never committed is not sent");
+      return false;
+    }
+    await new Promise((r) => setTimeout(r, COMMIT_POLL_MS));
+  }
+}
+
+/**
+ * Records the deliveries of one bus event; an event no webhook listens to writes nothing, nor
+ * does a decision whose transaction never commits (waited for up to `opts.commitWaitMs`,
+ * default 10 s).
  * @returns how many deliveries were created (0 for an event already recorded).
  * @throws what the database throws, except the unique-key conflict of an event seen before.
  */
-export async function recordWebhookEvent(db: Db, e: BusEvent): Promise<number> {
+export async function recordWebhookEvent(db: Db, e: BusEvent, opts: { commitWaitMs?: number } = {}): Promise<number> {
   const plan = planOf(e);
   if (!plan) return 0;
   // A card decision publishes approval.decided, then approval.consumed when the tool runs; a
@@ -104,6 +131,7 @@ export async function recordWebhookEvent(db: Db, e: BusEvent): Promise<number> {
   if (!workspaceId) return 0;
   const endpoints = await db.webhookEndpoint.findMany({ where: { workspaceId, enabled: true, events: { contains: `"${plan.event}"` } }, select: { id: true } });
   if (endpoints.length === 0) return 0;
+  if (plan.kind === "approval" && plan.event === "approval.decided" && !(await decisionCommitted(db, plan.approvalId, opts.commitWaitMs ?? COMMIT_WAIT_MS))) return 0;
   const found = await dataOf(db, plan);
   if (!found) return 0;
   const payload: WebhookPayload = { id: `evt_${randomBytes(12).toString("base64url")}`, type: plan.event, created_at: new Date(e.at).toISOString(), workspace_id: found.workspaceId, data: found.data };
