@@ -30,6 +30,22 @@ const securityHeaders = [
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
 ];
 
+/**
+ * CORS for the LangGraph Platform API (docs/langgraph-api.md#cors): Agent Inbox and other
+ * browser clients call it from their own origin with an API key (`x-api-key` or
+ * `Authorization`). Any origin may, because credentials are never allowed: a browser sends no
+ * cookie cross-origin without `Access-Control-Allow-Credentials`, so a page elsewhere can act
+ * only with a key it holds, never with a visitor's session. The rest of the app stays
+ * same-origin. Preflights get Next.js's own OPTIONS answer with these headers.
+ */
+const langgraphCors = [
+  { key: "Access-Control-Allow-Origin", value: "*" },
+  { key: "Access-Control-Allow-Methods", value: "GET, POST, PUT, PATCH, DELETE, OPTIONS" },
+  { key: "Access-Control-Allow-Headers", value: "authorization, x-api-key, content-type, accept, last-event-id, x-auth-scheme, x-request-id, x-user-id" },
+  { key: "Access-Control-Expose-Headers", value: "content-location, location" },
+  { key: "Access-Control-Max-Age", value: "600" },
+];
+
 const config: NextConfig = {
   // better-sqlite3 is native; Prisma's generated client loads its wasm query compiler.
   // QuickJS (run_javascript) finds its .wasm file next to its own module file: bundled, that
@@ -39,7 +55,10 @@ const config: NextConfig = {
   typedRoutes: false,
   poweredByHeader: false,
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [
+      { source: "/:path*", headers: securityHeaders },
+      { source: "/api/langgraph/:path*", headers: langgraphCors },
+    ];
   },
 };
 
