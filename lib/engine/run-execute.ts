@@ -252,8 +252,14 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
 /**
  * Stores a run's events with the next seq of the thread. The lease makes the run the thread's
  * only writer; a seq taken anyway (a previous holder's last write landing late) is retried
- * with a fresh one, so no event is lost.
+ * with a fresh one, and a write SQLite refused as busy is tried again, so no event is lost
+ * and no run fails on a transient lock.
  */
+/** True for SQLite's "database is locked" (SQLITE_BUSY) as Prisma's driver adapter reports it. */
+function isSqliteBusy(err: unknown): boolean {
+  return err instanceof Error && /database is locked|SQLITE_BUSY/.test(err.message);
+}
+
 function eventStore(db: Db, threadId: string, runId: string, onStored: ExecuteJobOptions["onStored"]) {
   let seq: number | null = null;
   return async (type: string, data: string): Promise<void> => {
@@ -268,8 +274,13 @@ function eventStore(db: Db, threadId: string, runId: string, onStored: ExecuteJo
         onStored?.(threadId, next);
         return;
       } catch (err) {
-        if (prismaErrorCode(err) !== "P2002" || attempt >= 5) throw err;
-        seq = null;
+        // A seq taken meanwhile: read the last one again. SQLite busy past its timeout (another
+        // connection of the file held the write lock, e.g. under heavy load): nothing was
+        // written, so the same write is tried again after a pause.
+        const busy = isSqliteBusy(err);
+        if ((prismaErrorCode(err) !== "P2002" && !busy) || attempt >= 5) throw err;
+        if (busy) await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+        else seq = null;
       }
     }
   };
