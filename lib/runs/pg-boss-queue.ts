@@ -1,4 +1,5 @@
 import "server-only";
+import { Client } from "pg";
 import PgBoss from "pg-boss";
 import type { RunQueue } from "./queue";
 
@@ -22,8 +23,11 @@ export function pgBossQueue(connectionString: string): RunQueue {
   const ready = () => {
     started ??= (async () => {
       await boss.start();
-      if (!(await boss.getQueue(QUEUE))) await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: 60 * 60 });
-    })();
+      await createQueueOnce(connectionString, boss);
+    })().catch((err: unknown) => {
+      started = null; // the next dispatch or consume tries again
+      throw err;
+    });
     return started;
   };
   return {
@@ -45,4 +49,28 @@ export function pgBossQueue(connectionString: string): RunQueue {
       await boss.stop({ graceful: true, wait: true, timeout: 30_000 });
     },
   };
+}
+
+/** Key of the session advisory lock that serialises creating the run queue across processes. */
+const CREATE_QUEUE_LOCK = 0x7068_796c_7275_6e71n; // "phylrunq"
+
+/**
+ * Creates the run queue unless it exists, holding a PostgreSQL session advisory lock
+ * (`pg_advisory_lock`) on a connection of its own meanwhile. pg-boss's `createQueue` inserts
+ * the queue row and creates its partition table in one transaction; two processes doing it at
+ * once on a fresh database (a cluster's first start: web instances and workers together)
+ * deadlock (40P01), and the loser's process failed to start. Under the lock the second process
+ * finds the queue made by the first. The lock ends with the connection, also if this process
+ * dies holding it.
+ * @throws whatever connecting or pg-boss throws; `ready` then tries again on the next call.
+ */
+async function createQueueOnce(connectionString: string, boss: PgBoss): Promise<void> {
+  const client = new Client({ connectionString, application_name: "phylactery-runs-setup" });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [CREATE_QUEUE_LOCK.toString()]);
+    if (!(await boss.getQueue(QUEUE))) await boss.createQueue(QUEUE, { name: QUEUE, retryLimit: 0, expireInSeconds: 60 * 60 });
+  } finally {
+    await client.end(); // ends the session, and with it the lock
+  }
 }
