@@ -28,7 +28,7 @@ type Allow = NonNullable<RunDataTypes["approval"]["allow"]>;
 const ALLOW_ALL: Allow = { accept: true, edit: true, respond: true, ignore: true };
 
 /** Past-tense labels of stored decisions. */
-const DECIDED: Record<string, string> = { approve: "approved", edit: "edited", respond: "answered with feedback", reject: "rejected", ignore: "ignored", expired: "expired" };
+const DECIDED: Record<string, string> = { approve: "approved", edit: "edited", respond: "answered with feedback", reject: "rejected", ignore: "ignored", expired: "expired", revise: "replaced by an edited call" };
 
 /** Time left until `iso`, as "m:ss", or null when past. */
 function timeLeft(iso: string, now: number): string | null {

@@ -18,8 +18,12 @@ export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
 export const HumanDecision = z.enum(["approve", "edit", "respond", "reject", "ignore"]);
 export type HumanDecision = z.infer<typeof HumanDecision>;
 
-/** How a challenge left pending: a human decision, or expiry (the `decision` column). */
-export const ApprovalDecisionKind = z.enum([...HumanDecision.options, "expired"]);
+/**
+ * How a challenge left pending (the `decision` column): a human decision, expiry, or
+ * `revise`: an edit sent without the challenge's token (Agent Inbox's Edit), which runs
+ * nothing and puts the edited call up for its own approval (docs/langgraph-api.md#deciding-approvals).
+ */
+export const ApprovalDecisionKind = z.enum([...HumanDecision.options, "expired", "revise"]);
 export type ApprovalDecisionKind = z.infer<typeof ApprovalDecisionKind>;
 
 /** The inbox's status filter: one stored status, or every approval. */

@@ -226,16 +226,7 @@ export async function editChallenge(
   if (edit.shownHash !== undefined && edit.shownHash !== a.argsHash) {
     throw new AppError("conflict", "args_hash_mismatch", "The arguments you edited are not those waiting for approval; reload and decide again.");
   }
-  let next: { canonical: string; hash: string };
-  try {
-    next = canonicalArgs(edit.args);
-  } catch {
-    throw new AppError("unprocessable", "invalid_edit", "input.args: the edited arguments must be a JSON object.");
-  }
-  const policy = edit.decide(a.toolName, next.canonical);
-  if (policy.decision === "BLOCKED") {
-    throw new AppError("forbidden", "edit_blocked_by_policy", `The edited arguments are BLOCKED by policy (${policy.explanation}); the tool will not run with them. Edit them again or reject.`);
-  }
+  const next = editedCall(a, edit);
   await settle(opts, a, { comment: edit.comment ?? null, editedArgs: next.canonical, editedArgsHash: next.hash }, "approved", "edit", input.userId);
   return { approval: { ...a, status: "approved" }, ...next };
 }
@@ -251,6 +242,47 @@ export async function closeChallenge(opts: ApprovalOptions, input: Decider, deci
   const a = await loadForDecider(opts, input);
   await requireOpen(opts, a, ["pending"]);
   await settle(opts, a, { comment: comment ?? null }, "rejected", decision, input.userId);
+}
+
+/**
+ * Replaces a pending call by an edited one without running anything (decision `revise`):
+ * an edit sent without the challenge's token, as Agent Inbox sends it
+ * (docs/langgraph-api.md#deciding-approvals). It needs no token for the same reason closing does:
+ * the edited call does not run here; the ApprovalHandler sends it back to the RiskGate,
+ * where it waits for an approval of its own, with its own token. The edited arguments are
+ * canonicalised (RFC 8785) and judged by the flow's policy first, as an edit's are.
+ * pending -> rejected (decision `revise`, with the edited arguments and their hash) in one
+ * conditional update.
+ * @throws AppError unprocessable ("invalid_edit") when the args are not a JSON object;
+ *   forbidden ("edit_blocked_by_policy") when a policy blocks them; otherwise as {@link closeChallenge}.
+ */
+export async function reviseChallenge(
+  opts: ApprovalOptions,
+  input: Decider,
+  edit: { args: unknown; decide: (toolName: string, canonical: string) => { decision: string; explanation: string } },
+): Promise<{ canonical: string; hash: string }> {
+  const a = await loadForDecider(opts, input);
+  await requireOpen(opts, a, ["pending"]);
+  const next = editedCall(a, edit);
+  const comment = `edited from sha256 ${a.argsHash} to ${next.hash}; the edited call needs its own approval`;
+  await settle(opts, a, { comment, editedArgs: next.canonical, editedArgsHash: next.hash }, "rejected", "revise", input.userId);
+  return next;
+}
+
+/** An edit's canonical arguments, refused when not a JSON object or BLOCKED by policy. */
+function editedCall(a: Approval, edit: { args: unknown; decide: (toolName: string, canonical: string) => { decision: string; explanation: string } }): { canonical: string; hash: string } {
+  let next: { canonical: string; hash: string };
+  try {
+    if (typeof edit.args !== "object" || edit.args === null || Array.isArray(edit.args)) throw new Error("not an object");
+    next = canonicalArgs(edit.args);
+  } catch {
+    throw new AppError("unprocessable", "invalid_edit", "input.args: the edited arguments must be a JSON object.");
+  }
+  const policy = edit.decide(a.toolName, next.canonical);
+  if (policy.decision === "BLOCKED") {
+    throw new AppError("forbidden", "edit_blocked_by_policy", `The edited arguments are BLOCKED by policy (${policy.explanation}); the tool will not run with them. Edit them again or reject.`);
+  }
+  return next;
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ApprovalDecisionKind, HumanDecision } from "../approvals/inbox-item";
-import { approveChallenge, closeChallenge, editChallenge } from "../approvals/service";
+import { approveChallenge, closeChallenge, editChallenge, reviseChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { AppError, isAppError } from "../errors";
 import { canonicalArgs } from "../policy/canonical";
@@ -13,16 +13,20 @@ import type { ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
  * service (lib/engine/run-thread.ts) before a run resumes.
  */
 
-/** The decisions an approver can send (issue 4; LangGraph HumanResponse). */
+/**
+ * The decisions an approver can send (docs/architecture.md#approvals; LangGraph
+ * HumanResponse), plus `revise`: an edit without the token, from the LangGraph API only
+ * (lib/platform/resume.ts), which runs nothing and puts the edited call up for approval.
+ */
 export type DecisionInput = {
   kind: "decision";
   approvalId: string;
-  decision: HumanDecision;
+  decision: HumanDecision | "revise";
   /** The card's one-time token: required to approve or edit. */
   token?: string;
   /** The args hash the approver was shown; must equal the challenge's. */
   argsHash?: string;
-  /** edit: the new arguments. */
+  /** edit, revise: the new arguments. */
   args?: Record<string, unknown>;
   /** respond: the feedback (required); reject: the reason; otherwise a note. */
   comment?: string;
@@ -40,7 +44,9 @@ export function waitingCalls(snapshot: { tasks: { interrupts: { id?: string; val
  * Applies a decision to the challenge it names (one conditional update; see
  * lib/approvals/service.ts) and builds the resume map for `Command({ resume })`: the
  * interrupt of that call gets the HumanResponse. Ignore cancels the run: every other
- * call the thread waits on is dismissed too, so the run ends as a whole.
+ * call the thread waits on is dismissed too, so the run ends as a whole. Revise closes the
+ * challenge without its token and hands the edited arguments to the ApprovalHandler, which
+ * sends the edited call back to the RiskGate for an approval of its own.
  * @throws AppError conflict ("no_pending_approval") when the thread does not wait on it;
  *   unprocessable when a required field is missing; anything the service throws.
  */
@@ -93,6 +99,12 @@ export async function applyDecision(
       const edited = await editChallenge(approvalOpts, { ...who, token, argsHash }, { args: input.args, decide: (t, c) => deps.flow.decide(t, c, deps.permission), ...note, ...shown });
       const args = JSON.parse(edited.canonical) as Record<string, unknown>;
       return { resume: { [target.id]: resumeOf("edit", { type: "edit", args: { action: tool, args } }, token) }, label: `Approved ${tool} with edited arguments (sha256 ${edited.hash.slice(0, 12)}…)` };
+    }
+    case "revise": {
+      if (!input.args) throw new AppError("unprocessable", "args_required", "input.args: an edit needs the new arguments (a JSON object).");
+      const edited = await reviseChallenge(approvalOpts, who, { args: input.args, decide: (t, c) => deps.flow.decide(t, c, deps.permission) });
+      const args = JSON.parse(edited.canonical) as Record<string, unknown>;
+      return { resume: { [target.id]: resumeOf("revise", { type: "edit", args: { action: tool, args } }) }, label: `Edited ${tool} (sha256 ${edited.hash.slice(0, 12)}…); the edited call waits for its own approval` };
     }
     case "respond": {
       if (!comment) throw new AppError("unprocessable", "comment_required", "input.comment: write the feedback the agent should get instead of running the tool.");

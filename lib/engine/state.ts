@@ -90,6 +90,11 @@ export interface ProposedTool {
   /** SHA-256 hex of `canonical_args`. */
   args_hash: string;
   tool_call_id: string;
+  /**
+   * The approval whose call an approver edited without its token (decision `revise`): the
+   * RiskGate then asks for an approval even where the policy would allow the call.
+   */
+  revised_from?: string;
 }
 
 /** The result of the last tool call (docs/architecture.md#state-and-channels). */

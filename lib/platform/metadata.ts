@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 
 /**
- * The Platform API's metadata filter (docs/langgraph-api.md#filters): every key of `filter`
+ * The Platform API's metadata filter (docs/langgraph-api.md#threads): every key of `filter`
  * must be present in `metadata` with an equal (deeply equal) value. No filter matches all.
  */
 export function matchesMetadata(metadata: Record<string, unknown>, filter: Record<string, unknown> | undefined): boolean {

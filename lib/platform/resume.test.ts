@@ -12,9 +12,16 @@ describe("resumeInput", () => {
     expect(resumeInput({ type: "accept", args: echo() }, one)).toEqual({ kind: "decision", approvalId: "apv_one", decision: "approve", token: "tok", argsHash: canonicalArgs(args).hash });
   });
 
-  it("refuses an accept or an edit without the token, naming the field", () => {
+  it("refuses an accept without the token, naming the field", () => {
     expect(() => resumeInput({ type: "accept", args: null }, one)).toThrow(/command\.resume\.args.*approval\.token/);
-    expect(() => resumeInput([{ type: "edit", args: echo("apv_one", null) }], one)).toThrow(/token/);
+    expect(() => resumeInput({ type: "accept", args: echo("apv_one", null) }, one)).toThrow(/approval\.token/);
+  });
+
+  it("turns an edit without the token (Agent Inbox's { action, args }) into a revise, which runs nothing; without arguments it is refused", () => {
+    const inbox = { action: "write_file", args: { path: "other.md", content: "edited" } };
+    expect(resumeInput([{ type: "edit", args: inbox }], one)).toEqual({ kind: "decision", approvalId: "apv_one", decision: "revise", args: { path: "other.md", content: "edited" } });
+    expect(resumeInput([{ type: "edit", args: { ...echo("apv_one", null), args: { path: "x.md" } } }], one)).toMatchObject({ decision: "revise", args: { path: "x.md" } });
+    expect(() => resumeInput({ type: "edit", args: { action: "write_file" } as never }, one)).toThrow(/command\.resume\.args\.args/);
   });
 
   it("maps edit, response and ignore to the run view's decisions", () => {

@@ -65,7 +65,7 @@ function approvalInput(approvalId: string, answer: HumanResponse | string): RunI
       throw new AppError(
         "unprocessable",
         "token_required",
-        `${field}.args: to ${answer.type} an approval, send as args the action_request you were shown, with its approval.token (docs/langgraph-api.md#approvals).`,
+        `${field}.args: to ${answer.type} an approval, send as args the action_request you were shown, with its approval.token (docs/langgraph-api.md#deciding-approvals).`,
       );
     }
     return token;
@@ -78,6 +78,15 @@ function approvalInput(approvalId: string, answer: HumanResponse | string): RunI
       return { kind: "decision", approvalId, decision: "approve", token, argsHash: shown };
     }
     case "edit": {
+      if (!echo?.approval?.token) {
+        // Agent Inbox's Edit sends `{ action, args }` without our `approval`: without the token
+        // nothing may run, so the edited call is put up for an approval of its own (revise).
+        const args = echo?.args;
+        if (!args || typeof args !== "object" || Array.isArray(args)) {
+          throw new AppError("unprocessable", "args_required", `${field}.args.args: an edit needs the edited arguments (a JSON object).`);
+        }
+        return { kind: "decision", approvalId, decision: "revise", args: args as Record<string, unknown> };
+      }
       const token = tokenOf();
       const shown = echo?.approval?.args_hash;
       return { kind: "decision", approvalId, decision: "edit", token, args: (echo as { args: Record<string, unknown> }).args, ...(shown ? { argsHash: shown } : {}) };
@@ -106,12 +115,13 @@ function outcomeInput(toolCallId: string, answer: HumanResponse | string): RunIn
 
 /**
  * Turns a `Command({ resume })` of the LangGraph API into the run input the run view would
- * send (docs/langgraph-api.md#approvals), so an API decision takes the same path as a click
+ * send (docs/langgraph-api.md#deciding-approvals), so an API decision takes the same path as a click
  * on an approval card: role, thread, expiry, arguments hash, HMAC token and one-time use are
- * all checked when the run is accepted (lib/engine/run-decision.ts). Approvals: accept and edit
- * need the echoed `action_request` with its `approval.token`; an accept's echoed arguments
- * must hash to the challenge's; response carries the feedback; ignore dismisses the call and
- * cancels the run. A question takes a string answer; an unknown outcome takes accept (run it
+ * all checked when the run is accepted (lib/engine/run-decision.ts). Approvals: accept needs
+ * the echoed `action_request` with its `approval.token`, and its echoed arguments must hash
+ * to the challenge's; an edit with the token runs the edited call; an edit without it (Agent
+ * Inbox's Edit) runs nothing and puts the edited call up for its own approval (`revise`);
+ * response carries the feedback; ignore dismisses the call and cancels the run. A question takes a string answer; an unknown outcome takes accept (run it
  * again) or ignore (skip it).
  * @throws AppError conflict (nothing waiting, unknown interrupt, ambiguous resume),
  *   unprocessable (a missing token, answer or choice), each naming the field.

@@ -4,7 +4,7 @@ import { z } from "zod";
  * The stream modes Phylactery serves (docs/langgraph-api.md#stream-modes): `values` (the
  * thread's state after each step), `updates` (what each node wrote), `messages-tuple` (the
  * agent's messages with their metadata), `custom` (the run's named events, as the run view
- * gets them) and `events` (one `on_chain_end` per node that finished, and errors).
+ * gets them) and `events` (one `on_chain_end` per node that finished, one `on_chain_start` per node that starts, and errors).
  */
 export const StreamMode = z.enum(["values", "updates", "messages-tuple", "custom", "events"], {
   error: "stream_mode: one of values, updates, messages-tuple, custom, events (docs/langgraph-api.md#stream-modes)",
@@ -15,7 +15,7 @@ export type StreamMode = z.infer<typeof StreamMode>;
 export const ActionRequestEcho = z.object({
   action: z.string().max(200),
   args: z.record(z.string(), z.unknown()),
-  /** What the HumanInterrupt carried (docs/langgraph-api.md#approvals): the challenge and its one-time token. */
+  /** What the HumanInterrupt carried (docs/langgraph-api.md#deciding-approvals): the challenge and its one-time token. */
   approval: z
     .object({
       id: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "approval ids are 6-64 of [A-Za-z0-9_-]").optional(),

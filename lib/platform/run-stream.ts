@@ -48,7 +48,8 @@ function updatesOf(parent: StateSnapshot | null): Record<string, unknown>[] {
  * `metadata` `{ run_id, attempt }` first; then, as the run goes, `custom` (the run's named
  * events, as stored), `messages` (`[message, metadata]` for each agent message: the
  * messages-tuple mode), and from each checkpoint the run writes `values` (the state),
- * `updates` (`{ node: update }`) and `events` (`on_chain_end` per node); when the run stops at
+ * `updates` (`{ node: update }`) and `events` (`on_chain_end` per node that finished, then
+ * `on_chain_start` per node the checkpoint hands over to); when the run stops at
  * an interrupt, `updates` `{ __interrupt__ }` and `values` with `__interrupt__`; an `error`
  * event when it fails. Every event carries an `id` (the seq of the stored event it follows,
  * with a suffix for state events) so a client resumes with `Last-Event-ID`. The stream follows
@@ -75,6 +76,13 @@ export function platformRunStream(o: PlatformStreamOptions): Response {
           if (o.modes.has("events")) {
             const [node, output] = Object.entries(update)[0] as [string, unknown];
             sink.event("events", { event: "on_chain_end", name: node, run_id: o.runId, metadata: { langgraph_node: node, thread_id: o.threadId }, data: { output } }, `${cursor}.${step}e`);
+          }
+        }
+        // The nodes this checkpoint hands over to are the ones running now (Agent Inbox shows
+        // the last one as the run's current node).
+        if (o.modes.has("events")) {
+          for (const node of new Set(snapshot.next)) {
+            sink.event("events", { event: "on_chain_start", name: node, run_id: o.runId, metadata: { langgraph_node: node, thread_id: o.threadId }, data: {} }, `${cursor}.${step}s`);
           }
         }
         if (o.modes.has("values")) sink.event("values", o.reader.values(snapshot), `${cursor}.${step}v`);

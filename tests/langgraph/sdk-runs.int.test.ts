@@ -128,6 +128,60 @@ describe("LangGraph SDK: runs", () => {
     expect(file(threadId, "summary.md")).toBe(false);
   });
 
+  it("edit as Agent Inbox sends it ({ action, args }, no token): nothing runs; the edited call waits as a new approval, and Accept runs it", async () => {
+    const { threadId, chunks } = await threadToApproval();
+    const request = interruptOf(chunks).value[0]?.action_request;
+    if (!request) throw new Error("no request");
+    const inboxEdit = { action: request.action, args: { ...request.args, path: "inbox-edit.md" } };
+    // Needing no token does not mean anyone may: a viewer's edit is refused, and nothing changes.
+    const [, , , v] = s.users;
+    if (!v) throw new Error("victor");
+    const viewer = await sdkFor(v.email, v.password);
+    expect(await status(viewer.sdk.runs.wait(threadId, flowId, { command: { resume: [{ type: "edit", args: inboxEdit }] } }))).toBe(403);
+    // As Agent Inbox streams a resume: the `events` mode, whose on_chain_start names the current node.
+    const resumed = await collect(sdk.runs.stream(threadId, flowId, { command: { resume: [{ type: "edit", args: inboxEdit }] }, streamMode: ["updates", "events"] }) as AsyncIterable<Chunk>);
+    const started = resumed.flatMap((c) => (c.event === "events" && (c.data as { event: string }).event === "on_chain_start" ? [(c.data as { metadata: { langgraph_node: string } }).metadata.langgraph_node] : []));
+    expect(started).toEqual(expect.arrayContaining(["approval_handler", "risk_gate", "await_approval"]));
+    expect(resumed.some((c) => c.event === "events" && (c.data as { event: string; name: string }).event === "on_chain_end" && (c.data as { name: string }).name === "risk_gate")).toBe(true);
+    expect(file(threadId, "inbox-edit.md")).toBe(false);
+    expect(file(threadId, "summary.md")).toBe(false);
+    // The thread waits again, on an approval of the edited call, with a token of its own.
+    const next = interruptOf(resumed).value[0]?.action_request;
+    expect(next?.args).toEqual(inboxEdit.args);
+    expect(next?.approval.id).not.toBe(request.approval.id);
+    expect(next?.approval.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await sdk.threads.get(threadId)).status).toBe("interrupted");
+    const closed = await http.fetch(`/api/approvals/${request.approval.id}`);
+    expect(await closed.json()).toMatchObject({ status: "rejected", decision: "revise" });
+    // The first approval's token is spent: it cannot run the original call.
+    expect(await status(sdk.runs.wait(threadId, flowId, { command: { resume: { type: "accept", args: request } } }))).toBe(409);
+    expect(file(threadId, "summary.md")).toBe(false);
+    await sdk.runs.wait(threadId, flowId, { command: { resume: [{ type: "accept", args: next }] } });
+    expect(file(threadId, "inbox-edit.md")).toBe(true);
+    expect(file(threadId, "summary.md")).toBe(false);
+    const [last] = await sdk.runs.list(threadId);
+    expect(last?.status).toBe("success");
+  });
+
+  it("Mark as resolved (Agent Inbox: updateState with values null as __end__) dismisses the waiting approval; other state updates are refused", async () => {
+    const { threadId, chunks } = await threadToApproval();
+    const request = interruptOf(chunks).value[0]?.action_request;
+    if (!request) throw new Error("no request");
+    expect(await status(sdk.threads.updateState(threadId, { values: { final_answer: "planted" } }))).toBe(405);
+    const [, , , v] = s.users;
+    if (!v) throw new Error("victor");
+    const viewer = await sdkFor(v.email, v.password);
+    expect(await status(viewer.sdk.threads.updateState(threadId, { values: null, asNode: "__end__" }))).toBe(403);
+    const updated = await sdk.threads.updateState(threadId, { values: null, asNode: "__end__" });
+    expect(updated.configurable).toMatchObject({ thread_id: threadId, checkpoint_id: expect.any(String) });
+    expect(file(threadId, "summary.md")).toBe(false);
+    expect((await sdk.threads.get(threadId)).status).toBe("idle");
+    const [run] = (await sdk.runs.list(threadId)) as unknown as { phylactery_status: string }[];
+    expect(run?.phylactery_status).toBe("cancelled");
+    expect(await (await http.fetch(`/api/approvals/${request.approval.id}`)).json()).toMatchObject({ status: "rejected", decision: "ignore" });
+    expect(await status(sdk.threads.updateState(threadId, { values: null, asNode: "__end__" }))).toBe(409);
+  });
+
   it("response and ignore: the tool never runs; ignore cancels the run", async () => {
     const a = await threadToApproval();
     await sdk.runs.wait(a.threadId, flowId, { command: { resume: [{ type: "response", args: "Do not write files today." }] } });

@@ -11,7 +11,7 @@ import { Body as HistoryBody, Params as HistoryParams } from "@/app/api/langgrap
 import { Body as ThreadPatchBody, Params as ThreadParams, Query as ThreadQuery } from "@/app/api/langgraph/threads/[threadId]/schema";
 import { Params as AtCheckpointParams, Query as AtCheckpointQuery } from "@/app/api/langgraph/threads/[threadId]/state/[checkpointId]/schema";
 import { Body as CheckpointBody, Params as CheckpointParams } from "@/app/api/langgraph/threads/[threadId]/state/checkpoint/schema";
-import { Params as StateParams, Query as StateQuery } from "@/app/api/langgraph/threads/[threadId]/state/schema";
+import { Params as StateParams, Query as StateQuery, UpdateBody as UpdateStateBody } from "@/app/api/langgraph/threads/[threadId]/state/schema";
 import { Body as ThreadCountBody } from "@/app/api/langgraph/threads/count/schema";
 import { Body as NewThreadBody } from "@/app/api/langgraph/threads/schema";
 import { Body as ThreadSearchBody } from "@/app/api/langgraph/threads/search/schema";
@@ -269,11 +269,18 @@ export const langgraphOperations: ApiOperation[] = [
     method: "POST",
     path: "/api/langgraph/threads/{threadId}/state",
     tag: TAG,
-    summary: "Update a thread's state (not offered)",
-    description: "To go back in time, fork the thread at a checkpoint (the run view, or `POST /api/threads/{threadId}/fork`), then run the fork. Another workspace's thread answers 404 first.",
+    summary: "Mark a thread as resolved (other state updates are not offered)",
+    description:
+      "Only Agent Inbox's \"Mark as resolved\": `{ values: null, as_node: \"__end__\" }` dismisses the approval the thread waits on (the `ignore` decision: nothing runs, the run ends cancelled) and answers the checkpoint config. Any other update answers 405: to go back in time, fork the thread at a checkpoint (the run view, or `POST /api/threads/{threadId}/fork`), then run the fork. Another workspace's thread answers 404 first.",
     auth: "session-or-key",
     params: StateParams,
-    responses: { 405: NOT_OFFERED("Fork the thread at a checkpoint.") },
+    body: UpdateStateBody,
+    responses: {
+      200: { description: "`{ configurable: { thread_id, checkpoint_ns, checkpoint_id } }` of the thread after the approval was dismissed." },
+      403: { description: "Only an owner or approver may dismiss an approval." },
+      405: NOT_OFFERED("Fork the thread at a checkpoint."),
+      409: { description: "The thread waits on no approval (`nothing_to_resolve`), or a run holds it." },
+    },
   },
   {
     method: "PATCH",

@@ -148,6 +148,32 @@ describe("approvalHandlerNode: edit, respond, ignore, expired", () => {
     expect(trail[1]?.args_hash).toBe(next.hash);
   });
 
+  it("revise (an edit without the token): nothing consumed or run; the edited call, under a new id, goes back to the RiskGate", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const executorMessages = [{ role: "assistant" as const, content: [{ type: "tool-call" as const, toolCallId: p.tool_call_id, toolName: "write_file", input: p.args }] }];
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "revise", token: null, edited_args: edited }, { executor_messages: executorMessages }), config as never);
+    const t = targets(cmd);
+    const next = canonicalArgs(edited);
+    expect(t.map((x) => x.node)).toEqual(["risk_gate"]);
+    expect(deps.consumed).toHaveLength(0);
+    expect(deps.ran).toHaveLength(0);
+    const b = t[0]?.arg?.branch;
+    expect(b?.proposed_tool).toEqual({ name: "write_file", args: edited, canonical_args: next.canonical, args_hash: next.hash, tool_call_id: "edit-apv_123456", revised_from: "apv_123456" });
+    expect(b).toMatchObject({ awaiting_approval: false, approval_id: null, approval_request: null, phase: "running" });
+    // The agent's conversation names the edited call, so its result will match it.
+    expect(b?.executor_messages).toEqual([{ role: "assistant", content: [{ type: "tool-call", toolCallId: "edit-apv_123456", toolName: "write_file", input: edited }] }]);
+    expect(deps.audits.map((a) => a.action)).toEqual(["approval_revised"]);
+    expect(chunks).toMatchObject([{ type: "data-tool", id: p.tool_call_id, data: { status: "rejected", output: expect.stringMatching(/^Not run: replaced/) } }]);
+  });
+
+  it("revise with arguments that are not a JSON object keeps the call waiting", async () => {
+    const deps = fakeDeps();
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "revise", token: null, edited_args: undefined }));
+    expect(targets(cmd).map((x) => x.node)).toEqual(["await_approval"]);
+    expect(deps.audits).toHaveLength(0);
+  });
+
   it("edit whose new arguments the policy BLOCKS: the tool does not run, outcome invalid", async () => {
     const doc = structuredClone(workspaceAssistant);
     const policy = doc.nodes.find((n) => n.type === "policy");

@@ -22,6 +22,10 @@ import type { ApprovalOutcome, AuditRecord, BranchTask, GraphUpdate, ProposedToo
  *   try ends as rejected (final: the action is cancelled, never retried) and the Supervisor
  *   records who rejected it and why.
  * - ignore: the run is cancelled (state `cancelled`) -> Supervisor -> Finalizer.
+ * - revise: an edit sent without the token (docs/langgraph-api.md#deciding-approvals); the challenge
+ *   was closed when the decision was accepted. Nothing runs: the edited call replaces the
+ *   proposal under a new tool call id (`edit-<approval id>`) and goes back to the RiskGate,
+ *   which asks for an approval of its own even where the policy would allow it -> RiskGate.
  * - expired: nobody decided in time; the step failed this try and the Supervisor decides
  *   (asks again with a new challenge while tries remain, else the step fails).
  * Any failure: the tool does not run; a bad chat command leaves the call waiting for a
@@ -56,7 +60,7 @@ export function approvalHandlerNode(deps: EngineDeps) {
       return settle({ ...branch, ...cleared, phase: "done", approval_outcome: o, output }, [r], extra);
     };
 
-    const closing = req.kind === "reject" || req.kind === "respond" || req.kind === "ignore";
+    const closing = req.kind === "reject" || req.kind === "respond" || req.kind === "ignore" || req.kind === "revise";
     if (closing && req.approval_id !== approvalId) return refuse(config, task, "That approval id does not match the pending call.", req.via);
     switch (req.kind) {
       case "reject": {
@@ -97,6 +101,8 @@ export function approvalHandlerNode(deps: EngineDeps) {
         };
         return settle(next, [r]);
       }
+      case "revise":
+        return revise(deps, task, config, record);
       case "approve":
       case "edit":
         return approveOrEdit(deps, task, config, req.kind === "edit" ? req.edited_args : undefined, record, outcome);
@@ -196,6 +202,39 @@ async function approveOrEdit(
     approval_outcome: outcome(edited ? "edited" : "approved", edited ? `edited to sha256 ${edited.hash}` : "approved"),
   };
   return new Command({ update: { audit_trail: records, ...mirror(next) }, goto: sendBranch("tools", task, next) });
+}
+
+/**
+ * Replaces the waiting call by the approver's edited call, which nothing has approved:
+ * the old call is reported as not run, the agent's conversation shows the edited call
+ * under its new id, and the RiskGate judges it again (`revised_from` makes it ask for an
+ * approval). The new id is derived from the closed approval, so the node running again
+ * after a crash proposes the same call.
+ */
+async function revise(deps: EngineDeps, task: BranchTask, config: LangGraphRunnableConfig | undefined, record: (action: string, detail: string, argsHash?: string) => AuditRecord): Promise<Command> {
+  const { branch } = task;
+  const p = branch.proposed_tool as ProposedTool;
+  const approvalId = branch.approval_id as string;
+  const raw = branch.approval_request?.edited_args;
+  let edited: { canonical: string; hash: string } | null = null;
+  try {
+    if (typeof raw === "object" && raw !== null && !Array.isArray(raw)) edited = canonicalArgs(raw);
+  } catch {
+    edited = null;
+  }
+  if (!edited) return refuse(config, task, "The edited arguments are not a JSON object.", branch.approval_request?.via ?? "card");
+  const args = JSON.parse(edited.canonical) as unknown;
+  const call: ProposedTool = { name: p.name, args, canonical_args: edited.canonical, args_hash: edited.hash, tool_call_id: `edit-${approvalId}`, revised_from: approvalId };
+  const r = record("approval_revised", `arguments edited without running: sha256 ${p.args_hash} -> ${edited.hash}; the edited call (${call.tool_call_id}) needs its own approval`);
+  await deps.audit(task.thread_id, r);
+  emitTool(config, branch.agent.id, p, "rejected", `Not run: replaced by the approver's edited call, which waits for its own approval.`);
+  const messages = branch.executor_messages.map((m) =>
+    m.role === "assistant" && Array.isArray(m.content)
+      ? { ...m, content: m.content.map((c) => (c.type === "tool-call" && c.toolCallId === p.tool_call_id ? { ...c, toolCallId: call.tool_call_id, input: args } : c)) }
+      : m,
+  );
+  const next: StepBranch = { ...branch, ...cleared, phase: "running", proposed_tool: call, executor_messages: messages };
+  return new Command({ update: { audit_trail: [r], ...mirror(next) }, goto: sendBranch("risk_gate", task, next) });
 }
 
 function emitTool(config: LangGraphRunnableConfig | undefined, agentId: string, p: ProposedTool, status: "rejected" | "error", output: string): void {

@@ -61,6 +61,24 @@ describe("riskGateNode", () => {
     expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "allowed", decision: "ALLOW", risk: "low" } }]);
   });
 
+  it("a call an approver edited without its token (revised_from) waits for its own approval even where the policy allows it", async () => {
+    const deps = fakeDeps();
+    const { config, chunks } = recorder();
+    const p = { ...proposal("read_file", { path: "notes.md" }), tool_call_id: "edit-apv_1", revised_from: "apv_1" };
+    const cmd = await riskGateNode(deps)(at(p), config as never);
+    expect(targets(cmd).map((x) => x.node)).toEqual(["await_approval"]);
+    expect(deps.created).toHaveLength(1);
+    expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "awaiting_approval", decision: "AUTH_REQUIRED", rule: expect.stringMatching(/edited by an approver from apv_1/) } }, { type: "data-approval" }]);
+  });
+
+  it("a revised call the policy BLOCKS is still blocked", async () => {
+    const deps = fakeDeps();
+    const p = { ...proposal("delete_file", { path: "notes.md" }), revised_from: "apv_1" };
+    const cmd = await riskGateNode(deps)(at(p));
+    expect(targets(cmd)).toEqual([{ node: "supervisor" }]);
+    expect(deps.created).toHaveLength(0);
+  });
+
   it("BLOCKED (delete_file) ends the step's try as blocked, final -> Supervisor: audited, never run, never handed back to the agent", async () => {
     const deps = fakeDeps();
     const { config, chunks } = recorder();

@@ -19,7 +19,9 @@ export function refusedResult(tool: string, callId: string, output: string, code
  * wired to the current agent is refused. Then the flow's policies decide on the tool name,
  * the canonical arguments and the run's permission level (the matched rule is shown): ALLOW -> Tools;
  * BLOCKED (or a tool the agent does not have) -> the step's try ends as blocked, final, ->
- * Supervisor; AUTH_REQUIRED -> a signed approval challenge is stored -> AwaitApproval.
+ * Supervisor; AUTH_REQUIRED -> a signed approval challenge is stored -> AwaitApproval. A call
+ * an approver edited without its token (`revised_from`) is never ALLOWed outright: it
+ * waits for an approval of its own.
  * An integrity error goes back to the agent as a failed call (Interpreter).
  */
 export function riskGateNode(deps: EngineDeps) {
@@ -63,7 +65,11 @@ export function riskGateNode(deps: EngineDeps) {
     }
     // The PolicyDecision (docs/architecture.md#run-lifecycle) on the canonical arguments (never the raw ones),
     // checked against its consistency rule.
-    const decided = deps.flow.decide(p.name, recomputed.canonical, deps.permission);
+    const judged = deps.flow.decide(p.name, recomputed.canonical, deps.permission);
+    const decided =
+      p.revised_from && judged.decision === "ALLOW"
+        ? { ...judged, decision: "AUTH_REQUIRED" as const, explanation: `edited by an approver from ${p.revised_from}; needs its own approval (policy alone: ${judged.explanation})` }
+        : judged;
     const policy = policyDecision(p.name, decided);
     const { decision } = policy;
     const ruleText = decided.explanation;

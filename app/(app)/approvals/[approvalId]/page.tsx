@@ -20,6 +20,7 @@ const OUTCOME: Record<string, string> = {
   reject: "Rejected: the tool did not run",
   ignore: "Ignored: the run was cancelled",
   expired: "Expired: nobody decided in time",
+  revise: "Edited without the token: nothing ran; the edited call waits for its own approval",
 };
 
 /** One row of the facts list. */
