@@ -1,13 +1,13 @@
 import "server-only";
 import { PrismaAdapter } from "@auth/prisma-adapter";
-import bcrypt from "bcryptjs";
-import NextAuth, { type NextAuthConfig } from "next-auth";
+import NextAuth, { CredentialsSignin, type NextAuthConfig } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { z } from "zod";
 import { db } from "../db/client";
 import { logger } from "../log";
 import { secretsEnv } from "./secrets-env";
-import { clientAddress, recordSignInFailure, recordSignInSuccess, signInWaitMs } from "./throttle";
+import { passwordMatches } from "./password";
+import { clientAddress, recordSignInFailure, recordSignInSuccess, reserveSignInAttempt } from "./throttle";
 
 /** What the sign-in form posts (every body validated with zod). */
 export const SignInInput = z.object({
@@ -16,16 +16,26 @@ export const SignInInput = z.object({
 });
 
 /**
- * Checks an email and password against the stored bcrypt hash.
+ * Checks an email and password against the stored bcrypt hash. An email with no account
+ * costs the same bcrypt comparison, against a dummy hash (lib/auth/password.ts), so timing
+ * does not tell which emails have accounts (docs/security.md "Sign-in").
  * @returns the user's id, email and name, or null when they don't match.
  */
 export async function verifyCredentials(raw: unknown): Promise<{ id: string; email: string; name: string | null } | null> {
   const parsed = SignInInput.safeParse(raw);
   if (!parsed.success) return null;
   const user = await db().user.findUnique({ where: { email: parsed.data.email } });
-  if (!user?.passwordHash) return null;
-  const ok = await bcrypt.compare(parsed.data.password, user.passwordHash);
-  return ok ? { id: user.id, email: user.email, name: user.name } : null;
+  const ok = await passwordMatches(user?.passwordHash, parsed.data.password);
+  return ok && user ? { id: user.id, email: user.email, name: user.name } : null;
+}
+
+/**
+ * The sign-in failure of an attempt that found no place left in the throttle: Auth.js
+ * redirects with `code=signin_throttled` (docs/security.md "Sign-in"), and no password was
+ * checked.
+ */
+export class SignInThrottled extends CredentialsSignin {
+  code = "signin_throttled";
 }
 
 const config = (): NextAuthConfig => ({
@@ -46,11 +56,12 @@ const config = (): NextAuthConfig => ({
     Credentials({
       credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
       authorize: async (credentials, request) => {
-        // Throttled per account and per address (docs/security.md "Sign-in").
+        // Throttled per account and per address (docs/security.md "Sign-in"): the attempt is
+        // reserved atomically before its password is checked, so a burst gets no more checks.
         const source = { email: String(credentials?.email ?? ""), address: clientAddress(request.headers) };
-        if ((await signInWaitMs(db(), source)) > 0) return null;
+        if (!(await reserveSignInAttempt(db(), source))) throw new SignInThrottled();
         const user = await verifyCredentials(credentials);
-        if (user) await recordSignInSuccess(db(), user.email);
+        if (user) await recordSignInSuccess(db(), source);
         else await recordSignInFailure(db(), source);
         return user;
       },

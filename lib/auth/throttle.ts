@@ -1,13 +1,16 @@
 import "server-only";
 import type { Db } from "../db/client";
+import { prismaErrorCode } from "../db/prisma-error-code";
 
 /**
- * Sign-in throttling (docs/security.md "Sign-in"): failed attempts are counted per account
- * and per client address in the database, so every server instance sees the same counts.
- * Past the limit within the window, that account or address is locked for
+ * Sign-in throttling (docs/security.md "Sign-in"): attempts are counted per account and per
+ * client address in the database, so every server instance sees the same counts. Each
+ * attempt reserves its place by one atomic conditional increment before its password is
+ * checked ({@link reserveSignInAttempt}), so a concurrent burst gets no more checks than a
+ * slow one. At the limit within the window, that account or address is locked for
  * {@link SIGNIN_LOCK_MS} and every attempt answers 429 before any password is checked.
- * A success clears the account's count (not the address's: one good password must not
- * reset a guessing campaign over many accounts).
+ * A success clears the account's count (not the address's, which only gets that attempt
+ * back: one good password must not reset a guessing campaign over many accounts).
  */
 
 /** The window failures are counted in, ms (15 minutes). */
@@ -43,35 +46,88 @@ export function clientAddress(headers: Headers): string {
 }
 
 /**
- * How long the source must wait before trying again, ms; 0 when it may try now.
+ * How long the source must wait before trying again, ms; 0 when it may try now. A key is
+ * waiting while it is locked, and also while its window already holds its limit of attempts
+ * (some may still be having their passwords checked): then until the window ends.
  * @param now ms since the epoch.
  */
 export async function signInWaitMs(db: Db, source: SignInSource, now: number = Date.now()): Promise<number> {
-  const rows = await db.signInThrottle.findMany({ where: { key: { in: keysOf(source).map((k) => k.key) } }, select: { lockedUntil: true } });
-  const until = Math.max(0, ...rows.map((r) => r.lockedUntil?.getTime() ?? 0));
+  const limits = new Map(keysOf(source).map((k) => [k.key, k.max]));
+  const rows = await db.signInThrottle.findMany({ where: { key: { in: [...limits.keys()] } } });
+  let until = 0;
+  for (const r of rows) {
+    until = Math.max(until, r.lockedUntil?.getTime() ?? 0);
+    const windowEnd = r.windowStart.getTime() + SIGNIN_WINDOW_MS;
+    if (windowEnd > now && r.failures >= (limits.get(r.key) ?? Number.POSITIVE_INFINITY)) until = Math.max(until, windowEnd);
+  }
   return Math.max(0, until - now);
 }
 
+const isUniqueViolation = (err: unknown) => prismaErrorCode(err) === "P2002";
+
 /**
- * Counts one failed attempt for the account and the address, locking whichever reached
- * its limit within the window. A count older than the window starts again at 1.
+ * Takes one attempt of `key`'s allowance in one conditional update, so that of any number
+ * of concurrent attempts, on any number of server instances, at most `max` get one per
+ * window: the row is created if missing, started again when its window is over and no lock
+ * holds, then `failures` is incremented only where it is below `max` and no lock holds.
+ * @returns true when the attempt got its place.
+ */
+async function reserveKey(db: Db, key: string, max: number, now: number): Promise<boolean> {
+  const at = new Date(now);
+  try {
+    await db.signInThrottle.create({ data: { key, failures: 0, windowStart: at } });
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+  }
+  const notLocked = { OR: [{ lockedUntil: null }, { lockedUntil: { lte: at } }] };
+  await db.signInThrottle.updateMany({ where: { key, windowStart: { lte: new Date(now - SIGNIN_WINDOW_MS) }, ...notLocked }, data: { failures: 0, windowStart: at, lockedUntil: null } });
+  const { count } = await db.signInThrottle.updateMany({ where: { key, failures: { lt: max }, ...notLocked }, data: { failures: { increment: 1 } } });
+  return count === 1;
+}
+
+/** Gives back one place taken by {@link reserveKey} (never below 0). */
+async function releaseKey(db: Db, key: string): Promise<void> {
+  await db.signInThrottle.updateMany({ where: { key, failures: { gt: 0 } }, data: { failures: { decrement: 1 } } });
+}
+
+/**
+ * Reserves one sign-in attempt for the account and the address before any password is
+ * checked (docs/security.md "Sign-in"). Each reservation counts as a failure at once, by an
+ * atomic conditional increment in the database; {@link recordSignInSuccess} takes it back.
+ * So a burst of concurrent attempts for one account, on one or many server instances, has
+ * at most {@link ACCOUNT_MAX_FAILURES} passwords checked per window.
+ * @param now ms since the epoch.
+ * @returns true when the password may be checked; false when the account or the address
+ *   has no attempt left (nothing is counted then).
+ */
+export async function reserveSignInAttempt(db: Db, source: SignInSource, now: number = Date.now()): Promise<boolean> {
+  const [account, address] = keysOf(source);
+  if (!account || !address) return false;
+  if (!(await reserveKey(db, account.key, account.max, now))) return false;
+  if (await reserveKey(db, address.key, address.max, now)) return true;
+  await releaseKey(db, account.key);
+  return false;
+}
+
+/**
+ * Ends a reserved attempt whose password was wrong: its reservation stays counted, and the
+ * account or address that has reached its limit is locked for {@link SIGNIN_LOCK_MS}.
  * @param now ms since the epoch.
  */
 export async function recordSignInFailure(db: Db, source: SignInSource, now: number = Date.now()): Promise<void> {
-  const at = new Date(now);
   for (const { key, max } of keysOf(source)) {
-    const row = await db.signInThrottle.upsert({ where: { key }, create: { key, failures: 1, windowStart: at }, update: { failures: { increment: 1 } } });
-    if (row.windowStart.getTime() <= now - SIGNIN_WINDOW_MS) {
-      await db.signInThrottle.update({ where: { key }, data: { failures: 1, windowStart: at, lockedUntil: null } });
-    } else if (row.failures >= max) {
-      await db.signInThrottle.update({ where: { key }, data: { lockedUntil: new Date(now + SIGNIN_LOCK_MS) } });
-    }
+    await db.signInThrottle.updateMany({ where: { key, failures: { gte: max } }, data: { lockedUntil: new Date(now + SIGNIN_LOCK_MS) } });
   }
 }
 
-/** Clears the account's failures after a successful sign-in. */
-export async function recordSignInSuccess(db: Db, email: string): Promise<void> {
-  await db.signInThrottle.deleteMany({ where: { key: `account:${email.trim().toLowerCase()}` } });
+/**
+ * Ends a reserved attempt whose password was right: clears the account's count and gives
+ * the address back its reservation (a success is not a failure of the address).
+ */
+export async function recordSignInSuccess(db: Db, source: SignInSource): Promise<void> {
+  const [account, address] = keysOf(source);
+  if (account) await db.signInThrottle.deleteMany({ where: { key: account.key } });
+  if (address) await releaseKey(db, address.key);
 }
 
 /** "Too many sign-in attempts" in plain words, with the wait rounded up to minutes. */

@@ -1,6 +1,7 @@
 import "server-only";
 import bcrypt from "bcryptjs";
 import { z } from "zod";
+import { PASSWORD_BCRYPT_COST } from "../auth/password";
 import { AppError } from "../errors";
 import type { Db } from "./client";
 import { env } from "../env";
@@ -16,7 +17,7 @@ export type { AccountView, InstanceWorkspaceView };
  */
 
 /** bcrypt cost of new password hashes (the seed's too). */
-const BCRYPT_COST = 10;
+const BCRYPT_COST = PASSWORD_BCRYPT_COST;
 
 /**
  * A new account: email, optional display name, and a password of 12 to 72 characters, at most

@@ -1,5 +1,8 @@
+import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PASSWORD_BCRYPT_COST } from "@/lib/auth/password";
 import { ACCOUNT_MAX_FAILURES, ADDRESS_MAX_FAILURES } from "@/lib/auth/throttle";
+import { createDb } from "@/lib/db/client";
 import { signIn } from "../http/client";
 import { startServer, type TestServer } from "../http/server";
 
@@ -66,6 +69,42 @@ describe("an attacker guessing passwords is throttled", () => {
     expect((await attempt(carol.email, carol.password, "192.0.2.20")).headers.get("location")).not.toMatch(/error=/);
     for (let i = 0; i < ACCOUNT_MAX_FAILURES - 1; i++) await attempt(carol.email, "typo", "192.0.2.21");
     expect((await attempt(carol.email, carol.password, "192.0.2.21")).headers.get("location")).not.toMatch(/error=/);
+  });
+
+  it("an email with no account takes as long as a wrong password for a real one (no enumeration by timing)", async () => {
+    // Two accounts hashed at the cost of every new password, 3 wrong guesses each (under the limit).
+    const db = createDb(server.dbUrl);
+    const known = ["timed-1@test.dev", "timed-2@test.dev"];
+    try {
+      const passwordHash = await bcrypt.hash("the real password 1", PASSWORD_BCRYPT_COST);
+      for (const email of known) await db.user.create({ data: { email, passwordHash } });
+    } finally {
+      await db.$disconnect();
+    }
+    const timed = async (email: string, address: string) => {
+      const csrf = await fetch(`${server.url}/api/auth/csrf`);
+      const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+      const started = performance.now();
+      const res = await fetch(`${server.url}/api/auth/callback/credentials`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, "x-forwarded-for": address },
+        body: new URLSearchParams({ csrfToken, email, password: "a wrong guess", callbackUrl: `${server.url}/flows` }),
+      });
+      await res.arrayBuffer();
+      expect(res.headers.get("location")).toMatch(/error=CredentialsSignin/);
+      return performance.now() - started;
+    };
+    const samples = { unknown: [] as number[], known: [] as number[] };
+    for (let i = 0; i < 6; i++) {
+      samples.known.push(await timed(known[i % 2] ?? "", `198.18.1.${i + 1}`));
+      samples.unknown.push(await timed(`no-account-${i}@test.dev`, `198.18.2.${i + 1}`));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+    if (process.env.SECURITY_TALLY) process.stdout.write(`sign-in ms, unknown: ${samples.unknown.map(Math.round).join(", ")}; known: ${samples.known.map(Math.round).join(", ")}\n`);
+    // Without the dummy comparison an unknown email skips bcrypt: a fraction of the time.
+    expect(median(samples.unknown)).toBeGreaterThan(0.5 * median(samples.known));
   });
 
   it.each(["/sign-in", "/api/health", "/flows"])("%s carries a CSP that forbids framing, and nosniff and a referrer policy", async (route) => {
