@@ -63,13 +63,23 @@ export interface RouteOptions<P, Q, B> extends InputSchemas<P, Q, B> {
    * "API keys").
    */
   sessionOnly?: boolean;
+  /**
+   * True for the routes that act on the whole account or the whole instance, beyond any one
+   * workspace (model providers, instance admin): a key made for one workspace is refused
+   * (403 "scoped_key_refused"), since what it changed would reach the user's other
+   * workspaces; sessions and keys made for every workspace pass (docs/security.md "API key
+   * scope").
+   */
+  accountLevel?: boolean;
 }
+
 
 /**
  * The one wrapper for route handlers: reads the route params,
  * query and JSON body within the input limits and parses them with zod first
- * (lib/http/read-input.ts, docs/security.md "Input limits"), then resolves the user from an
- * API key or the session (401 when there is neither, or the key is invalid), then runs the
+ * (lib/http/read-input.ts, docs/security.md "Input limits"), then resolves the user
+ * from an API key or the session (401 when there is neither, or the key is invalid), refuses
+ * keys the route does not take (`sessionOnly`, `accountLevel`), then runs the
  * handler inside the user's workspace scope (lib/auth/workspace-scope.ts: a key made for one
  * workspace sees no other); any thrown error becomes a JSON error response
  * (lib/http/errors.ts). `maxBodyBytes` raises the body cap for routes that need it.
@@ -85,6 +95,13 @@ export function withUser<P = Record<string, never>, B = undefined, Q = undefined
       if (!user) throw new AppError("unauthorized", "signed_out", "Sign in first, or send an API key as Authorization: Bearer <key>.");
       if (schemas.sessionOnly && user.via !== "session") {
         throw new AppError("forbidden", "session_required", "API keys cannot manage API keys; sign in and use Settings > API keys.");
+      }
+      if (schemas.accountLevel && user.workspaceScope !== null) {
+        throw new AppError(
+          "forbidden",
+          "scoped_key_refused",
+          "This API key is limited to one workspace, and this route acts on the whole account or instance; sign in, or use a key made for all your workspaces.",
+        );
       }
       return await runInWorkspaceScope(user.workspaceScope, () => handler(req, { user, params, body, query }));
     } catch (err) {

@@ -39,6 +39,19 @@ export function signedOut(base: string): Client {
 }
 
 /**
+ * A client that adds `headers` to every request of `c` (an API key, an `Origin`); they win
+ * over the request's own headers of the same name.
+ */
+export function withHeaders(c: Client, headers: Record<string, string>): Client {
+  const client: Client = {
+    fetch: (p, init = {}) => c.fetch(p, { ...init, headers: { ...((init.headers as Record<string, string> | undefined) ?? {}), ...headers } }),
+    post: (p, body) => client.fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    cookie: () => c.cookie(),
+  };
+  return client;
+}
+
+/**
  * Sends one attack request and reads the whole answer (an event stream for at most
  * `sseMs` ms, then the client hangs up).
  */
