@@ -8,6 +8,7 @@ import { AppError } from "../errors";
 import { errorResponse } from "./errors";
 import { presentedApiKey } from "./presented-api-key";
 import { type InputSchemas, type RouteContext, readInput } from "./read-input";
+import { crossSiteRefusal } from "./same-origin";
 
 /** The user a handler acts for: signed in with a session, or through one of their API keys. */
 export interface SessionUser {
@@ -73,11 +74,21 @@ export interface RouteOptions<P, Q, B> extends InputSchemas<P, Q, B> {
   accountLevel?: boolean;
 }
 
+/** Whether a request presents no API key (a malformed pair of keys counts as presenting one). */
+function presentsNoKey(req: Request): boolean {
+  try {
+    return presentedApiKey(req.headers) === null;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The one wrapper for route handlers: reads the route params,
  * query and JSON body within the input limits and parses them with zod first
- * (lib/http/read-input.ts, docs/security.md "Input limits"), then resolves the user
+ * (lib/http/read-input.ts, docs/security.md "Input limits"), after refusing a state-changing
+ * request without an API key that comes from another site or sends a body that is not JSON
+ * (lib/http/same-origin.ts, docs/security.md "Cross-site requests"), then resolves the user
  * from an API key or the session (401 when there is neither, or the key is invalid), refuses
  * keys the route does not take (`sessionOnly`, `accountLevel`), then runs the
  * handler inside the user's workspace scope (lib/auth/workspace-scope.ts: a key made for one
@@ -90,6 +101,11 @@ export function withUser<P = Record<string, never>, B = undefined, Q = undefined
 ): (req: Request, ctx: RouteContext) => Promise<Response> {
   return async (req, ctx) => {
     try {
+      // A request without a key may carry the session cookie: it must be same-origin JSON.
+      if (presentsNoKey(req)) {
+        const refusal = crossSiteRefusal(req);
+        if (refusal) throw refusal;
+      }
       const { params, query, body } = await readInput(req, ctx, schemas);
       const user = await currentUser(req);
       if (!user) throw new AppError("unauthorized", "signed_out", "Sign in first, or send an API key as Authorization: Bearer <key>.");
