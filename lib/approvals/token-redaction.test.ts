@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { redactSecrets } from "../engine/safe-state";
 import { redactCommandTokens, redactTokenShapes, redactTokensIn } from "./token-redaction";
 
 const R = "[redacted]";
@@ -69,5 +70,15 @@ describe("redactCommandTokens: stored events", () => {
     expect(redactCommandTokens(`APPROVE ${ID} ${TOKEN}`, R)).toBe(`APPROVE ${ID} ${R}`);
     expect(redactCommandTokens(`${CYRILLIC_A}PPROVE ${ID} ${TOKEN}`, R)).toBe(`${CYRILLIC_A}PPROVE ${ID} ${R}`);
     expect(redactCommandTokens(`digest ${TOKEN}`, R)).toBe(`digest ${TOKEN}`);
+  });
+});
+
+describe("redactSecrets (every replay: run view, checkpoints, LangGraph state, history, search, values)", () => {
+  it("redacts a token typed in a form the parser refuses", () => {
+    const messages = [`approve ${ID} ${TOKEN}`, `\u0410PPROVE ${ID} ${TOKEN}`, `APPROVE ${TOKEN} ${ID}`, `here: ${fullwidth(TOKEN)}`].map((content) => ({ role: "user", content }));
+    const out = JSON.stringify(redactSecrets({ messages }));
+    expect(out).not.toContain(TOKEN);
+    expect(out).not.toContain(fullwidth(TOKEN));
+    expect(out).toContain(`approve ${ID} ${R}`);
   });
 });
