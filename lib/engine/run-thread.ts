@@ -13,6 +13,7 @@ import { checkRun, runInProgress } from "./run-checks";
 import { type RunDepsOverrides, runContext } from "./run-context";
 import { executeJob, type JobOutcome } from "./run-execute";
 import { type RunInput, resolveRunInput } from "./run-input";
+import { withoutTypedTokens } from "./typed-tokens";
 import type { RunChunk } from "./ui-parts";
 
 export type { DecisionInput } from "./run-decision";
@@ -45,18 +46,22 @@ export interface AcceptedRun {
  * refuse it runs first (see checkRun: 403, 404, 409), then ONE transaction creates the Run
  * row, takes the thread's lease (the loser of a race gets 409 run_in_progress and leaves no
  * row behind), applies a decision's conditional update on its approval, and stores the job
- * with its input. A worker executes it; the request only follows its events.
+ * with its input, any live approval token typed into it redacted first
+ * (lib/engine/typed-tokens.ts). A worker executes it; the request only follows its events.
  * @throws AppError with the status the route returns.
  */
 export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> {
-  const { db, threadId, userId, input } = opts;
+  const { db, threadId, userId } = opts;
   const now = opts.deps?.now ?? Date.now;
-  const thread = await checkRun(db, threadId, userId, input, now);
+  const thread = await checkRun(db, threadId, userId, opts.input, now);
   await admit(db, thread.userId);
   const ctx = await runContext(db, thread, opts.deps);
   const snapshot = await ctx.graph.getState(ctx.config);
   const startCheckpointId = (snapshot.config.configurable?.checkpoint_id as string | undefined) ?? null;
   const secret = opts.deps?.approvalSecret ?? approvalSecret();
+  // Before anything stores the input (the job, the checkpoints, the events): no live token
+  // typed into it is kept (docs/security.md "Secrets at rest").
+  const input = await withoutTypedTokens(db, secret, threadId, userId, opts.input);
   // The request's trace when it is traced, so the worker's run span joins it.
   const traceId = trace.getActiveSpan()?.spanContext().traceId ?? newTraceId();
   return db

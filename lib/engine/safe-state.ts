@@ -1,3 +1,4 @@
+import { redactCommandTokens, redactTokenShapes } from "../approvals/token-redaction";
 import type { GraphStateValue, Lifecycle, StepBranch } from "./state";
 
 /**
@@ -13,9 +14,6 @@ export const REDACTED = "[redacted]";
 
 /** Keys whose string values are secrets wherever they appear (approval tokens first of all). */
 const SECRET_KEY = /(^|_)(token|secret|password|api_?key)$/i;
-
-/** A chat approval with its token (the Router's APPROVE_RE, unanchored, every occurrence). */
-const APPROVE_IN_TEXT = /\b(APROBAR|APPROVE)(\s+)([A-Za-z0-9_-]{6,})(\s+)[A-Za-z0-9_-]{6,}/g;
 
 /** True for `{}`-style objects (checkpoint values are plain JSON; class instances are left alone). */
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -44,14 +42,18 @@ export function mapDeep(value: unknown, fn: { key?: (key: string, v: unknown) =>
 /**
  * Removes secrets from checkpoint values, at any depth: every non-empty string under a key
  * named like a secret (`token`, `*_token`, `secret`, `password`, `api_key`) becomes
- * {@link REDACTED}, and the token of every `APPROVE|APROBAR <id> <token>` in a text is
- * replaced (the approval id stays). Numbers under such keys (token counts) are kept.
+ * {@link REDACTED}; in every text, the token of every `APPROVE|APROBAR <id> <token>` is
+ * replaced (the approval id stays), and so is every word shaped like an approval token
+ * (43 base64url characters), in any form it was typed in: look-alike or fullwidth letters,
+ * any case, token before id (lib/approvals/token-redaction.ts). This is the replay's
+ * defence for text stored before typed tokens were redacted on the way in
+ * (lib/engine/typed-tokens.ts). Numbers under such keys (token counts) are kept.
  * @returns a copy; the input is not changed.
  */
 export function redactSecrets<T>(value: T): T {
   return mapDeep(value, {
     key: (k, v) => (typeof v === "string" && v !== "" && SECRET_KEY.test(k) ? REDACTED : v),
-    text: (s) => s.replace(APPROVE_IN_TEXT, (_m, verb: string, sp1: string, id: string, sp2: string) => `${verb}${sp1}${id}${sp2}${REDACTED}`),
+    text: (s) => redactTokenShapes(s, REDACTED),
   }) as T;
 }
 
@@ -65,7 +67,7 @@ export function redactSecrets<T>(value: T): T {
 export function withoutLiveTokens<T>(data: T): T {
   return mapDeep(data, {
     key: (k, v) => (k === "token" && typeof v === "string" ? "" : v),
-    text: (s) => s.replace(APPROVE_IN_TEXT, (_m, verb: string, sp1: string, id: string, sp2: string) => `${verb}${sp1}${id}${sp2}${REDACTED}`),
+    text: (s) => redactCommandTokens(s, REDACTED),
   }) as T;
 }
 

@@ -20,9 +20,9 @@ import type { RunBody } from "./run-body";
 /** A thread id a client may choose (`threads.create({ threadId })`, `if_not_exists: "create"`). */
 export const CLIENT_THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** What the thread's latest state waits on, by interrupt id. @throws AppError not_found for a thread the user may not see. */
+/** What the thread's latest state waits on, by interrupt id, and the caller's role. @throws AppError not_found for a thread the user may not see. */
 export async function waitingOf(db: Db, threadId: string, userId: string): Promise<WaitingInterrupts> {
-  const { thread } = await threadAccess(db, userId, threadId);
+  const { thread, role } = await threadAccess(db, userId, threadId);
   const ctx = await runContext(db, thread);
   const snapshot = await ctx.graph.getState(ctx.config);
   const question = pendingQuestion(snapshot);
@@ -30,6 +30,7 @@ export async function waitingOf(db: Db, threadId: string, userId: string): Promi
     approvals: waitingCalls(snapshot).map((w) => ({ id: w.id, approvalId: w.request.approval_id })),
     question: question ? { id: question.id } : null,
     outcomes: waitingOutcomes(snapshot).map((o) => ({ id: o.id, toolCallId: o.request.toolCallId })),
+    role,
   };
 }
 

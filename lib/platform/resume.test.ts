@@ -49,4 +49,16 @@ describe("resumeInput", () => {
   it("refuses a resume when nothing waits", () => {
     expect(() => resumeInput("hi", { approvals: [], question: null, outcomes: [] })).toThrow(/not waiting on an interrupt/);
   });
+
+  it("refuses a viewer's Accept with 403 role_forbidden before asking for a token it can never have (Agent Inbox)", () => {
+    const viewer = { ...one, role: "viewer" as const };
+    const inboxAccept = [{ type: "accept" as const, args: { action: "write_file", args } }];
+    expect(() => resumeInput(inboxAccept, viewer)).toThrow(expect.objectContaining({ code: "forbidden", reason: "role_forbidden" }));
+    expect(() => resumeInput({ type: "accept", args: null }, viewer)).toThrow(/viewer; it cannot decide approvals/);
+    expect(() => resumeInput({ type: "ignore", args: null }, { ...two, role: "viewer" })).toThrow(expect.objectContaining({ reason: "role_forbidden" }));
+    expect(() => resumeInput("notes.md", { approvals: [], question: { id: "q" }, outcomes: [], role: "viewer" })).toThrow(expect.objectContaining({ reason: "role_forbidden" }));
+    // Those who may decide still get the token's own answer.
+    expect(() => resumeInput(inboxAccept, { ...one, role: "approver" })).toThrow(expect.objectContaining({ reason: "token_required" }));
+    expect(resumeInput({ type: "accept", args: echo() }, { ...one, role: "owner" })).toMatchObject({ decision: "approve", token: "tok" });
+  });
 });

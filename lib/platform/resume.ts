@@ -1,3 +1,4 @@
+import { can, type Role } from "../db/workspaces";
 import type { RunInput } from "../engine/run-input";
 import { AppError } from "../errors";
 import { canonicalArgs } from "../policy/canonical";
@@ -8,6 +9,12 @@ export interface WaitingInterrupts {
   approvals: { id: string; approvalId: string }[];
   question: { id: string } | null;
   outcomes: { id: string; toolCallId: string }[];
+  /**
+   * The caller's role in the thread's workspace. When given, a caller whose role cannot
+   * answer the interrupt is refused (403 `role_forbidden`) before the answer's content is
+   * looked at: a viewer is never told to send a token it can never have.
+   */
+  role?: Role;
 }
 
 const field = "command.resume";
@@ -101,6 +108,19 @@ function approvalInput(approvalId: string, answer: HumanResponse | string): RunI
   }
 }
 
+/**
+ * Refuses a caller whose role cannot answer `target` (docs/langgraph-api.md#deciding-approvals):
+ * approvals and unknown outcomes are decided by owners and approvers, a question is answered
+ * by a role that runs (the run service then checks it is the thread's own user).
+ * @throws AppError forbidden ("role_forbidden").
+ */
+function requireRole(role: Role, target: Target): void {
+  const what = target.kind === "question" ? "run" : "decide";
+  if (can(role, what)) return;
+  const verb = target.kind === "question" ? "answer the run's question" : target.kind === "approval" ? "decide approvals" : "choose for a call whose outcome is unknown";
+  throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${role}; it cannot ${verb}. Ask an owner for another role.`);
+}
+
 function questionInput(answer: HumanResponse | string): RunInput {
   const text = typeof answer === "string" ? answer : answer.type === "response" && typeof answer.args === "string" ? answer.args.trim() : "";
   if (!text) throw new AppError("unprocessable", "answer_required", `${field}: the run asked a question; answer it with a string or { type: "response", args: "<answer>" }.`);
@@ -123,12 +143,18 @@ function outcomeInput(toolCallId: string, answer: HumanResponse | string): RunIn
  * Inbox's Edit) runs nothing and puts the edited call up for its own approval (`revise`);
  * response carries the feedback; ignore dismisses the call and cancels the run. A question takes a string answer; an unknown outcome takes accept (run it
  * again) or ignore (skip it).
+ * The caller's role (`waiting.role`) is checked as soon as the interrupt is known, before the
+ * answer: a viewer gets 403 whatever it sent.
  * @throws AppError conflict (nothing waiting, unknown interrupt, ambiguous resume),
- *   unprocessable (a missing token, answer or choice), each naming the field.
+ *   forbidden ("role_forbidden": the role cannot answer it), unprocessable (a missing
+ *   token, answer or choice), each naming the field.
  */
 export function resumeInput(resume: ResumeValue, waiting: WaitingInterrupts): RunInput {
+  // A role that can neither decide nor run (a viewer) can answer nothing: 403 before anything else.
+  if (waiting.role && !can(waiting.role, "decide") && !can(waiting.role, "run")) requireRole(waiting.role, { kind: "approval", approvalId: "" });
   const entry = entryOf(resume);
   const target = targetOf(entry, waiting);
+  if (waiting.role) requireRole(waiting.role, target);
   switch (target.kind) {
     case "approval":
       return approvalInput(target.approvalId, entry.answer);
