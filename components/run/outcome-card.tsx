@@ -6,8 +6,8 @@ import { LocalTime } from "@/components/ui/local-time";
 import { describeCall } from "@/lib/engine/outcomes";
 import type { RunDataTypes } from "@/lib/engine/ui-parts";
 
-/** A person's choice on the card: run the call again, or skip it. */
-export type OutcomeChoice = "retry" | "skip";
+/** A person's choice on the card: run the call again, skip it, or confirm it happened. */
+export type OutcomeChoice = "retry" | "skip" | "happened";
 
 function json(value: unknown): string {
   try {
@@ -20,8 +20,9 @@ function json(value: unknown): string {
 /**
  * The card of a side-effecting call whose outcome is unknown after a crash (docs/durability.md
  * "Side effects"): what is known in plain words (the call, when it started, that the server
- * stopped before its result was recorded), the exact arguments it ran with, and the two
- * choices, "Run it again" and "Skip it". The run is paused until one is made. Buttons are
+ * stopped before its result was recorded), the exact arguments it ran with, and the three
+ * choices: "It happened: continue" (the person confirms it took effect: the step goes on as
+ * done), "Run it again" and "Skip it". The run is paused until one is made. Buttons are
  * disabled while a choice is being sent; a refused choice shows the server's message with
  * what to do. Roles that cannot decide (viewers) see the card with the buttons disabled and
  * a note. A pending card that appears is brought into view and announced in the page's
@@ -36,7 +37,7 @@ export function OutcomeCard({
   error = null,
 }: {
   outcome: RunDataTypes["outcome"];
-  /** pending | retry | skipped (see lib/engine/outcome-card-status.ts). */
+  /** pending | retry | skipped | happened (see lib/engine/outcome-card-status.ts). */
   status: RunDataTypes["outcome"]["status"];
   /** A request of the run view is under way (a choice, a message): the buttons wait. */
   busy: boolean;
@@ -54,7 +55,7 @@ export function OutcomeCard({
     if (!pending) return;
     const smooth = !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
     ref.current?.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
-    announceApproval(`A choice is needed: ${call} may or may not have happened before the server stopped. Run it again, or skip it? The card is in view.`);
+    announceApproval(`A choice is needed: ${call} may or may not have happened before the server stopped. Did it happen, should it run again, or be skipped? The card is in view.`);
   }, []);
   const off = busy || !canDecide;
   const headingId = `outcome-${outcome.toolCallId}`;
@@ -72,7 +73,7 @@ export function OutcomeCard({
           {pending ? "Choice needed" : "Unknown outcome"}: <code data-testid="outcome-tool">{outcome.tool}</code>
         </strong>
         <span className={`badge status-${status}`} data-testid="outcome-status">
-          {status === "pending" ? "waiting for a choice" : status === "retry" ? "run again" : "skipped"}
+          {status === "pending" ? "waiting for a choice" : status === "retry" ? "run again" : status === "happened" ? "it happened" : "skipped"}
         </span>
       </header>
       <p data-testid="outcome-what">
@@ -97,7 +98,8 @@ export function OutcomeCard({
       {pending ? (
         <>
           <p className="small muted">
-            The run is paused until someone chooses. <strong>Run it again</strong> runs the call once more with these arguments (if it did happen, it happens twice).{" "}
+            The run is paused until someone chooses. <strong>It happened: continue</strong> records that the call took effect (check first, e.g. at the receiver): it is not run
+            again, and the step goes on as done. <strong>Run it again</strong> runs the call once more with these arguments (if it did happen, it happens twice).{" "}
             <strong>Skip it</strong> does not run it: the step is reported as not done, and steps that need it are skipped.
           </p>
           {!canDecide ? (
@@ -106,7 +108,10 @@ export function OutcomeCard({
             </p>
           ) : null}
           <div className="row gap wrap">
-            <button type="button" disabled={off} onClick={() => onChoose("retry")} data-testid="outcome-retry">
+            <button type="button" disabled={off} onClick={() => onChoose("happened")} data-testid="outcome-happened">
+              It happened: continue
+            </button>
+            <button type="button" className="secondary" disabled={off} onClick={() => onChoose("retry")} data-testid="outcome-retry">
               Run it again
             </button>
             <button type="button" className="secondary" disabled={off} onClick={() => onChoose("skip")} data-testid="outcome-skip">
@@ -116,7 +121,11 @@ export function OutcomeCard({
         </>
       ) : (
         <p className="small" data-testid="outcome-chosen">
-          {status === "retry" ? "Someone chose to run it again; the run goes on below." : "Someone chose to skip it; the step is reported as not done."}
+          {status === "retry"
+            ? "Someone chose to run it again; the run goes on below."
+            : status === "happened"
+              ? "Someone confirmed it happened; it was not run again, and the run goes on below."
+              : "Someone chose to skip it; the step is reported as not done."}
         </p>
       )}
       {error ? (

@@ -205,7 +205,7 @@ export function RunView({
     lastChoice.current = o.toolCallId;
     setChosen((m) => ({ ...m, [o.toolCallId]: choice }));
     const call = describeCall(o.tool, o.args);
-    send(choice === "retry" ? `Run ${call} again` : `Skip ${call}`, { kind: "outcome", toolCallId: o.toolCallId, choice });
+    send(choice === "retry" ? `Run ${call} again` : choice === "skip" ? `Skip ${call}` : `It happened: continue after ${call}`, { kind: "outcome", toolCallId: o.toolCallId, choice });
   };
 
   const workspaceVersion = `${runs.length}-${runStatus}`;

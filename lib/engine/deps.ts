@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { ChallengeContext } from "../approvals/service";
 import type { FlowSpec } from "../flow/compile";
 import type { RetrievedMemory } from "../memory/types";
+import type { Reconciliation } from "../tools/gateway";
 import type { ToolRunResult } from "../tools/types";
 import type { AuditRecord } from "./state";
 import type { ToolExecutionStore } from "./tool-executions";
@@ -46,6 +47,12 @@ export interface EngineDeps {
      * failures. `call` names the step, agent and call it belongs to (memory provenance).
      */
     run(name: string, args: unknown, threadId: string, call?: ToolCallContext): Promise<ToolRunResult>;
+    /**
+     * For a call whose outcome is unknown after a crash: whether the workspace shows it
+     * happened, or it is safe to run again (lib/tools/gateway.ts reconcileTool). Absent:
+     * always ask a person.
+     */
+    reconcile?(name: string, args: unknown, threadId: string, call: ToolCallContext): Promise<Reconciliation>;
   };
   /**
    * The memory service bound to this run's workspace (docs/architecture.md#memory); absent when the flow

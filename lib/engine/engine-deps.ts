@@ -1,5 +1,5 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { approvalSecret } from "../approvals/secret";
 import { closeChallenge, consumeChallenge, createChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
@@ -9,7 +9,7 @@ import { isAppError } from "../errors";
 import { compileFlowSpec } from "../flow/compile";
 import type { FlowDocument } from "../flow/schema";
 import { resolveModel } from "../models/resolve";
-import { runTool } from "../tools/gateway";
+import { reconcileTool, runTool } from "../tools/gateway";
 import { builtinRegistry, type ToolRegistry } from "../tools/registry";
 import { ensureWorkspace } from "../tools/workspace";
 import type { EngineDeps, ResolvedModel } from "./deps";
@@ -83,7 +83,12 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
           ...(network.allowHosts.length > 0 ? { network } : {}),
           // remember / recall reach only the thread's workspace (SPEC.md 6 isolation).
           ...(memory ? { memory: memory.forTool(threadId, call) } : {}),
+          ...(call ? { callKey: callKey(threadId, call.toolCallId) } : {}),
         });
+      },
+      async reconcile(name, args, threadId, call) {
+        const workspaceDir = await ensureWorkspace(workspaces, threadId);
+        return reconcileTool(name, args, { workspaceDir, registry, callKey: callKey(threadId, call.toolCallId) });
       },
     },
     blobs,
@@ -131,4 +136,12 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
     },
     now,
   };
+}
+
+/**
+ * The key of one tool call across its attempts (docs/durability.md "Side effects"): the
+ * SHA-256 of its thread and call id, 32 hex chars. Sent as `Idempotency-Key` by http_request.
+ */
+export function callKey(threadId: string, toolCallId: string): string {
+  return createHash("sha256").update(`${threadId}\u0000${toolCallId}`).digest("hex").slice(0, 32);
 }

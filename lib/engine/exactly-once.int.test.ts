@@ -16,6 +16,8 @@ const crash = vi.hoisted(() => ({
   at: null as null | "before_call" | "after_call" | "after_outcome" | "after_consume",
   /** write_file executions that reached the real tool. */
   writes: 0,
+  /** False: the tool cannot observe its outcome (as an opaque remote call), so a person is asked. */
+  observe: true,
 }));
 
 class Crash extends Error {}
@@ -24,6 +26,7 @@ vi.mock("../tools/gateway", async (original) => {
   const real = await original<typeof import("../tools/gateway")>();
   return {
     ...real,
+    reconcileTool: async (...a: Parameters<typeof real.reconcileTool>) => (crash.observe ? real.reconcileTool(...a) : { kind: "ask" as const }),
     runTool: async (name: string, input: unknown, opts: Parameters<typeof real.runTool>[2]) => {
       if (name !== "write_file") return real.runTool(name, input, opts);
       if (crash.at === "before_call") {
@@ -82,6 +85,7 @@ describe("exactly-once side effects across a crash", () => {
   afterEach(async () => {
     crash.at = null;
     crash.writes = 0;
+    crash.observe = true;
     await f?.cleanup();
   });
 
@@ -132,8 +136,54 @@ describe("exactly-once side effects across a crash", () => {
     expect(await count(threadId, "approval_refused")).toBe(0);
   });
 
+  it("killed during the write: the workspace shows it happened (same content hash), so nobody is asked, it is not run again, and the run completes", async () => {
+    f = await engineFixture();
+    const { threadId } = await approveAndCrash("after_call");
+    expect(crash.writes).toBe(1);
+    const rest = await collect(await f.prepare(threadId, { kind: "continue" }));
+    expect(lastData(rest, "data-run")?.data.status).toBe("completed");
+    expect(lastData(rest, "data-outcome")).toBeUndefined();
+    expect(crash.writes).toBe(1);
+    expect(await f.t.db.toolExecution.findFirstOrThrow({ where: { threadId } })).toMatchObject({ status: "completed", attempt: 1, outcome: "success", decidedById: null });
+    expect(await count(threadId, "outcome_observed")).toBe(1);
+    expect(await f.t.db.runEvent.count({ where: { threadId, type: "outcome_unknown" } })).toBe(0);
+  });
+
+  it("killed after the intent, before the write: the workspace shows it did not happen, so it runs again without asking, once", async () => {
+    f = await engineFixture();
+    const { threadId } = await approveAndCrash("before_call");
+    expect(crash.writes).toBe(0);
+    const rest = await collect(await f.prepare(threadId, { kind: "continue" }));
+    expect(lastData(rest, "data-run")?.data.status).toBe("completed");
+    expect(lastData(rest, "data-outcome")).toBeUndefined();
+    expect(crash.writes).toBe(1);
+    expect(existsSync(summary(threadId))).toBe(true);
+    expect(await f.t.db.toolExecution.findFirstOrThrow({ where: { threadId } })).toMatchObject({ status: "completed", attempt: 2 });
+    expect(await count(threadId, "outcome_retry")).toBe(1);
+  });
+
+  it("an outcome nobody can observe: It happened: continue records the confirmed outcome, runs nothing again, and the run completes", async () => {
+    f = await engineFixture();
+    crash.observe = false;
+    const { threadId } = await approveAndCrash("after_call");
+    const asked = await collect(await f.prepare(threadId, { kind: "continue" }));
+    expect(lastData(asked, "data-run")?.data.status).toBe("awaiting_input");
+    const row = await f.t.db.toolExecution.findFirstOrThrow({ where: { threadId } });
+    const done = await collect(await f.prepare(threadId, { kind: "outcome", toolCallId: row.toolCallId, choice: "happened" }));
+    expect(lastData(done, "data-run")?.data.status).toBe("completed");
+    expect(lastData(done, "data-plan")?.data.steps.map((s) => s.status)).toEqual(["completed", "completed"]);
+    expect(crash.writes).toBe(1);
+    expect(await f.t.db.toolExecution.findFirstOrThrow({ where: { threadId } })).toMatchObject({ status: "completed", attempt: 1, outcome: "success", decidedById: f.userId });
+    expect(await count(threadId, "outcome_happened")).toBe(1);
+    const tool = done.filter((c) => c.type === "data-tool" && c.id === row.toolCallId).at(-1);
+    expect(tool?.type === "data-tool" ? tool.data : null).toMatchObject({ status: "done" });
+    expect(tool?.type === "data-tool" ? tool.data.output : "").toMatch(/^write_file summary\.md took effect: .+ confirmed it after the server stopped during the call/);
+    await expect(f.prepare(threadId, { kind: "outcome", toolCallId: row.toolCallId, choice: "happened" })).rejects.toMatchObject({ status: 409 });
+  });
+
   it("killed during the write: continue asks retry or skip, showing what is known; retry writes once more and the run completes", async () => {
     f = await engineFixture();
+    crash.observe = false;
     const { threadId, approvalId } = await approveAndCrash("after_call");
     expect(crash.writes).toBe(1);
     const asked = await collect(await f.prepare(threadId, { kind: "continue" }));
@@ -158,6 +208,7 @@ describe("exactly-once side effects across a crash", () => {
 
   it("killed during the write: the run streams and stores the outcome card (outcome_unknown), and a reload replays it", async () => {
     f = await engineFixture();
+    crash.observe = false;
     const { threadId, approvalId } = await approveAndCrash("after_call");
     const asked = await collect(await f.prepare(threadId, { kind: "continue" }));
     const row = await f.t.db.toolExecution.findFirstOrThrow({ where: { threadId } });
@@ -175,6 +226,7 @@ describe("exactly-once side effects across a crash", () => {
 
   it("killed during the write: skip does not write again; the step is reported skipped and the run incomplete, saying why", async () => {
     f = await engineFixture();
+    crash.observe = false;
     const { threadId } = await approveAndCrash("after_call");
     await collect(await f.prepare(threadId, { kind: "continue" }));
     const row = await f.t.db.toolExecution.findFirstOrThrow({ where: { threadId } });
@@ -189,8 +241,9 @@ describe("exactly-once side effects across a crash", () => {
     expect(await count(threadId, "tool_skipped")).toBe(1);
   });
 
-  it("killed after the intent, before the call: the outcome is not guessed either; retry writes exactly once", async () => {
+  it("killed after the intent, before the call, on a tool that cannot observe: the outcome is not guessed either; retry writes exactly once", async () => {
     f = await engineFixture();
+    crash.observe = false;
     const { threadId } = await approveAndCrash("before_call");
     expect(crash.writes).toBe(0);
     await collect(await f.prepare(threadId, { kind: "continue" }));

@@ -50,6 +50,12 @@ describe("outcomeCardStatus", () => {
     expect(outcomeCardStatus(card, tool("error", "disk full"), undefined, undefined)).toBe("retry");
   });
 
+  it("It happened: the choice just sent, the card's attempt completed in the record, or the confirmed result streamed", () => {
+    expect(outcomeCardStatus(card, undefined, undefined, "happened")).toBe("happened");
+    expect(outcomeCardStatus(card, undefined, { status: "completed", attempt: 1 }, undefined)).toBe("happened");
+    expect(outcomeCardStatus(card, tool("done", "write_file summary.md took effect: Carol confirmed it after the server stopped during the call (attempt 1)"), undefined, undefined)).toBe("happened");
+  });
+
   it("a new card for the next attempt is pending again, whatever the record of the earlier one said", () => {
     const again = { ...card, attempt: 2, description: "attempt 2 died too" };
     expect(outcomeCardStatus(again, tool("error", again.description), { status: "started", attempt: 2 }, undefined)).toBe("pending");

@@ -1,11 +1,12 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { claimLease, HEARTBEAT_MS, LEASE_TTL_MS, releaseLease, renewLease } from "../db/lease";
+import { type CrashHook, type CrashPoint, WorkerKilled } from "./crash-points";
 import { CANCEL_REQUESTED, RunCancelled } from "./run-cancel";
 import { prismaErrorCode } from "../db/prisma-error-code";
 import { type StructuredError, structuredError } from "../errors";
-import { publish, subscribe, type TraceIds } from "../events/bus";
-import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
+import { newTraceId, publish, subscribe, type TraceIds } from "../events/bus";
+import { busEventOf, busEventsOf, type NamerState, type StoredRunEvent, storedEventOf } from "../events/run-events";
 import { notifyThreadEvent } from "../events/thread-events";
 import { logger, withLogContext } from "../log";
 import type { RunStatus } from "../run-status";
@@ -15,6 +16,7 @@ import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
 import { waitingOutcomes } from "./run-outcome";
 import { withoutLiveTokens } from "./safe-state";
 import type { GraphStateValue } from "./state";
+import { missingTimelineParts } from "./timeline-repair";
 import type { RunChunk } from "./ui-parts";
 
 const log = logger.child({ module: "run" });
@@ -30,6 +32,11 @@ export interface ExecuteJobOptions {
   leaseTtlMs?: number;
   /** Called with each stored chunk's thread seq right after it is stored (live followers). */
   onStored?: (threadId: string, seq: number) => void;
+  /**
+   * Test seam (lib/engine/crash-points.ts): called at each crash point; throwing
+   * WorkerKilled there stops the run as a killed worker would. Absent in production.
+   */
+  crashPoint?: CrashHook;
 }
 
 /** How a job's execution ended, for the worker. */
@@ -87,7 +94,7 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
       .catch((err: unknown) => log.warn({ err, threadId: job.threadId }, "lease heartbeat failed"));
   }, Math.min(HEARTBEAT_MS, Math.floor(ttl / 3)));
   try {
-    const result = yield* runGraph({ db, ctx, job, input, snapshot, graphInput, recovered, signal: abort.signal, now, onStored: opts.onStored });
+    const result = yield* runGraph({ db, ctx, job, input, snapshot, graphInput, recovered, signal: abort.signal, now, onStored: opts.onStored, crash: opts.crashPoint ?? (() => {}) });
     return result;
   } finally {
     clearInterval(heartbeat);
@@ -107,6 +114,7 @@ interface RunGraphOptions {
   signal: AbortSignal;
   now: () => number;
   onStored: ExecuteJobOptions["onStored"];
+  crash: (point: CrashPoint) => void;
 }
 
 async function* runGraph(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcome> {
@@ -152,8 +160,18 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
   );
   subscriptions.push(unsubscribe);
   const namer: NamerState = { plans: new Set(values.plan ? [values.plan.id] : []), agent: null };
+  let parts = 0;
   const publishChunk = async (chunk: RunChunk) => {
+    parts += 1;
+    o.crash(`event:${parts}`);
     for (const event of busEventsOf(chunk, namer, ids, now())) await publish(event);
+  };
+  // A recovered run first tells what its dead worker's graph did but never stored
+  // (docs/durability.md "Events after a crash"): the state moved, the timeline did not.
+  const repairTimeline = async (state: Partial<GraphStateValue>) => {
+    if (job.attempts === 0) return;
+    const rows = await db.runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { type: true, data: true } });
+    for (const chunk of missingTimelineParts(rows, state, ctx.deps.flow, runId, new Date(now()).toISOString())) await publishChunk(chunk);
   };
   const inRun = <T>(fn: () => T): T => withLogContext(ids, () => runTrace.within(fn));
   const model = ctx.deps.resolveModel(ctx.doc.settings.model);
@@ -178,9 +196,11 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
       if (input.intent) await publish(busEventOf("intent_classified", { type: "event", name: "intent_classified", payload: { intent: input.intent } }, ids, now()));
     }
     await inRun(() => publishChunk(runChunk("running", null)));
+    await repairTimeline(values);
     yield* outbox.splice(0);
     const chunks = await inRun(() => ctx.graph.stream(o.graphInput as never, { ...ctx.config, streamMode: ["custom", "updates"], recursionLimit: 1000, signal: o.signal, durability: "sync" }));
-    let lifecycle = values.lifecycle ?? "INIT";
+    // After a recovery, transitions go on from the last one the timeline told.
+    let lifecycle = (job.attempts > 0 ? await lastToldLifecycle(db, threadId) : null) ?? values.lifecycle ?? "INIT";
     let transitions = 0;
     const it = (chunks as AsyncIterable<[string, unknown]>)[Symbol.asyncIterator]();
     while (true) {
@@ -204,6 +224,7 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     }
     const after = await ctx.graph.getState(ctx.config);
     const v = after.values as GraphStateValue;
+    await repairTimeline(v);
     const question = pendingQuestion(after);
     if (question) await publishChunk({ type: "text", id: `question-${question.id}`, text: question.question });
     yield* outbox.splice(0);
@@ -213,6 +234,8 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     const status = runStatusOf(v, question !== null || waitingOutcomes(after).length > 0, waiting);
     final = runChunk(status, v.error && !waiting && status !== "cancelled" ? v.error : null);
   } catch (err) {
+    // A simulated kill (tests): nothing more is written, the lease stays for recovery.
+    if (err instanceof WorkerKilled) throw err;
     if (o.signal.aborted && o.signal.reason instanceof RunCancelled) {
       // Cancelled (docs/durability.md#cancel): the run ends here, through the normal end below.
       log.info({ threadId, runId }, "run cancelled");
@@ -229,24 +252,81 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     }
   }
   const status = final.data.status;
+  let killed = false;
   try {
-    // The run's status, the thread's and the job's in one transaction, the lease kept until
-    // the final part is stored, so the next run's events come after it.
-    await db.$transaction([
-      db.run.update({ where: { id: runId }, data: { status, endedAt: new Date(now()), error: final.data.error?.message ?? null, inputTokens: { increment: usage?.inputTokens ?? 0 }, outputTokens: { increment: usage?.outputTokens ?? 0 } } }),
-      db.thread.update({ where: { id: threadId }, data: { status } }),
-      db.runJob.update({ where: { id: job.id }, data: { status: "done" } }),
-    ]);
+    o.crash("before_end");
+    // The run's status, the thread's, the job's and the run's final event in ONE transaction
+    // (docs/durability.md "Events after a crash"): no state says the run ended without the
+    // event that says so. The lease is kept until the after-run subscribers have seen it,
+    // so the next run's events come after it.
+    const [event] = busEventsOf(final, namer, ids, now());
+    const stored = event ? storedEventOf(event) : null;
+    if (!event || !stored) throw new Error("the final run part has no run event");
+    const rows = [
+      (tx: Db) => tx.run.update({ where: { id: runId }, data: { status, endedAt: new Date(now()), error: final.data.error?.message ?? null, inputTokens: { increment: usage?.inputTokens ?? 0 }, outputTokens: { increment: usage?.outputTokens ?? 0 } } }),
+      (tx: Db) => tx.thread.update({ where: { id: threadId }, data: { status } }),
+      (tx: Db) => tx.runJob.update({ where: { id: job.id }, data: { status: "done" } }),
+    ];
+    const data = JSON.stringify(withoutLiveTokens(stored.data));
+    await store.inTransaction(stored.name, data, async (tx) => {
+      for (const row of rows) await row(tx);
+    });
+    seen.add(`${stored.name}\n${data}`);
+    outbox.push(final);
+    o.crash("after_end_transaction");
     // Published once the rows say how it ended, so subscribers of task.completed (the
-    // memory hooks: summarize, promote) see a finished thread.
-    await publishChunk(final);
+    // memory hooks: summarize, promote; webhooks) see a finished thread. The run's own
+    // subscription finds it stored already.
+    await publish(event);
     yield* outbox.splice(0);
+    o.crash("after_final_published");
+  } catch (err) {
+    killed = err instanceof WorkerKilled;
+    throw err;
   } finally {
-    await releaseLease(db, threadId, runId);
+    if (!killed) {
+      await releaseLease(db, threadId, runId);
+      runTrace.end(status, final.data.error?.message ?? null);
+    }
     unsubscribe();
-    runTrace.end(status, final.data.error?.message ?? null);
   }
   return { kind: "ended", status };
+}
+
+/** The `to` of the thread's last stored lifecycle transition, or null. */
+async function lastToldLifecycle(db: Db, threadId: string): Promise<GraphStateValue["lifecycle"] | null> {
+  const row = await db.runEvent.findFirst({ where: { threadId, type: "lifecycle_transition" }, orderBy: { seq: "desc" }, select: { data: true } });
+  if (!row) return null;
+  return ((JSON.parse(row.data) as { data?: { to?: string } }).data?.to as GraphStateValue["lifecycle"] | undefined) ?? null;
+}
+
+/** Names of the events that end a run (its final run part). */
+export const FINAL_EVENTS = ["run_completed", "run_failed", "run_suspended"] as const;
+
+/**
+ * Finishes a run whose worker died after the run's end was committed but before its lease was
+ * released (docs/durability.md "Events after a crash"): claims the lapsed lease, publishes the
+ * stored final event again on this process's bus (the after-run subscribers: memory hooks,
+ * webhooks, both idempotent), wakes the thread's followers, and releases the lease. A run
+ * with no stored final event is only released.
+ * @param now ms since the epoch.
+ * @returns false when another recoverer claimed the lease first (it finishes the run).
+ */
+export async function finishEndedRun(db: Db, threadId: string, runId: string, holder: string, now: number): Promise<boolean> {
+  if (!(await claimLease(db, threadId, runId, holder, now))) return false;
+  try {
+    const row = await db.runEvent.findFirst({ where: { runId, type: { in: [...FINAL_EVENTS] } }, orderBy: { seq: "desc" }, select: { type: true, data: true, seq: true } });
+    if (row) {
+      const stored = JSON.parse(row.data) as Extract<RunChunk, { type: "data-run" }>;
+      const ids: TraceIds = { traceId: stored.data.traceId ?? newTraceId(), threadId, runId };
+      const name = row.type as StoredRunEvent["name"];
+      await publish(busEventOf(name, stored, ids, now)).catch((err: unknown) => log.warn({ err, threadId, runId }, "an after-run subscriber failed"));
+      void notifyThreadEvent(threadId, row.seq, runId).catch((err: unknown) => log.warn({ err, threadId }, "event notification failed"));
+    }
+  } finally {
+    await releaseLease(db, threadId, runId);
+  }
+  return true;
 }
 
 /**
@@ -262,12 +342,26 @@ function isSqliteBusy(err: unknown): boolean {
 
 function eventStore(db: Db, threadId: string, runId: string, onStored: ExecuteJobOptions["onStored"]) {
   let seq: number | null = null;
-  return async (type: string, data: string): Promise<void> => {
+  /**
+   * Stores one event, with `alongside` written in the same transaction when given (the
+   * run's end: its rows and its final event commit together, or neither does).
+   */
+  const write = async (type: string, data: string, alongside?: (tx: Db) => Promise<void>): Promise<void> => {
     for (let attempt = 0; ; attempt++) {
       if (seq === null) seq = (await db.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } }))?.seq ?? 0;
       const next: number = seq + 1;
       try {
-        await db.runEvent.create({ data: { threadId, runId, seq: next, type, data } });
+        if (alongside) {
+          await db.$transaction(
+            async (tx) => {
+              await alongside(tx as unknown as Db);
+              await tx.runEvent.create({ data: { threadId, runId, seq: next, type, data } });
+            },
+            { timeout: 15_000, maxWait: 15_000 },
+          );
+        } else {
+          await db.runEvent.create({ data: { threadId, runId, seq: next, type, data } });
+        }
         seq = next;
         // Followers anywhere (other tabs, devices, instances) re-read from their cursor.
         void notifyThreadEvent(threadId, next, runId).catch((err: unknown) => log.warn({ err, threadId }, "event notification failed"));
@@ -284,6 +378,7 @@ function eventStore(db: Db, threadId: string, runId: string, onStored: ExecuteJo
       }
     }
   };
+  return Object.assign((type: string, data: string) => write(type, data), { inTransaction: write });
 }
 
 /**

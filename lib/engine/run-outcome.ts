@@ -3,8 +3,10 @@ import type { Db } from "../db/client";
 import { prismaErrorCode } from "../db/prisma-error-code";
 import { AppError } from "../errors";
 import type { OutcomeUnknownInterrupt } from "./nodes/tools";
+import { CONFIRMED_MARK } from "./outcome-card-status";
 import { describeCall } from "./outcomes";
-import type { OutcomeChoice } from "./tool-executions";
+import type { ToolResultState } from "./state";
+import type { OutcomeChoice, ToolCallOutcome } from "./tool-executions";
 import { prismaToolExecutions } from "./tool-executions-prisma";
 
 /**
@@ -33,8 +35,30 @@ export function waitingOutcomes(snapshot: { tasks: { interrupts: { id?: string; 
 }
 
 /**
- * Records the choice on the call's execution record (started -> retry | skipped, one
- * conditional update, so of two concurrent choices exactly one wins), audits it once, and
+ * The outcome a person confirms with "It happened: continue": a success whose result says so
+ * (the call's own response was lost with the process), so the step goes on as done.
+ * @param who the confirming person's name or email.
+ */
+export function confirmedOutcome(request: OutcomeUnknownInterrupt, who: string): ToolCallOutcome {
+  const output = `${describeCall(request.tool, request.args)} took effect: ${who} ${CONFIRMED_MARK} (attempt ${request.attempt}, started ${request.startedAt}); its own result was not recorded.`;
+  const result: ToolResultState = {
+    tool_name: request.tool,
+    call_id: request.toolCallId,
+    output,
+    status: "success",
+    evicted: false,
+    pointer: null,
+    size_chars: output.length,
+    rehydration_allowed: false,
+    metadata: { code: "confirmed" },
+  };
+  return { status: "success", result, errorCode: null, durationMs: 0 };
+}
+
+/**
+ * Records the choice on the call's execution record (started -> retry | skipped, or
+ * completed with the confirmed outcome for `happened`; one conditional update, so of two
+ * concurrent choices exactly one wins), audits it once, and
  * builds the resume map. The choice is durable before the run resumes: a run that dies
  * right after still finds it (the Tools node reads the record, not the resume value).
  * @param at the time, ms since the epoch.
@@ -53,10 +77,15 @@ export async function applyOutcomeChoice(
   if (!target) throw new AppError("conflict", "no_pending_outcome", `input.toolCallId: this thread is not waiting for a choice on call ${input.toolCallId}.`);
   const { request } = target;
   const key = { threadId, toolCallId: request.toolCallId };
-  const won = await prismaToolExecutions(db).decide(key, request.attempt, input.choice, userId, at);
+  let confirmed: ToolCallOutcome | undefined;
+  if (input.choice === "happened") {
+    const who = await db.user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
+    confirmed = confirmedOutcome(request, who?.name?.trim() || who?.email || "someone");
+  }
+  const won = await prismaToolExecutions(db).decide(key, request.attempt, input.choice, userId, at, confirmed);
   if (!won) throw new AppError("conflict", "outcome_already_decided", "Someone already chose for this call; reload the run.");
   const call = describeCall(request.tool, request.args);
-  const label = input.choice === "retry" ? `Run ${call} again` : `Skip ${call}`;
+  const label = input.choice === "retry" ? `Run ${call} again` : input.choice === "skip" ? `Skip ${call}` : `It happened: continue after ${call}`;
   try {
     await db.auditEntry.create({
       data: {

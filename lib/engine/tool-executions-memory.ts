@@ -48,10 +48,12 @@ export function memoryToolExecutions(names: Readonly<Record<string, string>> = {
       const row = rows.get(id(key));
       if (row?.status === "started" && row.attempt === attempt) Object.assign(row, { status: "completed", outcome });
     },
-    async decide(key, attempt, choice: OutcomeChoice, userId) {
+    async decide(key, attempt, choice: OutcomeChoice, userId, _at, confirmed) {
+      if (choice === "happened" && !confirmed) throw new Error("a confirmed call needs its outcome");
       const row = rows.get(id(key));
       if (row?.status !== "started" || row.attempt !== attempt) return false;
-      Object.assign(row, { status: choice === "retry" ? "retry" : "skipped", decidedBy: userId });
+      if (choice === "happened") Object.assign(row, { status: "completed", outcome: confirmed, decidedBy: userId });
+      else Object.assign(row, { status: choice === "retry" ? "retry" : "skipped", decidedBy: userId });
       return true;
     },
     async get(key) {

@@ -81,10 +81,15 @@ export function prismaToolExecutions(db: Db): ToolExecutionStore {
         },
       });
     },
-    async decide(key, attempt, choice, userId, at) {
+    async decide(key, attempt, choice, userId, at, confirmed) {
+      if (choice === "happened" && !confirmed) throw new Error("a confirmed call needs its outcome");
+      const outcome =
+        choice === "happened" && confirmed
+          ? { endedAt: new Date(at), outcome: confirmed.status, result: JSON.stringify(confirmed.result), errorCode: confirmed.errorCode, durationMs: confirmed.durationMs }
+          : {};
       const won = await db.toolExecution.updateMany({
         where: { threadId: key.threadId, toolCallId: key.toolCallId, status: "started", attempt },
-        data: { status: choice === "retry" ? "retry" : "skipped", decidedById: userId, decidedAt: new Date(at) },
+        data: { status: choice === "retry" ? "retry" : choice === "skip" ? "skipped" : "completed", decidedById: userId, decidedAt: new Date(at), ...outcome },
       });
       return won.count === 1;
     },

@@ -94,6 +94,24 @@ export function toolExecutionConformance(name: string, setup: () => Promise<Conf
       }
     });
 
+    it("happened: the confirmed outcome is recorded, begin answers completed with it, and nothing runs", async () => {
+      const s = await setup();
+      try {
+        const a = intentOf(s.threadId);
+        await s.store.begin(a, 1_000);
+        expect(await s.store.decide(a, 1, "happened", s.user.id, 2_000, outcome)).toBe(true);
+        expect(await s.store.begin(a, 3_000)).toEqual({ kind: "completed", attempt: 1, outcome });
+        expect(await s.store.decide(a, 1, "skip", s.user.id, 3_000)).toBe(false);
+        // The engine confirms too (no person): decided by nobody.
+        const b = intentOf(s.threadId, { toolCallId: "c2" });
+        await s.store.begin(b, 1_000);
+        expect(await s.store.decide(b, 1, "happened", null, 2_000, outcome)).toBe(true);
+        expect((await s.store.begin(b, 3_000)).kind).toBe("completed");
+      } finally {
+        await s.cleanup();
+      }
+    });
+
     it("the same call id with other arguments or another tool is refused, never reused", async () => {
       const s = await setup();
       try {

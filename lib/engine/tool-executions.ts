@@ -15,8 +15,10 @@ import type { ToolResultState } from "./state";
  *
  * Statuses of a record: `started` (intent committed, the call may be running or may have
  * died with the process), `completed` (the outcome is recorded; success or a tool error),
- * `retry` (a person chose to run it again; the next run claims it as a new attempt),
- * `skipped` (a person chose to treat it as not done).
+ * `retry` (a person, or the engine for a call it may safely run again, chose to run it
+ * again; the next run claims it as a new attempt), `skipped` (a person chose to treat it as
+ * not done). A call confirmed as done (by a person, or by what the workspace shows) becomes
+ * `completed` with the confirmed outcome.
  */
 
 /** What identifies one call: its thread and the model's tool call id. */
@@ -60,8 +62,11 @@ export type ToolExecutionClaim =
   | { kind: "unknown"; attempt: number; startedAt: string }
   | { kind: "skipped"; attempt: number; decidedBy: string };
 
-/** A person's choice for a call whose outcome is unknown. */
-export type OutcomeChoice = "retry" | "skip";
+/**
+ * A choice for a call whose outcome is unknown: run it again, skip it (not done), or
+ * `happened` (it took effect: its confirmed outcome is recorded and the run goes on).
+ */
+export type OutcomeChoice = "retry" | "skip" | "happened";
 
 /** One stored record, as the outcome-choice service reads it. */
 export interface ToolExecutionRecord extends ToolCallIntent {
@@ -93,11 +98,13 @@ export interface ToolExecutionStore {
    */
   finish(key: ToolCallKey, attempt: number, outcome: ToolCallOutcome, at: number): Promise<void>;
   /**
-   * Records a person's choice for a started call without outcome: started -> retry or
-   * skipped, with who and when, in one conditional update on `attempt`.
+   * Records a choice for a started call without outcome: started -> retry, skipped, or
+   * (`happened`) completed with `confirmed` as its outcome, with who (null: the engine) and
+   * when, in one conditional update on `attempt`.
    * @returns false when the record is not that started attempt (decided already, or gone).
+   * @throws Error when `happened` comes without `confirmed`.
    */
-  decide(key: ToolCallKey, attempt: number, choice: OutcomeChoice, userId: string, at: number): Promise<boolean>;
+  decide(key: ToolCallKey, attempt: number, choice: OutcomeChoice, userId: string | null, at: number, confirmed?: ToolCallOutcome): Promise<boolean>;
   /** The record of a call, or null. */
   get(key: ToolCallKey): Promise<ToolExecutionRecord | null>;
 }

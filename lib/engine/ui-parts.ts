@@ -75,8 +75,9 @@ export const dataSchemas = {
    * A side-effecting call that started but has no recorded outcome after a crash
    * (outcome_unknown; docs/durability.md "Side effects"): a person chooses to run it again
    * or skip it. One part per tool call id; a retried call that dies again is asked about
-   * again with the next attempt. The engine emits it `pending`; `retry` and `skipped` are
-   * what the run view shows once the choice is known.
+   * again with the next attempt. The engine emits it `pending`; `retry`, `skipped` and
+   * `happened` (someone confirmed it took effect) are what the run view shows once the
+   * choice is known.
    */
   outcome: z.object({
     toolCallId: z.string(),
@@ -95,7 +96,7 @@ export const dataSchemas = {
     startedAt: z.string(),
     /** The engine's plain-words account (ISO times), for logs and the timeline's tool row. */
     description: z.string(),
-    status: z.enum(["pending", "retry", "skipped"]),
+    status: z.enum(["pending", "retry", "skipped", "happened"]),
   }),
   /** A lifecycle transition of the run (docs/architecture.md#run-lifecycle), recorded from node updates. */
   lifecycle: z.object({ from: z.string(), to: z.string(), node: z.string(), at: z.string() }),

@@ -76,6 +76,8 @@ export function serverToolDefinitions(server: McpServerRow): ToolDefinition[] {
       timeoutMs: MCP_TOOL_TIMEOUT_MS,
       permission: "user",
       sideEffect,
+      // The server says running it twice is running it once (MCP `idempotentHint`).
+      idempotent: () => tool.annotations?.idempotentHint === true,
       run: (input, ctx) =>
         withMcpClient(
           server,

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { lapsedLeases, releaseLease } from "../db/lease";
 import { CANCEL_REQUESTED } from "../engine/run-cancel";
 import type { RunDepsOverrides } from "../engine/run-context";
-import { executeJob } from "../engine/run-execute";
+import { executeJob, finishEndedRun } from "../engine/run-execute";
 import { newWorkerId } from "../engine/run-thread";
 import { logger } from "../log";
 import { endAbandonedCancel } from "./cancel-run";
@@ -77,7 +77,7 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
       log.error({ err, jobId }, "run job failed");
     }
   };
-  const recover = () => recoverRuns(db, queue, Date.now());
+  const recover = () => recoverRuns(db, queue, Date.now(), id);
   await queue.consume(handler, opts.concurrency);
   let sweeping = false;
   const timer = setInterval(() => {
@@ -103,19 +103,24 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
 }
 
 /**
- * One recovery pass: re-queues the jobs of lapsed leases (their worker died), releases the
- * lease of a job that had ended (its worker died between the two writes), ends a job whose
+ * One recovery pass: re-queues the jobs of lapsed leases (their worker died), finishes a run
+ * whose end was committed (its worker died before releasing the lease: its final event goes
+ * to this process's after-run subscribers, then the lease is released), ends a job whose
  * cancel was asked for (lib/runs/cancel-run.ts), gives up on a job
  * claimed MAX_ATTEMPTS times, and dispatches again queued jobs nobody claimed for
  * STALE_QUEUED_MS (a dispatch lost with its process).
  * @returns how many jobs were queued again.
  */
-export async function recoverRuns(db: Db, queue: RunQueue, now: number): Promise<number> {
+export async function recoverRuns(db: Db, queue: RunQueue, now: number, holder: string = newWorkerId("recovery")): Promise<number> {
   let requeued = 0;
   for (const lapsed of await lapsedLeases(db, now)) {
     const job = await db.runJob.findUnique({ where: { runId: lapsed.runId }, select: { id: true, status: true, attempts: true } });
-    if (!job || job.status === "done") {
+    if (!job) {
       await releaseLease(db, lapsed.threadId, lapsed.runId);
+      continue;
+    }
+    if (job.status === "done") {
+      await finishEndedRun(db, lapsed.threadId, lapsed.runId, holder, now);
       continue;
     }
     // Its cancel was asked for and its worker died before acting on it: end it, do not run it again.

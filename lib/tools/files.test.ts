@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "../errors";
 import { deleteFile, listFiles, MAX_FILE_BYTES, readFile, writeFile } from "./files";
-import { runTool, runToolDefinition } from "./gateway";
+import { reconcileTool, runTool, runToolDefinition } from "./gateway";
 import { builtinTools, getTool, isSideEffectTool, toolCatalog } from "./registry";
 import type { ToolDefinition } from "./types";
 
@@ -295,5 +295,37 @@ describe("gateway", () => {
       throw new Error("sync throw");
     });
     expect(await runToolDefinition(sync, { n: 1 }, opts())).toMatchObject({ errorCode: "tool_error" });
+  });
+});
+
+/** A call whose outcome is unknown after a crash (docs/durability.md "Side effects"). */
+describe("reconcileTool", () => {
+  const reconcile = (name: string, input: unknown) => reconcileTool(name, input, { workspaceDir: ws });
+
+  it("write_file: the same content hash in the workspace says it happened, with the output the write would give", async () => {
+    await fs.writeFile(path.join(ws, "summary.md"), "# Summary\n");
+    expect(await reconcile("write_file", { path: "summary.md", content: "# Summary\n" })).toEqual({ kind: "happened", output: JSON.stringify({ path: "summary.md", bytesWritten: 10 }, null, 2) });
+  });
+
+  it("write_file: other content, or no file, says it did not: run it again", async () => {
+    await fs.writeFile(path.join(ws, "summary.md"), "# Summ");
+    expect(await reconcile("write_file", { path: "summary.md", content: "# Summary\n" })).toEqual({ kind: "retry", why: "not_happened" });
+    expect(await reconcile("write_file", { path: "new/summary.md", content: "x" })).toEqual({ kind: "retry", why: "not_happened" });
+  });
+
+  it("delete_file: a file gone happened, a file still there did not", async () => {
+    expect(await reconcile("delete_file", { path: "gone.md" })).toMatchObject({ kind: "happened" });
+    expect(await reconcile("delete_file", { path: "notes.md" })).toEqual({ kind: "retry", why: "not_happened" });
+  });
+
+  it("an idempotent call runs again; a POST, an unknown tool or a refused input asks a person", async () => {
+    expect(await reconcile("http_request", { url: "https://a.example/x", method: "PUT", body: "v" })).toEqual({ kind: "retry", why: "idempotent" });
+    expect(await reconcile("http_request", { url: "https://a.example/x", method: "POST", body: "v" })).toEqual({ kind: "ask" });
+    expect(await reconcile("send_email", { to: "x" })).toEqual({ kind: "ask" });
+    expect(await reconcile("write_file", { path: 3 })).toEqual({ kind: "ask" });
+  });
+
+  it("a path outside the workspace is not observed: ask", async () => {
+    expect(await reconcile("write_file", { path: "escape/secret.txt", content: "top secret" })).toEqual({ kind: "ask" });
   });
 });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -42,6 +43,9 @@ function fsError(err: unknown, relPath: string): unknown {
       return new AppError("internal", "fs_error", `File operation on ${shown} failed (${code ?? "unknown error"}).`);
   }
 }
+
+/** SHA-256 hex of bytes. */
+const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
 
 function fileTool<I, O>(def: Omit<ToolDefinition<I, O>, "version" | "timeoutMs" | "permission">): ToolDefinition<I, O> {
   return { version: "1.0.0", timeoutMs: TIMEOUT_MS, permission: "user", ...def };
@@ -143,6 +147,20 @@ export const writeFile = fileTool({
       .describe("The full new content of the file, as UTF-8 text (at most 1 MB)."),
   }),
   output: z.object({ path: z.string(), bytesWritten: z.number().int().nonnegative() }),
+  // After a crash (docs/durability.md "Side effects"): the write happened when the file holds
+  // exactly the content (same SHA-256); otherwise writing it now writes it once.
+  async observe({ path: rel, content }, ctx) {
+    try {
+      const root = await realWorkspaceRoot(ctx.workspaceDir);
+      const abs = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
+      const data = await fs.readFile(abs);
+      const want = Buffer.from(content, "utf8");
+      if (sha256(data) !== sha256(want)) return { happened: false };
+      return { happened: true, output: { path: toWorkspacePath(root, abs), bytesWritten: want.byteLength } };
+    } catch (err) {
+      return isAppError(err) && err.reason === "not_found" ? { happened: false } : null;
+    }
+  },
   async run({ path: rel, content }, ctx) {
     const segments = splitWorkspacePath(rel);
     if (segments.length === 0) throw new AppError("bad_request", "is_a_directory", `${JSON.stringify(rel)} is the workspace root, not a file.`);
@@ -176,6 +194,16 @@ export const deleteFile = fileTool({
     path: workspacePath.describe('File to delete, relative to the workspace root, e.g. "old-notes.md".'),
   }),
   output: z.object({ path: z.string(), deleted: z.literal(true) }),
+  // After a crash: the delete happened when the file is gone; while it is there, deleting it
+  // now deletes it once.
+  async observe({ path: rel }, ctx) {
+    try {
+      await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
+      return { happened: false };
+    } catch (err) {
+      return isAppError(err) && err.reason === "not_found" ? { happened: true, output: { path: rel, deleted: true as const } } : null;
+    }
+  },
   async run({ path: rel }, ctx) {
     const segments = splitWorkspacePath(rel);
     const abs = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });

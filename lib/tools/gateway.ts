@@ -35,6 +35,8 @@ export interface RunToolOptions {
   memory?: MemoryAccess;
   /** Where `runTool` looks tools up (default: the built-ins). */
   registry?: ToolRegistry;
+  /** The call's key across its attempts (ToolContext.callKey). */
+  callKey?: string;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -128,6 +130,7 @@ async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolO
       ...(opts.blobs ? { blobs: opts.blobs } : {}),
       ...(opts.network ? { network: opts.network } : {}),
       ...(opts.memory ? { memory: opts.memory } : {}),
+      ...(opts.callKey ? { callKey: opts.callKey } : {}),
     };
     const running = Promise.resolve().then(() => def.run(parsed.data, ctx));
     running.catch(() => {}); // a tool that fails after its timeout must not be an unhandled rejection
@@ -144,6 +147,41 @@ async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolO
   const checked = def.output.safeParse(result);
   if (!checked.success) return finish("error", `Tool "${def.name}" returned invalid output: ${describeIssues(checked.error)}`, "invalid_output");
   return finish("success", checked.data);
+}
+
+/**
+ * What to do with a call whose outcome is unknown after a crash (docs/durability.md "Side
+ * effects"), without asking a person when the system can tell:
+ * - `happened`: the tool observes that it took effect; `output` is what it would have returned;
+ * - `retry`: it observes that it did not (`not_happened`), or it is idempotent for this input
+ *   (`idempotent`): running it now is safe;
+ * - `ask`: neither (an unknown tool, an input it refuses, an observation that fails).
+ */
+export type Reconciliation = { kind: "happened"; output: string } | { kind: "retry"; why: "not_happened" | "idempotent" } | { kind: "ask" };
+
+/** How long an observation may take, ms. */
+const OBSERVE_TIMEOUT_MS = 10_000;
+
+/**
+ * Reconciles a call whose outcome is unknown (see {@link Reconciliation}): the tool's own
+ * observation first, then its idempotency. Never throws.
+ */
+export async function reconcileTool(name: string, rawInput: unknown, opts: RunToolOptions): Promise<Reconciliation> {
+  const def = (opts.registry ?? builtinRegistry).get(name);
+  if (!def) return { kind: "ask" };
+  const parsed = def.input.safeParse(rawInput);
+  if (!parsed.success) return { kind: "ask" };
+  if (def.observe) {
+    try {
+      const ctx: ToolContext = { workspaceDir: opts.workspaceDir, signal: AbortSignal.timeout(OBSERVE_TIMEOUT_MS), ...(opts.callKey ? { callKey: opts.callKey } : {}) };
+      const seen = await def.observe(parsed.data, ctx);
+      if (seen?.happened) return { kind: "happened", output: cap(stringify(seen.output), opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS) };
+      if (seen && !seen.happened) return { kind: "retry", why: "not_happened" };
+    } catch (err) {
+      log.warn({ tool: name, err }, "observing a call whose outcome is unknown failed");
+    }
+  }
+  return def.idempotent?.(parsed.data) ? { kind: "retry", why: "idempotent" } : { kind: "ask" };
 }
 
 /**

@@ -110,6 +110,24 @@ describe("http_request", () => {
     expect(echoed).toMatchObject({ method: "POST", body: "payload", headers: { "x-trace": "abc", "content-type": "text/plain" } });
   });
 
+  it("sends the call's key as Idempotency-Key, the same on every attempt, and keeps a key the call sets itself", async () => {
+    const keyed = (input: unknown) => runToolDefinition(httpRequest, input, { workspaceDir: ws, network, callKey: "k".repeat(32) });
+    const first = JSON.parse(parsed(await keyed({ url: `${main.origin}/echo`, method: "POST", body: "a" })).body);
+    const again = JSON.parse(parsed(await keyed({ url: `${main.origin}/echo`, method: "POST", body: "a" })).body);
+    expect(first.headers["idempotency-key"]).toBe("k".repeat(32));
+    expect(again.headers["idempotency-key"]).toBe(first.headers["idempotency-key"]);
+    const own = JSON.parse(parsed(await keyed({ url: `${main.origin}/echo`, method: "POST", headers: { "Idempotency-Key": "mine" }, body: "a" })).body);
+    expect(own.headers["idempotency-key"]).toBe("mine");
+    // Outside a run (no call key), no header.
+    expect(JSON.parse(parsed(await call({ url: `${main.origin}/echo`, method: "POST", body: "a" })).body).headers["idempotency-key"]).toBeUndefined();
+  });
+
+  it("is idempotent for GET, HEAD, PUT and DELETE (RFC 9110 9.2.2), not for POST or PATCH", () => {
+    const of = (method: string) => httpRequest.idempotent?.({ url: "https://a.example", method: method as never });
+    expect(["GET", "HEAD", "PUT", "DELETE"].map(of)).toEqual([true, true, true, true]);
+    expect(["POST", "PATCH"].map(of)).toEqual([false, false]);
+  });
+
   it("answers HEAD without a body", async () => {
     const r = await call({ url: `${main.origin}/hello`, method: "HEAD" });
     expect(parsed(r)).toMatchObject({ status: 200, body: "", bytes: 0, truncated: false });

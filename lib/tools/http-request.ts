@@ -156,11 +156,15 @@ function fetchError(err: unknown, url: URL, timeout: AbortSignal, network: Netwo
  *   "invalid_header", "body_not_allowed", "too_many_redirects", "network_timeout",
  *   "network_error".
  */
-async function request(input: HttpInput, ctx: { signal: AbortSignal; network?: NetworkAccess }): Promise<HttpOutput> {
+async function request(input: HttpInput, ctx: { signal: AbortSignal; network?: NetworkAccess; callKey?: string }): Promise<HttpOutput> {
   const network = requireNetwork(ctx.network);
   let method: string = input.method;
   checkMethod(method, network);
   const headers = checkHeaders(input.headers);
+  // The same key on every attempt of this call (docs/durability.md "Side effects"): a
+  // receiver that honours Idempotency-Key applies a retried call once. A key the call sets
+  // itself is kept.
+  if (ctx.callKey && headers[IDEMPOTENCY_KEY] === undefined) headers[IDEMPOTENCY_KEY] = ctx.callKey;
   let body = input.body;
   if (body !== undefined && (method === "GET" || method === "HEAD")) {
     throw new AppError("bad_request", "body_not_allowed", `A ${method} request has no body; use POST, PUT or PATCH to send one.`);
@@ -208,6 +212,12 @@ async function request(input: HttpInput, ctx: { signal: AbortSignal; network?: N
   }
 }
 
+/** The request header that names one call across its attempts (lower-cased, as checkHeaders keeps them). */
+export const IDEMPOTENCY_KEY = "idempotency-key";
+
+/** Methods RFC 9110 section 9.2.2 defines as idempotent: sending one twice has the effect of once. */
+const IDEMPOTENT_METHODS = new Set(["GET", "HEAD", "PUT", "DELETE"]);
+
 /** The http_request tool (see the module header). Side effects: POST and friends change remote state. */
 export const httpRequest: ToolDefinition<HttpInput, HttpOutput> = {
   name: "http_request",
@@ -219,5 +229,8 @@ export const httpRequest: ToolDefinition<HttpInput, HttpOutput> = {
   timeoutMs: TIMEOUT_MS,
   permission: "user",
   sideEffect: true,
+  // A GET, HEAD, PUT or DELETE whose outcome is unknown after a crash is sent again without
+  // asking; a POST or PATCH is not (its receiver may not honour Idempotency-Key).
+  idempotent: (input) => IDEMPOTENT_METHODS.has(input.method),
   run: (input, ctx) => request(input, ctx),
 };

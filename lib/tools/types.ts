@@ -18,7 +18,19 @@ export interface ToolContext {
   network?: NetworkAccess;
   /** The workspace's long-term memory as tools may use it (`remember`, `recall`); absent outside runs. */
   memory?: MemoryAccess;
+  /**
+   * A key that stays the same across every attempt of one tool call (its thread and call id,
+   * hashed: 32 hex chars), e.g. the `Idempotency-Key` of `http_request`; absent outside runs.
+   */
+  callKey?: string;
 }
+
+/**
+ * What the world shows of a call whose outcome is unknown after a crash
+ * (docs/durability.md "Side effects"): it happened (with the output the tool would have
+ * returned), or it did not (running it now does it once).
+ */
+export type Observation<O = unknown> = { happened: true; output: O } | { happened: false };
 
 /**
  * Network access a tool gets (off unless the flow's allowlist names the host).
@@ -75,6 +87,18 @@ export interface ToolDefinition<I = unknown, O = unknown> {
   timeoutMs: number;
   permission: PermissionLevel;
   sideEffect: boolean;
+  /**
+   * True when running the tool twice with this input has the effect of running it once, as
+   * RFC 9110 section 9.2.2 defines it for HTTP methods: a call whose outcome is unknown
+   * after a crash is then run again without asking a person (docs/durability.md "Side
+   * effects"). Absent: not idempotent.
+   */
+  idempotent?(input: I): boolean;
+  /**
+   * Looks at the world for a call whose outcome is unknown after a crash, without changing
+   * it: null when it cannot tell. Absent: the tool cannot tell.
+   */
+  observe?(input: I, ctx: ToolContext): Promise<Observation<O> | null>;
   run(input: I, ctx: ToolContext): Promise<O>;
 }
 

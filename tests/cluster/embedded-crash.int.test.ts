@@ -15,6 +15,8 @@ import { type CountingServer, checkInvariants, countingServer, createPostingFlow
  * covers crashes of a cluster's workers in cluster.int.test.ts.
  */
 const pg = Boolean(process.env.TEST_DATABASE_URL);
+/** SIGKILLs to deliver (CRASH_KILLS; 10 by default, 50 to measure how often a person is asked). */
+const KILLS = Number(process.env.CRASH_KILLS ?? 10);
 
 describe.runIf(!pg)("the embedded default (one process, SQLite) killed at random moments", () => {
   let c: Cluster;
@@ -47,14 +49,14 @@ describe.runIf(!pg)("the embedded default (one process, SQLite) killed at random
     await counter?.close();
   });
 
-  it("10 kills: every run completes or asks a person, no doubled side effect or step, none stuck", async () => {
+  it(`${KILLS} kills: every run completes or asks a person, no doubled side effect or step, none stuck`, async () => {
     const web = c.webs[0];
     if (!web) throw new Error("no web");
-    const result = await crashLoop({ kills: 10, victims: [web], gapMs: [500, 2500], drivers: 3, drive: (n) => driveRun(db, [alice], flowId, counter.port, `embedded-${n}`, 60_000) });
+    const result = await crashLoop({ kills: KILLS, victims: [web], gapMs: [500, 2500], drivers: 3, drive: (n) => driveRun(db, [alice], flowId, counter.port, `embedded-${n}`, 60_000) });
     const inv = await checkInvariants(db, counter.hits);
     console.info(crashSummary("embedded (SQLite, one process)", result, inv.doubledSideEffects.length, inv.doubledSteps.length));
     expect(result.errors, web.output().slice(-3000)).toEqual([]);
-    expect(result.kills).toBe(10);
+    expect(result.kills).toBe(KILLS);
     expect(result.runs.length).toBeGreaterThan(3);
     expect(inv.doubledSideEffects).toEqual([]);
     expect(inv.doubledSteps).toEqual([]);
@@ -62,5 +64,5 @@ describe.runIf(!pg)("the embedded default (one process, SQLite) killed at random
     expect(result.runs.filter((r) => r.status !== "completed" && !r.askedPerson)).toEqual([]);
     expect(inv.leftovers).toEqual([]);
     for (const r of result.runs.filter((x) => x.status === "completed")) expect(counter.hits.get(r.tag), r.tag).toBe(1);
-  }, 240_000);
+  }, 240_000 + KILLS * 10_000);
 });

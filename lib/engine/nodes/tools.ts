@@ -54,8 +54,12 @@ export function toolsNode(deps: EngineDeps) {
     if (sideEffect) {
       const intent = { ...key, toolName: p.name, argsHash: p.args_hash, approvalId: branch.approval_id, stepId: branch.step_id, agentId: branch.agent.id };
       claim = await deps.executions.begin(intent, deps.now());
-      // Started with no outcome: ask a person. The choice is recorded before the run
-      // resumes (run-outcome.ts), so the next `begin` answers run (retry) or skipped.
+      // Started with no outcome: what the system can observe settles it without a person
+      // (the workspace shows the write happened, or the tool is safe to run again).
+      if (claim.kind === "unknown") claim = await reconciled(deps, task, p, claim, intent);
+      // Otherwise ask a person. The choice is recorded before the run resumes
+      // (run-outcome.ts), so the next `begin` answers run (retry), completed (it happened)
+      // or skipped.
       while (claim.kind === "unknown") {
         const payload = unknownPayload(task, p, claim);
         emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, status: "error", output: payload.description } });
@@ -104,6 +108,43 @@ export function toolsNode(deps: EngineDeps) {
     const next: StepBranch = { ...branch, last_tool_result: result };
     return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: sendBranch("interpreter", task, next) });
   };
+}
+
+/**
+ * Settles a call whose outcome is unknown when the system can tell (docs/durability.md "Side
+ * effects"): the tool observes it happened (its outcome is recorded as confirmed by the
+ * engine) or did not, or it is idempotent for these arguments (both: a new attempt runs).
+ * Each is one conditional update on the record, audited once.
+ * @returns the claim to go on with: completed, run, or the same unknown claim (ask a person).
+ */
+async function reconciled(
+  deps: EngineDeps,
+  task: BranchTask,
+  p: ProposedTool,
+  claim: Extract<ToolExecutionClaim, { kind: "unknown" }>,
+  intent: Parameters<EngineDeps["executions"]["begin"]>[0],
+): Promise<ToolExecutionClaim> {
+  const found = await deps.tools.reconcile?.(p.name, p.args, task.thread_id, { stepId: task.branch.step_id, agentId: task.branch.agent.id, toolCallId: p.tool_call_id });
+  if (!found || found.kind === "ask") return claim;
+  const key = { threadId: task.thread_id, toolCallId: p.tool_call_id };
+  const call = describeCall(p.name, p.args);
+  let detail: string;
+  if (found.kind === "happened") {
+    const res = { status: "success" as const, output: found.output, sizeChars: found.output.length, durationMs: 0 };
+    const result = await toolResultState(deps, task.thread_id, { name: p.name, id: p.tool_call_id }, res);
+    await deps.executions.decide(key, claim.attempt, "happened", null, deps.now(), { status: "success", result, errorCode: null, durationMs: 0 });
+    detail = `${call} (attempt ${claim.attempt}, started ${claim.startedAt}) had taken effect: the workspace shows it.`;
+  } else {
+    await deps.executions.decide(key, claim.attempt, "retry", null, deps.now());
+    detail =
+      found.why === "idempotent"
+        ? `${call} (attempt ${claim.attempt}, started ${claim.startedAt}) is run again: it is idempotent, so running it twice does it once.`
+        : `${call} (attempt ${claim.attempt}, started ${claim.startedAt}) is run again: the workspace shows it had not taken effect.`;
+  }
+  const action = found.kind === "happened" ? "outcome_observed" : "outcome_retry";
+  await deps.audit(task.thread_id, { action, at: iso(deps.now()), actor: "engine", tool: p.name, args_hash: p.args_hash, detail, key: `${action}:${p.tool_call_id}:${claim.attempt}` });
+  // Whoever decided (this or a concurrent choice), the record now says what to do.
+  return deps.executions.begin(intent, deps.now());
 }
 
 function unknownPayload(task: BranchTask, p: ProposedTool, claim: { attempt: number; startedAt: string }): OutcomeUnknownInterrupt {

@@ -37,12 +37,13 @@ export const Body = z.object({
     }),
     /**
      * The choice for a side-effecting call whose outcome is unknown after a crash
-     * (docs/durability.md "Side effects"): retry runs it again, skip reports it as not done.
+     * (docs/durability.md "Side effects"): retry runs it again, skip reports it as not done,
+     * happened records that it took effect (the person confirms it) and the run goes on.
      */
     z.object({
       kind: z.literal("outcome"),
       toolCallId: z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, "tool call ids are 1-128 of [A-Za-z0-9_.:-]"),
-      choice: z.enum(["retry", "skip"], "choice is retry or skip"),
+      choice: z.enum(["retry", "skip", "happened"], "choice is retry, skip or happened"),
     }),
   ]),
 });
