@@ -18,6 +18,10 @@ describe("classifyIntent", () => {
     ["config.YAML", "task"],
     ["check report.json", "task"],
     ["index.htm", "task"],
+    // A question about something else than the assistant: the files may answer it.
+    ["When is the next planning meeting?", "task"],
+    ["Quand est la prochaine réunion ?", "task"],
+    ["What can you do for me?", "conversation"],
     // Conversation: greetings, thanks, questions without action or file.
     ["hello there", "conversation"],
     ["thanks!", "conversation"],

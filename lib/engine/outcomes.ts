@@ -26,6 +26,32 @@ export function describeCall(tool: string, args: unknown): string {
   return tool;
 }
 
+/**
+ * Error codes of tool refusals by the flow's configuration (docs/runs.md "Status
+ * vocabulary"): the network is off, a host, port, method, scheme or credentials in the URL
+ * are not allowed, a path resolves outside the workspace or is not permitted, reading back
+ * an evicted output is off, or no such tool exists. Trying again cannot change them: only a
+ * person changing the flow can, so the step is `blocked` at once, never retried or re-planned.
+ */
+export const CONFIG_REFUSALS: ReadonlySet<string> = new Set([
+  "network_off",
+  "host_not_allowed",
+  "port_not_allowed",
+  "method_not_allowed",
+  "scheme_not_allowed",
+  "userinfo_not_allowed",
+  "sandbox_violation",
+  "permission_denied",
+  "rehydration_not_allowed",
+  "unknown_tool",
+]);
+
+/** True when a tool result is a refusal by the flow's configuration ({@link CONFIG_REFUSALS}). */
+export function isConfigRefusal(result: { status: string; metadata: Record<string, unknown> } | null | undefined): boolean {
+  const code = result?.status === "error" ? result.metadata.code : undefined;
+  return typeof code === "string" && CONFIG_REFUSALS.has(code);
+}
+
 /** Step statuses that mean the step's work was not done (docs/runs.md "Status vocabulary"). */
 export const NOT_DONE: readonly PlanStep["status"][] = ["blocked", "rejected", "failed", "skipped"];
 

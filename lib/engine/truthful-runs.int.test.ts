@@ -1,7 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
+import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
+import { MockLanguageModelV4 } from "ai/test";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureWorkspace } from "../tools/workspace";
+import { memoryAssistant } from "../../templates/memory-assistant";
+import { textTurn, toolTurn } from "./node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 import type { RunChunk } from "./ui-parts";
 
@@ -65,5 +69,85 @@ describe("truthful runs", () => {
     expect(answerOf(second)).toMatch(/was rejected: write_file summary\.md was not done: rejected by .+ \(wrong audience\)\./);
     expect(readFileSync(path.join(f.workspacesDir, threadId, "notes.md"), "utf8").length).toBeGreaterThan(0);
     expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
+  });
+
+  /** A scripted (non-offline) model: the planner's and the executors' turns, and a finalizer that claims success. */
+  function scripted(planner: unknown, executor: (opts: LanguageModelV4CallOptions) => ReturnType<typeof textTurn>) {
+    return new MockLanguageModelV4({
+      doGenerate: async (opts: LanguageModelV4CallOptions) => {
+        const text = JSON.stringify(opts.prompt);
+        if (text.includes("[phylactery:planner]")) return toolTurn("create_plan", planner);
+        if (text.includes("[phylactery:executor]")) return executor(opts);
+        return textTurn("Done: everything you asked.");
+      },
+    });
+  }
+
+  it("any model: a capability the plan says no agent has ends the run incomplete, naming it; the rest is done", async () => {
+    const model = scripted(
+      {
+        steps: [{ agent_id: "assistant", task: "Read notes.md", expected_output: "The text.", depends_on: [] }],
+        missing_capabilities: [{ capability: "send email", reason: "no tool of this flow sends email" }],
+      },
+      () => textTurn("Read notes.md: planning meeting notes."),
+    );
+    f = await engineFixture(undefined, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
+    const task = "Email the summary of notes.md to ines@example.com";
+    const threadId = await f.newThread(task);
+    const chunks = await collect(await f.prepare(threadId, { kind: "message", text: task }));
+    expect(lastData(chunks, "data-run")?.data.status).toBe("incomplete");
+    expect(lastData(chunks, "data-plan")?.data.steps.map((s) => [s.task, s.status])).toEqual([
+      ["Read notes.md", "completed"],
+      ["Send email", "blocked"],
+    ]);
+    expect(answerOf(chunks)).toMatch(/Not done:\n- Step 2 "Send email" was blocked: no agent of this flow can send email \(no tool of this flow sends email\)\./);
+    expect((await f.t.db.run.findFirstOrThrow({ where: { threadId } })).status).toBe("incomplete");
+  });
+
+  it("any model: an executor that reports its step impossible gets a blocked step, not a green one, and no retry", async () => {
+    let tries = 0;
+    const model = scripted({ steps: [{ agent_id: "assistant", task: "Compute 6 * 7 with JavaScript", expected_output: "42", depends_on: [] }] }, (opts) => {
+      tries++;
+      expect(opts.tools?.some((t) => t.name === "report_impossible")).toBe(true);
+      return toolTurn("report_impossible", { reason: "no tool of mine can run JavaScript" });
+    });
+    f = await engineFixture(undefined, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
+    const task = "Compute 6 * 7 with JavaScript";
+    const threadId = await f.newThread(task);
+    const chunks = await collect(await f.prepare(threadId, { kind: "message", text: task }));
+    expect(tries).toBe(1);
+    expect(lastData(chunks, "data-run")?.data.status).toBe("incomplete");
+    const step = lastData(chunks, "data-plan")?.data.steps[0];
+    expect([step?.status, step?.error]).toEqual(["blocked", "Assistant cannot do this step: no tool of mine can run JavaScript"]);
+    expect(chunks.some((c) => c.type === "data-tool")).toBe(false);
+    expect(answerOf(chunks)).toMatch(/^Nothing was done\.\n\nNot done:\n- Step 1 "Compute 6 \* 7 with JavaScript" was blocked: Assistant cannot do this step/);
+  });
+
+  it("any model: a call refused by the flow's configuration (network off) is not retried, re-planned or asked about", async () => {
+    let plans = 0;
+    const model = new MockLanguageModelV4({
+      doGenerate: async (opts: LanguageModelV4CallOptions) => {
+        const text = JSON.stringify(opts.prompt);
+        if (text.includes("[phylactery:planner]")) {
+          plans++;
+          return toolTurn("create_plan", { steps: [{ agent_id: "helper", task: "Fetch https://example.com", expected_output: "The page.", depends_on: [] }] });
+        }
+        if (text.includes("[phylactery:executor]")) {
+          // A stubborn model would call again after the refusal.
+          return toolTurn("http_request", { url: "https://example.com", method: "GET" });
+        }
+        return textTurn("Fetched.");
+      },
+    });
+    f = await engineFixture(memoryAssistant, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
+    const threadId = await f.newThread("Fetch https://example.com");
+    const chunks = await collect(await f.prepare(threadId, { kind: "message", text: "Fetch https://example.com" }));
+    expect(plans).toBe(1);
+    expect(chunks.filter((c) => c.type === "data-tool" && c.data.status === "proposed")).toHaveLength(1);
+    expect(lastData(chunks, "data-run")?.data.status).toBe("incomplete");
+    const step = lastData(chunks, "data-plan")?.data.steps[0];
+    expect(step?.status).toBe("blocked");
+    expect(step?.error).toMatch(/^http_request https:\/\/example\.com was refused by the flow's configuration: Network is off for this flow; add the host to the flow's network allowlist in Flow settings\.$/);
+    expect(answerOf(chunks)).not.toMatch(/How should I proceed/);
   });
 });

@@ -10,9 +10,9 @@ describe("brief review", () => {
   it("reads the claims of a draft with their citations, not its headings or notes", () => {
     const draft = "# Brief\n\n_For the board._\n\n- Desk occupancy rose from 31% to 57% on team days. (source: source-pilot.md)\n\nThe survey had 412 answers. It ran in February.\n\n_Sources: source-pilot.md (1 points)._\n";
     expect(claimsOf(draft)).toEqual([
-      { text: "Desk occupancy rose from 31% to 57% on team days.", cites: ["source-pilot.md"] },
-      { text: "The survey had 412 answers.", cites: [] },
-      { text: "It ran in February.", cites: [] },
+      { text: "Desk occupancy rose from 31% to 57% on team days.", cites: ["source-pilot.md"], heading: "" },
+      { text: "The survey had 412 answers.", cites: [], heading: "" },
+      { text: "It ran in February.", cites: [], heading: "" },
     ]);
   });
 

@@ -1,7 +1,11 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { reviewDraft } from "./brief-review";
 import { type Reply, writeContent } from "./offline-planner";
-import { between, fileNames, targetFile, unescapeAttr } from "./offline-text";
+import { between, fileNames, unescapeAttr } from "./offline-text";
+import { answerQuestion, isQuestion, outputFiles, pointsAnswer, requestOf } from "./offline-request";
+import { REPORT_IMPOSSIBLE } from "./prompts";
+import { focusMatcher } from "./structured-summary";
+import { keptSectionsOf } from "./summary-points";
 import { chooseOtherTool, type ToolChoice } from "./offline-tools";
 import { type ContextEntry, feedbackOf, isFailureText, shapingOf, sourceBody, sourcesOf, type SourceText, unreadSourcesOf } from "./step-context";
 import { briefOf, joinNames, summaryOf } from "./structured-summary";
@@ -62,13 +66,19 @@ function chooseTool(task: string, context: ContextEntry[]): ToolChoice | { text:
   if (lower.startsWith("answer:")) return undefined;
   const given = /^write (\S+) with content:\s?([\s\S]*)$/i.exec(task);
   if (given?.[1]) return { toolName: "write_file", input: { path: given[1], content: given[2] ?? "" } };
+  const extract = /^write the (.+?) of (.+) to (\S+)$/i.exec(task);
+  if (extract?.[1] && extract[3]) {
+    const sources = sourcesOf(context);
+    if (sources.length === 0) return { text: `I can't write ${extract[3]}: none of the earlier steps returned text${failuresOf(context)}.` };
+    return { toolName: "write_file", input: { path: extract[3], content: extractContent(extract[1], sources) } };
+  }
   if (/\bchecklist\b/.test(lower) && first) {
     const report = context.map((c) => parseTodoReport(c.result)).find((r) => r !== undefined);
     if (!report) return { text: `I can't write ${first}: no earlier step collected the TODO lines${failuresOf(context)}.` };
     return { toolName: "write_file", input: { path: first, content: checklistOf(report.files, report.todos) } };
   }
   if (/\b(?:summari[sz]e|summary|condense|brief)\b/.test(lower)) {
-    const target = targetFile(task, files.slice(1));
+    const target = outputFiles(task, files).at(-1);
     if (!target) return undefined;
     const sources = sourcesOf(context);
     if (sources.length === 0) return { text: `I can't write ${target}: none of the earlier steps returned text to summarize${failuresOf(context)}.` };
@@ -82,13 +92,32 @@ function chooseTool(task: string, context: ContextEntry[]): ToolChoice | { text:
   }
   if (/\b(?:delete|remove)\b/.test(lower) && first) return { toolName: "delete_file", input: { path: first } };
   if (/\b(?:write|create|save)\b/.test(lower) && first) {
+    const into = outputFiles(task, files)[0] ?? first;
     const content = writeContent(task) || sourceBody(context);
-    if (!content) return { text: `I can't write ${first}: the task gives no content and no earlier step read any${failuresOf(context)}.` };
-    return { toolName: "write_file", input: { path: first, content } };
+    if (!content) return { text: `I can't write ${into}: the task gives no content and no earlier step read any${failuresOf(context)}.` };
+    return { toolName: "write_file", input: { path: into, content } };
   }
   if (/\blist\b|\bfiles in\b/.test(lower)) return { toolName: "list_files", input: { path: "." } };
   if (first) return { toolName: "read_file", input: { path: first } };
   return undefined;
+}
+
+/**
+ * The points of the sources of the kinds a task names ("action items", "decisions"), as a
+ * list with a title; the whole summary when none matches.
+ */
+function extractContent(kinds: string, sources: SourceText[]): string {
+  const { matches } = focusMatcher(kinds);
+  const many = sources.length > 1;
+  const lines = sources.flatMap((source) =>
+    keptSectionsOf(source.text)
+      .sections.flatMap((s) => s.points)
+      .filter(matches)
+      .map((p) => `- ${p.text}${many ? ` (source: ${source.file})` : ""}`),
+  );
+  if (lines.length === 0) return summaryContent(kinds, "", sources, []);
+  const title = kinds.charAt(0).toUpperCase() + kinds.slice(1);
+  return `# ${title} of ${sources.map((s) => s.file).join(" and ")}\n\n${[...new Set(lines)].join("\n")}\n`;
 }
 
 function answerInText(task: string, context: ContextEntry[], facts: string[] = []): string {
@@ -97,11 +126,16 @@ function answerInText(task: string, context: ContextEntry[], facts: string[] = [
     // What the agent remembers (docs/architecture.md#memory): the facts injected for this step, as they are.
     return `From memory:\n${facts.map((f) => `- ${f}`).join("\n")}`;
   }
+  const question = task.replace(/^answer(?: from the listed files)?:\s*/i, "");
+  if (sources.length > 0 && isQuestion(question)) return answerQuestion(question, sources);
+  const request = requestOf(task);
+  if (sources.length > 0 && (request.count || request.audience) && !shapingOf(context).focus) {
+    return pointsAnswer(sources, { ...request, ...(shapingOf(context).audience && !request.audience ? { audience: shapingOf(context).audience } : {}) });
+  }
   const [only] = sources;
   if (only) return (sources.length > 1 ? briefOf(sources, shapingOf(context)) : summaryOf(only, shapingOf(context))).trim();
   const failed = failuresOf(context);
-  if (failed) return `I can't answer "${task.replace(/^answer:\s*/i, "")}": the earlier steps failed${failed}.`;
-  const question = task.replace(/^answer:\s*/i, "");
+  if (failed) return `I can't answer "${question}": the earlier steps failed${failed}.`;
   return `I am the offline model, so I can only work on files with tools and can't answer "${question}" myself. Try a file task such as "Summarize notes.md into summary.md", or configure a real model provider.`;
 }
 
@@ -179,6 +213,22 @@ function collectStep(task: string, calls: StepCall[], context: ContextEntry[], t
   return { text: todoReport(read, todos) };
 }
 
+/**
+ * Answering a question from the listed files: reads each listed text file (at most
+ * {@link TODO_MAX_FILES}), then answers from them with the source.
+ */
+function answerStep(task: string, calls: StepCall[], context: ContextEntry[], tools: Set<string>): Next {
+  const listed = listedPaths(context, calls).filter((p) => !p.endsWith("/") && TEXT_FILE.test(p));
+  const tried = new Set(calls.filter((c) => c.toolName === "read_file").map((c) => String(c.input.path)));
+  const next = listed.find((f) => !tried.has(f));
+  if (next && tried.size < TODO_MAX_FILES && tools.has("read_file")) return { call: { toolName: "read_file", input: { path: next } } };
+  const read: ContextEntry[] = calls.flatMap((c) => {
+    const content = c.toolName === "read_file" ? readContent(c.outcome) : undefined;
+    return content !== undefined ? [{ task: `Read ${String(c.input.path)}`, result: `Read ${content.length} characters from ${String(c.input.path)}:\n${content}` }] : [];
+  });
+  return { text: answerInText(task, [...context, ...read]) };
+}
+
 // ---------------------------------------------------------------------------------------
 
 /** The executor's reply to one model call of a step: a tool call or the step's result in text. */
@@ -197,17 +247,22 @@ export function executorReply(options: LanguageModelV4CallOptions, system: strin
     if (inChat && sources.length > 0) return { kind: "text", text: `${said}\n\nAs asked, here it is instead:\n\n${answerInText(task, context).trim()}` };
     return { kind: "text", text: said };
   }
+  // What this agent cannot do is reported through the declared tool, so the step is not done
+  // (never a green step whose text says it could not).
+  const impossible = (reason: string): Reply =>
+    tools.has(REPORT_IMPOSSIBLE) ? { kind: "tool", toolCallId: `call_${options.prompt.length}`, toolName: REPORT_IMPOSSIBLE, input: { reason } } : { kind: "text", text: reason };
   const toolCall = (choice: ToolChoice): Reply => {
     if (!tools.has(choice.toolName)) {
       const agent = /^You are (.+?) \(agent /m.exec(system)?.[1] ?? "this agent";
-      return { kind: "text", text: `I can't do "${task}": it needs the ${choice.toolName} tool, which is not available to ${agent}.` };
+      return impossible(`I can't do "${task}": it needs the ${choice.toolName} tool, which is not available to ${agent}.`);
     }
     return { kind: "tool", toolCallId: `call_${options.prompt.length}`, ...choice };
   };
   const review = /^review\b/i.test(task) ? fileNames(task)[0] : undefined;
   const collect = /^collect the (?:todo|to-do|fixme)/i.test(task);
-  if (review || collect) {
-    const next = review ? reviewStep(review, calls, context, tools) : collectStep(task, calls, context, tools);
+  const findAnswer = /^answer from the listed files:/i.test(task);
+  if (review || collect || findAnswer) {
+    const next = review ? reviewStep(review, calls, context, tools) : collect ? collectStep(task, calls, context, tools) : answerStep(task, calls, context, tools);
     return "call" in next ? toolCall(next.call) : { kind: "text", text: next.text };
   }
   if (last) {
@@ -217,7 +272,10 @@ export function executorReply(options: LanguageModelV4CallOptions, system: strin
     return { kind: "text", text: reports.join("\n\n") };
   }
   const choice = chooseTool(task, context);
-  if (!choice) return { kind: "text", text: answerInText(task, context, memoryFacts(user)) };
+  if (!choice) {
+    const text = answerInText(task, context, memoryFacts(user));
+    return /^I am the offline model\b/.test(text) ? impossible(text) : { kind: "text", text };
+  }
   if ("text" in choice) return { kind: "text", text: choice.text };
   return toolCall(choice);
 }

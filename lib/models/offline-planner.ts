@@ -1,12 +1,19 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import { between, fileNames, targetFile } from "./offline-text";
+import { between, fileNames } from "./offline-text";
+import { isQuestion, type Missing, missingCapabilities, outputFiles, requestOf, withoutDelivery } from "./offline-request";
 import { chooseOtherTool } from "./offline-tools";
 import type { PlanProposal } from "./prompts";
 
 /**
  * The offline model's planner: keyword rules that turn a task into file steps (one read per
  * source, side by side; then the write; then a review when a reviewer agent exists), each
- * assigned by capability. Deterministic.
+ * assigned by capability. A file the task writes to ("into x.md", "dans x.md", "en x.md",
+ * "to x.md") is an output: written, never read. A question is answered from the named
+ * files, or from the listed ones. What no agent can do (send email, post to a chat, run
+ * code without a code tool) is named in `missing_capabilities`, and only the rest is planned.
+ * A new plan after the user answered "How should I proceed?" follows the answer: another
+ * file name replaces the one that failed, "create it" writes it, "skip it" leaves it out.
+ * Deterministic.
  */
 
 type Step = PlanProposal["steps"][number];
@@ -102,7 +109,17 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
   if (other) return [step(other.toolName, task.trim(), `The result of ${other.toolName}.`)];
   const files = fileNames(task);
   const lower = task.toLowerCase();
+  const outputs = outputFiles(task, files);
+  const sources = files.filter((f) => !outputs.includes(f));
   const [first] = files;
+  if (isQuestion(task) && outputs.length === 0) {
+    // A question: answered from the named files, else from every file of the workspace.
+    if (sources.length > 0) return [...sources.map(read), step(undefined, `Answer: ${task.trim()}`, "The answer, with its source.", sources.map((_, i) => i))];
+    return [
+      step("list_files", "List the files in the workspace", "The names of the files in the workspace."),
+      step("read_file", `Answer from the listed files: ${task.trim()}`, "The answer, with its source.", [0]),
+    ];
+  }
   // "todo.md" is a file name, not a request for to-dos.
   if (/\b(?:todos?|to-dos?|fixmes?)\b/i.test(files.reduce((t, f) => t.split(f).join(" "), task))) return todoSteps(task, files, step, read);
   if (!first) {
@@ -111,11 +128,23 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
     }
     return [step(undefined, `Answer: ${task.trim()}`, "A direct answer to the user.")];
   }
-  if (/\b(?:summari[sz]e|summary|condense|brief)\b/.test(lower)) {
-    const target = targetFile(task, files.slice(1));
-    if (!target) return [read(first), step(undefined, `Summarize ${first}`, `A short summary of ${first}.`, [0])];
+  const target = outputs.at(-1);
+  const kinds = KINDS.exec(task)?.[0];
+  const summary = SUMMARY.test(task);
+  if (!summary && kinds && target && sources.length > 0) {
+    // "Extract the action items of a.md into b.md": those points, written to the output.
+    const named = sources.join(" and ");
+    return [...sources.map(read), step("write_file", `Write the ${kinds.toLowerCase()} of ${named} to ${target}`, `${target} listing the ${kinds.toLowerCase()} of ${named}.`, sources.map((_, i) => i))];
+  }
+  if (summary || (target && sources.length > 0 && !/\bcopy\b/.test(lower) && !/\b(?:write|create|save)\b[\s\S]*\b(?:with|containing|saying)\b/i.test(task))) {
+    if (!target) {
+      // No output file: the summary is the answer, shaped as asked (count, audience).
+      const asked = sources.length > 0 ? sources : files;
+      const { count, audience } = requestOf(task);
+      const shaped = `Summarize ${asked.join(" and ")}${audience ? ` for ${audience}` : ""}${count ? ` in ${count} bullet point${count === 1 ? "" : "s"}` : ""}`;
+      return [...asked.map(read), step(undefined, shaped, `A summary of ${asked.join(" and ")}, as asked.`, asked.map((_, i) => i))];
+    }
     // One read per source (independent, so they can run side by side), then the write.
-    const sources = files.filter((f) => f !== target);
     const named = sources.join(" and ");
     const reads = sources.map(read);
     const write = step("write_file", `Write a summary of ${named} to ${target}`, `${target} containing a bullet-point summary of ${named}.`, reads.map((_, i) => i));
@@ -136,16 +165,87 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
   }
   if (/\b(?:write|create|save)\b/.test(lower)) {
     const content = writeContent(task);
-    return [step("write_file", `Write ${first} with content: ${content}`, `${first} containing the given text.`)];
+    const into = target ?? first;
+    return [step("write_file", `Write ${into} with content: ${content}`, `${into} containing the given text.`)];
   }
   return files.map(read);
 }
 
+/** Words that ask for a summary, in English, French and Spanish. */
+const SUMMARY = /\b(?:summari[sz]e|summary|condense|brief|résume[rz]?|résumé|synthèse|synthétise[rz]?|resume|resumir|resumen|resúmelo|sintetiza)\b/i;
+/** Kinds of points a task may ask to extract into a file. */
+const KINDS = /\b(?:action items?|actions?|tasks?|next steps|decisions?|risks?|deadlines?|dates?|owners?|décisions?|risques?|tâches?|échéances?|decisiones?|riesgos?|tareas?|acciones?|fechas?)\b/i;
+
+/** The failure and the person's answer in a re-planning prompt (docs/runs.md "Status vocabulary"). */
+function replanOf(user: string): { failedTask?: string; answer?: string } | undefined {
+  const block = between(user, "<replan>\n", "\n</replan>");
+  if (block === undefined) return undefined;
+  const failedTask = /Step \d+ \("([^"]*)"\) failed/.exec(block)?.[1];
+  const answer = /The user answered: ([\s\S]*)$/.exec(block)?.[1]?.trim();
+  return { ...(failedTask ? { failedTask } : {}), ...(answer ? { answer } : {}) };
+}
+
+/**
+ * The task as the person's answer changes it: a file named in the answer replaces the file
+ * of the failed step; "create it" makes that file an output ("… into <file>"); "skip it"
+ * (or stop) leaves it out, and what needed it too. Any other answer plans the task again.
+ */
+function answeredTask(task: string, replan: { failedTask?: string; answer?: string }): { task: string; skipped: { task: string; reason: string }[] } {
+  const answer = replan.answer ?? "";
+  const failedFile = fileNames(replan.failedTask ?? "")[0];
+  if (!answer || !failedFile) return { task, skipped: [] };
+  const named = fileNames(answer).find((f) => f !== failedFile);
+  if (named) return { task: task.split(failedFile).join(named), skipped: [] };
+  if (/\b(?:create|make|write|crée[rz]?|créez|fais|crea|créalo|haz|escribe)\b/i.test(answer)) {
+    const rest = task.split(failedFile).join(" ").replace(/\s+/g, " ").trim();
+    return { task: `${rest} into ${failedFile}`, skipped: [] };
+  }
+  if (/\b(?:skip|ignore|without|leave (?:it|that) out|drop|stop|cancel|abandon|passe[rz]?|saute[rz]?|ignore[rz]?|sans|omets|arrête|salta|omite|sin|para|cancela)\b/i.test(answer)) {
+    const reason = `you answered "${answer}"`;
+    const rest = task.split(failedFile).join(" ").replace(/\s+/g, " ").trim();
+    const left = fileNames(rest).filter((f) => !outputFiles(rest, fileNames(rest)).includes(f));
+    if (/\b(?:stop|cancel|abandon|arrête|cancela)\b/i.test(answer) || left.length === 0) {
+      return { task: "", skipped: [{ task: replan.failedTask ?? `Read ${failedFile}`, reason }, { task: `The rest of the task, which needs ${failedFile}: ${task}`, reason }] };
+    }
+    return { task: rest, skipped: [{ task: replan.failedTask ?? `Read ${failedFile}`, reason }] };
+  }
+  return { task, skipped: [] };
+}
+
+/** What a missing tool means in words, for a step whose tool no agent has. */
+const TOOL_CAPABILITY: Record<string, string> = {
+  run_javascript: "run JavaScript",
+  http_request: "fetch web pages",
+  remember: "remember facts",
+  recall: "recall remembered facts",
+  list_files: "list files",
+  read_file: "read files",
+  write_file: "write files",
+  delete_file: "delete files",
+};
+
 export function plannerReply(options: LanguageModelV4CallOptions, system: string, user: string, tools: Set<string>): Reply {
-  const task = (between(user, "<task>\n", "\n</task>") ?? user).trim();
+  const asked = (between(user, "<task>\n", "\n</task>") ?? user).trim();
+  const replan = replanOf(user);
   // A new plan after a failure does not ask the Human inputs again: their answers were given.
-  const humans = user.includes("<replan>") ? [] : parseHumans(system);
-  const plan: PlanProposal = { steps: withHumanSteps(planSteps(task, parseAgents(system)), humans) };
+  const humans = replan ? [] : parseHumans(system);
+  const agents = parseAgents(system);
+  const { task, skipped } = replan ? answeredTask(asked, replan) : { task: asked, skipped: [] };
+  const flowTools = new Set(agents.flatMap((a) => a.tools));
+  const missing: Missing[] = task ? missingCapabilities(task, flowTools) : [];
+  const rest = missing.length > 0 ? withoutDelivery(task) : task;
+  const other = rest ? chooseOtherTool(rest) : undefined;
+  if (other && !flowTools.has(other.toolName) && missing.length === 0) {
+    missing.push({ capability: TOOL_CAPABILITY[other.toolName] ?? `use the ${other.toolName} tool`, reason: `no agent of this flow has the ${other.toolName} tool` });
+  }
+  // Only what the agents can do is planned; with nothing of the task left, no step.
+  const planned = !rest || (missing.length > 0 && fileNames(rest).length === 0) ? [] : planSteps(rest, agents);
+  const plan: PlanProposal = {
+    steps: planned.length > 0 ? withHumanSteps(planned, humans) : [],
+    ...(missing.length > 0 ? { missing_capabilities: missing } : {}),
+    ...(skipped.length > 0 ? { skipped } : {}),
+  };
+  if (plan.steps.length === 0 && missing.length === 0 && skipped.length === 0) plan.steps = withHumanSteps(planSteps(asked, agents), humans);
   if (!tools.has("create_plan")) return { kind: "text", text: JSON.stringify(plan) };
   return { kind: "tool", toolCallId: `call_plan_${options.prompt.length}`, toolName: "create_plan", input: plan };
 }

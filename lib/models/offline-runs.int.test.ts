@@ -2,6 +2,9 @@ import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { guidedSummary } from "../../templates/guided-summary";
+import { memoryAssistant } from "../../templates/memory-assistant";
+import type { RunChunk } from "../engine/ui-parts";
+import type { FlowDocument } from "../flow/schema";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
 
 /**
@@ -74,5 +77,87 @@ describe("default model in real runs", () => {
     const deadlines = content.slice(content.indexOf("## Deadlines"), content.indexOf("## Overview"));
     expect(deadlines.indexOf("due 19 May")).toBeLessThan(deadlines.indexOf("due 15 June"));
     for (const owner of ["Jonas Berg", "Mei Chen", "Dario Rossi", "Priya Raman"]) expect(deadlines).toContain(owner);
+  });
+
+  const answerOf = (chunks: RunChunk[]) => chunks.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  const statusOf = (chunks: RunChunk[]) => lastData(chunks, "data-run")?.data.status;
+  async function seeded(task: string, doc?: FlowDocument) {
+    f = await engineFixture(doc);
+    const threadId = await f.newThread(task);
+    return { threadId, chunks: await collect(await f.prepare(threadId, { kind: "message", text: task })) };
+  }
+
+  it.each([
+    ["Email the summary of notes.md to ines@example.com", /no agent of this flow can send email/],
+    ["Compute 6 * 7 with JavaScript", /no agent of this flow can run JavaScript/],
+  ])("the issue's %j ends incomplete, naming the missing capability, never 'Done'", async (task, missing) => {
+    const { chunks } = await seeded(task);
+    expect(statusOf(chunks)).toBe("incomplete");
+    const answer = answerOf(chunks);
+    expect(answer).toMatch(missing);
+    expect(answer).not.toMatch(/^Done\b/);
+    const steps = lastData(chunks, "data-plan")?.data.steps ?? [];
+    expect(steps.filter((s) => s.status === "completed").every((s) => !/email|javascript/i.test(s.task))).toBe(true);
+  });
+
+  it("the issue's 'Compute 6 * 7 with JavaScript' in a flow with run_javascript answers 42", async () => {
+    const { chunks } = await seeded("Compute 6 * 7 with JavaScript", memoryAssistant);
+    expect(statusOf(chunks)).toBe("completed");
+    expect(answerOf(chunks)).toMatch(/\b42\b/);
+  });
+
+  it.each([
+    ["Write the action items of notes.md into todo.md", "todo.md"],
+    ["Résume notes.md dans resume.md", "resume.md"],
+    ["Add the changes of release-notes.md to CHANGELOG.md", "CHANGELOG.md"],
+  ])("the issue's %j writes %s instead of reading it", async (task, out) => {
+    const { chunks } = await seeded(task);
+    expect(statusOf(chunks)).toBe("awaiting_approval");
+    const steps = lastData(chunks, "data-plan")?.data.steps ?? [];
+    expect(steps.some((s) => /^read\b/i.test(s.task) && s.task.includes(out))).toBe(false);
+    const approval = lastData(chunks, "data-approval")?.data;
+    expect((JSON.parse(approval?.canonicalArgs ?? "{}") as { path?: string }).path).toBe(out);
+  });
+
+  it("the issue's 'Fetch https://example.com' with the network off: one call, no retry, no re-plan, no question", async () => {
+    const { chunks } = await seeded("Fetch https://example.com", memoryAssistant);
+    expect(statusOf(chunks)).toBe("incomplete");
+    expect(chunks.filter((c) => c.type === "data-tool" && c.data.status === "proposed")).toHaveLength(1);
+    expect(chunks.filter((c) => c.type === "data-plan" && c.data.status === "planning")).toHaveLength(0);
+    const answer = answerOf(chunks);
+    expect(answer).toMatch(/refused by the flow's configuration: Network is off for this flow; add the host to the flow's network allowlist in Flow settings/);
+    expect(answer).not.toMatch(/How should I proceed/);
+  });
+
+  it("an answer to 'How should I proceed?' changes the plan: 'skip it' ends the run incomplete, without asking again", async () => {
+    const { threadId, chunks } = await seeded("Summarize missing.md into summary.md");
+    expect(statusOf(chunks)).toBe("awaiting_input");
+    const second = await collect(await f.prepare(threadId, { kind: "message", text: "skip it" }));
+    expect(statusOf(second)).toBe("incomplete");
+    const steps = lastData(second, "data-plan")?.data.steps ?? [];
+    expect(steps.map((s) => s.status)).toEqual(["skipped", "skipped"]);
+    expect(answerOf(second)).toMatch(/left out at the user's request/);
+    expect(answerOf(second)).not.toMatch(/How should I proceed/);
+  });
+
+  it("the issue's 'Summarize README.md for managers in three bullet points': three bullets for managers, in the answer itself", async () => {
+    const { chunks } = await seeded("Summarize README.md for managers in three bullet points");
+    const answer = answerOf(chunks);
+    expect(answer.split("\n").filter((l) => l.startsWith("- "))).toHaveLength(3);
+    expect(answer.split("\n")[0]).toBe("# Summary of README.md for managers");
+  });
+
+  it("the issue's 'When is the next planning meeting?': the date with its source, not the whole file", async () => {
+    const { chunks } = await seeded("When is the next planning meeting?");
+    expect(answerOf(chunks)).toBe("The next planning meeting is on Tuesday 17 March 2026 at 10:00. (source: notes.md)");
+  });
+
+  it("the issue's glitches: no '(. has 3 entries:)' and no 'characters from notes.md:)'", async () => {
+    const listed = answerOf((await seeded("List the files in the workspace")).chunks);
+    expect(listed).toMatch(/^Done: List the files in the workspace \(the workspace has 3 entries\)\.\n\nThe workspace has 3 entries:\n- README\.md/);
+    expect(listed).not.toMatch(/\(\. has|:\)|^\. has/m);
+    await f.cleanup();
+    const read = answerOf((await seeded("Read notes.md")).chunks);
+    expect(read).toMatch(/\(Read 1869 characters from notes\.md\)/);
   });
 });

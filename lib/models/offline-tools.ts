@@ -22,8 +22,9 @@ function codeInBackticks(text: string): string | undefined {
  * The rules for the non-file tools, tried before the file rules (a planner's "Answer: "
  * prefix is ignored): "use <tool> with <JSON object>" calls any tool (MCP tools too);
  * "remember that X" -> remember; "what do you remember about X" / "recall X" -> recall;
- * "fetch <url>" / "GET <url>" -> http_request; "run javascript: <code>" or code in
- * backticks after compute/evaluate/run -> run_javascript.
+ * "fetch <url>" / "GET <url>" -> http_request; "run javascript: <code>", code in
+ * backticks after compute/evaluate/run, or "compute <expression> with JavaScript" ->
+ * run_javascript.
  */
 export function chooseOtherTool(task: string): ToolChoice | undefined {
   const text = task.replace(/^answer:\s*/i, "").trim();
@@ -42,7 +43,8 @@ export function chooseOtherTool(task: string): ToolChoice | undefined {
   if (asked?.[1]) return { toolName: "recall", input: { query: asked[1] } };
   const url = /^(?:fetch|get|download)\b[^\n]*?(https?:\/\/[^\s"'<>`]+)/i.exec(text)?.[1]?.replace(/[.,;:!?)]+$/, "");
   if (url) return { toolName: "http_request", input: { url, method: "GET" } };
-  const script = /^run (?:javascript|js)\s*:\s*([\s\S]+)$/i.exec(text)?.[1] ?? (/^(?:compute|evaluate|calculate|run)\b/i.test(text) ? codeInBackticks(text) : undefined);
+  const spelled = /^(?:compute|evaluate|calculate|run)\s+([\s\S]+?)\s+(?:with|in|using)\s+(?:javascript|js|node(?:\.js)?)\s*[.!]?$/i.exec(text)?.[1];
+  const script = /^run (?:javascript|js)\s*:\s*([\s\S]+)$/i.exec(text)?.[1] ?? (/^(?:compute|evaluate|calculate|run)\b/i.test(text) ? (codeInBackticks(text) ?? spelled) : undefined);
   if (script?.trim()) return { toolName: "run_javascript", input: { code: codeInBackticks(script) ?? script.trim() } };
   return undefined;
 }

@@ -213,9 +213,9 @@ describe("offline model: finalizer and conversation", () => {
   it("quotes a result only when the task asked to see it", async () => {
     const steps = [{ task: "Read notes.md", status: "done", result: "Read 6 characters from notes.md:\nHello." }];
     const read = await generateText({ model: createOfflineModel(), system: finalizerSystem(), prompt: finalizerPrompt({ task: "Read notes.md", steps }) });
-    expect(read.text).toBe("Done: Read notes.md (Read 6 characters from notes.md:).\n\nRead 6 characters from notes.md:\nHello.");
+    expect(read.text).toBe("Done: Read notes.md (Read 6 characters from notes.md).\n\nRead 6 characters from notes.md:\nHello.");
     const other = await generateText({ model: createOfflineModel(), system: finalizerSystem(), prompt: finalizerPrompt({ task: "Summarize notes.md into summary.md", steps }) });
-    expect(other.text).toBe("Done: Read notes.md (Read 6 characters from notes.md:).");
+    expect(other.text).toBe("Done: Read notes.md (Read 6 characters from notes.md).");
   });
 
   it("says a rejected tool was not run", async () => {
@@ -231,7 +231,7 @@ describe("offline model: finalizer and conversation", () => {
         note: "The user rejected write_file.",
       }),
     });
-    expect(text).toContain("Done: Read notes.md (Read 6 characters from notes.md:).");
+    expect(text).toContain("Done: Read notes.md (Read 6 characters from notes.md).");
     expect(text).toContain("Not done: The user rejected write_file. That tool was not run");
     expect(text).toContain('Step "Write a summary of notes.md to summary.md" ended as rejected.');
     // The file read on the way is not pasted into an answer that did not ask for it.

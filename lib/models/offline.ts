@@ -8,7 +8,8 @@ import type {
 } from "@ai-sdk/provider";
 import { executorReply } from "./offline-executor";
 import { plannerReply, type Reply } from "./offline-planner";
-import { between, detectRole, fileNames, messageChars, messageText, targetFile, unescapeAttr } from "./offline-text";
+import { isQuestion, outputFiles } from "./offline-request";
+import { between, detectRole, fileNames, messageChars, messageText, unescapeAttr } from "./offline-text";
 import { isFailureText } from "./step-context";
 
 /**
@@ -31,13 +32,15 @@ const MODEL_ID = "offline";
 function finalizerReply(user: string): string {
   const task = (between(user, "<task>\n", "\n</task>") ?? "").trim();
   const note = between(user, "<note>\n", "\n</note>")?.trim();
+  // The engine's note that some steps were not done (its report lists them): never "Done".
+  const partly = note?.startsWith("Not everything was done:") ?? false;
   const steps = [...user.matchAll(/<step index="\d+" status="([^"]*)" task="([^"]*)">\n([\s\S]*?)\n<\/step>/g)].map(
     (m) => ({ status: unescapeAttr(m[1] ?? ""), task: unescapeAttr(m[2] ?? ""), result: m[3] ?? "" }),
   );
   // A step whose result is a failure ("read_file on x failed: …") did not do its work, whatever its status.
   const done = steps.filter((s) => /^(?:done|completed?|succe(?:ss|eded)|ok)$/i.test(s.status) && !isFailureText(s.result));
   const files = fileNames(task);
-  const target = targetFile(task, files.slice(1));
+  const target = outputFiles(task, files).at(-1);
   const wrote = target ? done.find((s) => s.result.includes(`bytes to ${target}`)) : undefined;
   const lines: string[] = [];
   if (wrote && files[0] && /\b(?:summari[sz]e|summary|condense)\b/i.test(task)) {
@@ -46,9 +49,9 @@ function finalizerReply(user: string): string {
   } else if (steps.length === 0) {
     lines.push(`Nothing was run for "${task}".`);
   } else if (done.length > 0) {
-    lines.push(`Done: ${done.map((s) => `${s.task.replace(/\.$/, "")} (${firstLine(s.result)})`).join("; ")}.`);
+    lines.push(`${partly ? "Partly done" : "Done"}: ${done.map((s) => `${s.task.replace(/\.$/, "")} (${firstLine(s.result)})`).join("; ")}.`);
   }
-  if (note) lines.push(`Not done: ${note.replace(/\.?$/, ".")} That tool was not run, so its changes were not made.`);
+  if (note && !partly) lines.push(`Not done: ${note.replace(/\.?$/, ".")} That tool was not run, so its changes were not made.`);
   for (const s of steps) {
     if (done.includes(s)) continue;
     const why = s.result.trim().split("\n")[0]?.replace(/\.$/, "");
@@ -57,16 +60,27 @@ function finalizerReply(user: string): string {
   // The content itself only when the user asked to see it (a read or a question); otherwise
   // the answer names what was done and does not paste a file the user did not ask for.
   const lastResult = done.at(-1)?.result.trim();
+  // A question, or a summary with no file to write: the answer is the last step's result
+  // itself (the date with its source, the bullets asked for), shown, not recapped.
+  const answered = lastResult && !REPORT_LINE.test(lastResult) && (isQuestion(task) || (/\b(?:summari[sz]e|summary|condense|brief|résume|resume)\b/i.test(task) && !target));
+  if (answered) return lastResult;
   const wantsContent = /^\s*(?:read|show|print|display|open|list|find|what|which|who|when|where|how)\b/i.test(task);
-  return lastResult && wantsContent ? `${lines.join(" ")}\n\n${lastResult.slice(0, QUOTE_CHARS)}` : lines.join(" ");
+  const quoted = lastResult?.replace(/^\.\s+(has|is)\b/, "The workspace $1");
+  return quoted && wantsContent ? `${lines.join(" ")}\n\n${quoted.slice(0, QUOTE_CHARS)}` : lines.join(" ");
 }
 
 /** The most of a result the final answer quotes, chars. */
 const QUOTE_CHARS = 4000;
 
-/** A result's first line, cut to 120 chars, for a one-line account of a step. */
+/** A step result that reports a tool call ("Read N characters from x:"), not an answer. */
+const REPORT_LINE = /^(?:Read \d+ characters from |Wrote \d+ bytes to |Deleted |\S+ has \d+ entries|\S+ is empty\.)/;
+
+/**
+ * A result's first line, cut to 120 chars, for a one-line account of a step: a colon that
+ * introduces the quoted content is dropped, and the workspace root "." is named.
+ */
 function firstLine(result: string): string {
-  const line = result.trim().split("\n")[0]?.trim() ?? "";
+  const line = (result.trim().split("\n")[0]?.trim() ?? "").replace(/^\.\s+(has|is)\b/, "the workspace $1").replace(/:$/, "");
   return line.length > 120 ? `${line.slice(0, 120)}…` : line;
 }
 

@@ -36,9 +36,42 @@ export const PlanStep = z.object({
     .describe("0-based indexes of earlier steps whose results this step needs; [] when none."),
 });
 
-/** Input of the `create_plan` tool: 1 to 20 ordered steps. */
-export const PlanProposal = z.object({
-  steps: z.array(PlanStep).min(1).max(20).describe("The ordered steps of the plan."),
+/** A capability the task needs that no agent of the flow has (docs/runs.md "Status vocabulary"). */
+export const MissingCapability = z.object({
+  capability: z.string().min(1).describe('What is needed, in a few words, e.g. "send email".'),
+  reason: z.string().describe("Why the listed agents and tools cannot do it."),
+});
+
+/** A part of the task the user said to leave out (when re-planning after their answer). */
+export const SkippedPart = z.object({
+  task: z.string().min(1).describe("The part of the task that is left out, as one imperative sentence."),
+  reason: z.string().describe("Why, in the user's words."),
+});
+
+/**
+ * Input of the `create_plan` tool: up to 20 ordered steps, plus what the plan cannot do
+ * (`missing_capabilities`) and what the user said to leave out (`skipped`). At least one of
+ * the three is not empty. Each missing capability and skipped part becomes a step that is
+ * `blocked` or `skipped` from the start, so the run ends `incomplete` naming it.
+ */
+export const PlanProposal = z
+  .object({
+    steps: z.array(PlanStep).max(20).describe("The ordered steps of the plan, for what the agents can do; [] when they can do nothing of it."),
+    missing_capabilities: z
+      .array(MissingCapability)
+      .max(10)
+      .optional()
+      .describe("What the task needs that no listed agent or tool can do (e.g. sending email, posting to a chat, running code without a code tool). Never plan a step that pretends to do it."),
+    skipped: z.array(SkippedPart).max(10).optional().describe("Parts of the task the user said to leave out."),
+  })
+  .refine((p) => p.steps.length + (p.missing_capabilities?.length ?? 0) + (p.skipped?.length ?? 0) > 0, { message: "the plan has no step" });
+
+/** Name of the tool every executor is offered to say its step cannot be done (never run: the Executor handles it). */
+export const REPORT_IMPOSSIBLE = "report_impossible";
+
+/** Input of {@link REPORT_IMPOSSIBLE}. */
+export const ReportImpossible = z.object({
+  reason: z.string().min(1).describe('Why the step cannot be done with your tools, e.g. "no tool can run JavaScript".'),
 });
 
 /** A parsed plan proposal. */
@@ -91,6 +124,9 @@ export function plannerSystem(input: { instructions: string; agents: AgentInfo[]
     "- depends_on lists the 0-based indexes of earlier steps whose results the step needs (a step only sees the results of the steps it depends on). Never refer to a later step.",
     "- expected_output says what the step produces, e.g. \"The full text of notes.md.\"",
     "- If the task needs no tools, plan a single step that answers it.",
+    "- The tools listed under the agents below are all the tools there are. If the task (or part of it) needs something none of them can do, such as sending an email, posting to a chat, or running code when no agent has a code tool, do not plan a step that pretends to do it: name it in missing_capabilities with the reason, and plan steps only for the rest.",
+    "- Output files (the file a task writes \"into\", \"to\", \"dans\", \"en\") may not exist yet: plan a write for them, never a read.",
+    "- When re-planning after the user's answer, follow the answer: a file they name replaces the one that failed; \"create it\" means write that file; for \"skip it\", leave that part out and list it in skipped.",
     "",
     "Flow instructions:",
     instructions,
@@ -151,6 +187,7 @@ export function executorSystem(agent: AgentInfo): string {
     "- Call one tool at a time and wait for its result.",
     "- When you read something, quote what you read in your answer so later steps can use it.",
     "- If a tool fails or is rejected, do not retry it; say what happened. Never present an error message as content, and never write one into a file.",
+    `- If the step needs something your tools cannot do (e.g. send an email, run code without a code tool), call ${REPORT_IMPOSSIBLE} with the reason; never answer as if it were done.`,
     "- If an earlier result is a person's answer (who the text is for, what to focus on), shape your work by it: name that audience and put that focus first.",
     '- If an earlier result is "Reviewer feedback", act on it: use every source it says was unused and leave out every point it says is unsupported.',
     "- When the step is done, reply with plain text (no tool call): the step's result.",

@@ -1,3 +1,5 @@
+import { relatedSources } from "./brief-review";
+import { outlineOf } from "./document-outline";
 import { dateKey, documentYear, type StatementKind } from "./statement-kinds";
 import type { Shaping, SourceText } from "./step-context";
 import { type KeptPoint, type KeptSection, keptSectionsOf } from "./summary-points";
@@ -146,27 +148,52 @@ export function briefOf(sources: SourceText[], shaping: Shaping = {}, drop: stri
       .map((point) => ({ point, year, file: source.file, render: `- ${point.text} (source: ${source.file})` }));
     return { source, points };
   });
-  if (shaping.focus) lines.push(...focusSection(perSource.flatMap((s) => s.points), shaping.focus));
   const used = new Map<string, number>();
-  const push = (heading: string, picked: { file: string; render: string }[]) => {
-    if (picked.length === 0) return;
-    lines.push(`## ${heading}`, "", ...picked.map((p) => p.render), "");
-    for (const p of picked) used.set(p.file, (used.get(p.file) ?? 0) + 1);
-  };
-  const plain = perSource.flatMap(({ points }) => {
-    // Labelled lines of a document's head ("Date: …", "Attendees: …") are not key points.
-    const labelled = (p: (typeof points)[number]) => /^[A-Z][\w ]{0,24}:\s/.test(p.point.text);
-    const candidates = points.filter((p) => p.point.kinds.size === 0 && !labelled(p));
-    const top = [...candidates].sort((a, b) => b.point.score - a.point.score || a.point.order - b.point.order).slice(0, BRIEF_KEY_POINTS);
-    // A source whose every point has a kind (or a label) still opens with one key point.
-    const opener = points.find((p) => !labelled(p)) ?? points[0];
-    const chosen = top.length > 0 ? top : opener ? [opener] : [];
-    return chosen.sort((a, b) => a.point.order - b.point.order);
-  });
-  push("Key points", plain);
-  const categorised = perSource.flatMap(({ points }) => points.filter((p) => p.point.kinds.size > 0 && !plain.includes(p)));
-  for (const { kind, heading } of CATEGORIES) {
-    push(heading, categorised.filter((p) => PRIORITY.find((k) => p.point.kinds.has(k)) === kind));
+  // Each point once, whatever section it would fit (docs/runs.md "Reviews": no repeats).
+  const shown = new Set<string>();
+  const once = <T extends { point: { text: string } }>(picked: T[]) =>
+    picked.filter((p) => {
+      const key = p.point.text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+      return !shown.has(key) && Boolean(shown.add(key));
+    });
+  const groups = subjectGroups(sources);
+  for (const group of groups) {
+    const mark = groups.length > 1 ? "###" : "##";
+    const mine = perSource.filter((s) => group.includes(s.source));
+    if (groups.length > 1) lines.push(`## ${subjectTitle(group)}`, "");
+    const push = (heading: string, picked: { file: string; render: string; point: { text: string } }[]) => {
+      const fresh = once(picked);
+      if (fresh.length === 0) return;
+      lines.push(`${mark} ${heading}`, "", ...fresh.map((p) => p.render), "");
+      for (const p of fresh) used.set(p.file, (used.get(p.file) ?? 0) + 1);
+    };
+    if (shaping.focus) {
+      const focus = focusSection(mine.flatMap((s) => s.points), shaping.focus);
+      const [head = "", ...rest] = focus;
+      lines.push(`${mark} ${head.replace(/^#+\s*/, "")}`, ...rest);
+      for (const l of rest) {
+        const m = /^- (.*) \(source: (.+)\)$/.exec(l);
+        if (m?.[1] && m[2]) {
+          shown.add(m[1].toLowerCase().replace(/[^a-z0-9]+/g, " ").trim());
+          used.set(m[2], (used.get(m[2]) ?? 0) + 1);
+        }
+      }
+    }
+    const plain = mine.flatMap(({ points }) => {
+      // Labelled lines of a document's head ("Date: …", "Attendees: …") are not key points.
+      const labelled = (p: (typeof points)[number]) => /^[A-Z][\w ]{0,24}:\s/.test(p.point.text);
+      const candidates = points.filter((p) => p.point.kinds.size === 0 && !labelled(p));
+      const top = [...candidates].sort((a, b) => b.point.score - a.point.score || a.point.order - b.point.order).slice(0, BRIEF_KEY_POINTS);
+      // A source whose every point has a kind (or a label) still opens with one key point.
+      const opener = points.find((p) => !labelled(p)) ?? points[0];
+      const chosen = top.length > 0 ? top : opener ? [opener] : [];
+      return chosen.sort((a, b) => a.point.order - b.point.order);
+    });
+    push("Key points", plain);
+    const categorised = mine.flatMap(({ points }) => points.filter((p) => p.point.kinds.size > 0 && !plain.includes(p)));
+    for (const { kind, heading } of CATEGORIES) {
+      push(heading, categorised.filter((p) => PRIORITY.find((k) => p.point.kinds.has(k)) === kind));
+    }
   }
   const counts = sources.map((s) => `${s.file} (${used.get(s.file) ?? 0} points)`);
   const empty = sources.filter((s) => !used.get(s.file)).map((s) => s.file);
@@ -176,4 +203,24 @@ export function briefOf(sources: SourceText[], shaping: Shaping = {}, drop: stri
   lines.push(...unreadNotes(unread));
   lines.push(`_Sources: ${counts.join(", ")}._`);
   return `${lines.join("\n").trimEnd()}\n`;
+}
+
+/**
+ * The sources grouped by subject: sources about related subjects together (see
+ * `relatedSources`), in order. One group when they all may be about the same thing.
+ */
+function subjectGroups(sources: SourceText[]): SourceText[][] {
+  const groups: SourceText[][] = [];
+  for (const source of sources) {
+    const home = groups.find((g) => g.some((o) => relatedSources(o, source)));
+    if (home) home.push(source);
+    else groups.push([source]);
+  }
+  return groups;
+}
+
+/** A group's heading: its sources' titles (else file names), with the file names. */
+function subjectTitle(group: SourceText[]): string {
+  const titles = group.map((s) => outlineOf(s.text).title ?? s.file);
+  return `${joinNames(titles)} (${joinNames(group.map((s) => s.file))})`;
 }

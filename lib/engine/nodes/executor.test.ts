@@ -97,7 +97,7 @@ describe("executorNode", () => {
     expect(updateOf(cmd).plan).toBeUndefined();
   });
 
-  it("offers the model only the tools wired to the step's agent", async () => {
+  it("offers the model only the tools wired to the step's agent, and report_impossible (never run)", async () => {
     const doc: FlowDocument = {
       ...workspaceAssistant,
       nodes: [
@@ -110,7 +110,7 @@ describe("executorNode", () => {
     const p = plan([step(0, { status: "in_progress", tries: 1, agent_id: "reader" })]);
     await executorNode(deps)(branchTask({ agent: { id: "reader", name: "Reader", icon: "R", color: "#123456" } }, p));
     const call = deps.model.doGenerateCalls[0];
-    expect(call?.tools?.map((t) => t.name).sort()).toEqual(["list_files", "read_file"]);
+    expect(call?.tools?.map((t) => t.name).sort()).toEqual(["list_files", "read_file", "report_impossible"]);
     expect(JSON.stringify(call?.prompt)).toContain("You are Reader (agent reader).");
   });
 

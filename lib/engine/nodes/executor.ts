@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Command, isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { generateText, type ModelMessage, type ToolSet, tool } from "ai";
-import { executorPrompt, executorSystem } from "../../models/prompts";
+import { executorPrompt, executorSystem, REPORT_IMPOSSIBLE, ReportImpossible } from "../../models/prompts";
 import { canonicalArgs } from "../../policy/canonical";
 import { agentInfo } from "../agents";
 import { mirror, sendBranch, stepOf } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
-import { describeCall } from "../outcomes";
+import { describeCall, isConfigRefusal } from "../outcomes";
 import type { AgentSpec } from "../../flow/compile";
 import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usageOf } from "../state";
 
@@ -20,6 +20,12 @@ import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usag
  * call is the step's result -> Supervisor, unless the agent's last call failed: then the try
  * failed with that error, whatever the reply claims. The Executor never edits the plan and never picks
  * the next step; a model error is reported to the Supervisor, which retries.
+ *
+ * What no retry can change ends the step `blocked` at once (docs/runs.md "Status
+ * vocabulary"): the agent calls the declared `report_impossible` tool (the step needs
+ * something it cannot do: the reason is the step's error, never a green step), or its last
+ * call was refused by the flow's configuration (network off, a path outside the workspace,
+ * no such tool: see CONFIG_REFUSALS), which only a person changing the flow can lift.
  */
 export function executorNode(deps: EngineDeps) {
   return async (task: BranchTask, config?: LangGraphRunnableConfig): Promise<Command> => {
@@ -29,6 +35,11 @@ export function executorNode(deps: EngineDeps) {
     const done = (b: StepBranch, extra: GraphUpdate = {}) => new Command({ update: { ...extra, ...mirror(b) }, goto: "supervisor" });
     if (!step || !agent) return done({ ...branch, phase: "done", output: { step_id: branch.step_id, text: "The step or its agent no longer exists.", ok: false } });
 
+    const refused = branch.last_tool_result;
+    if (refused && isConfigRefusal(refused)) {
+      const text = `${describeCall(refused.tool_name, callArgs(branch.executor_messages, refused.call_id))} was refused by the flow's configuration: ${refused.output}`;
+      return done({ ...branch, phase: "done", output: { step_id: step.id, text, ok: false, final: "blocked" } });
+    }
     let messages: ModelMessage[] = branch.executor_messages;
     if (messages.length === 0) {
       const context = stepContext(deps, plan.steps, step);
@@ -41,11 +52,20 @@ export function executorNode(deps: EngineDeps) {
       const decl = deps.tools.describe(name);
       if (decl) tools[name] = tool({ description: decl.description, inputSchema: decl.input });
     }
+    // Never run: the Executor handles it (below), so a model can say it cannot do the step.
+    tools[REPORT_IMPOSSIBLE] = tool({ description: "Report that this step cannot be done with your tools, and why. The step then ends as not done; nothing is run.", inputSchema: ReportImpossible });
     try {
       const { model } = deps.resolveModel(agent.model || deps.flow.defaultModel);
       const res = await generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools });
       const usage = usageOf(res.usage);
       const spent: GraphUpdate = { token_usage: usage, step_usage: { [step.id]: usage } };
+      const impossible = res.toolCalls.find((c) => c.toolName === REPORT_IMPOSSIBLE);
+      if (impossible) {
+        const parsed = ReportImpossible.safeParse(impossible.input);
+        const reason = parsed.success ? parsed.data.reason.trim() : "no reason given";
+        const text = `${agent.name} cannot do this step: ${reason}`;
+        return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text, ok: false, final: "blocked" } }, spent);
+      }
       const first = res.toolCalls[0];
       if (first) {
         // Providers (and the offline model) reuse ids across steps; the thread needs unique

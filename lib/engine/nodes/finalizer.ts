@@ -3,7 +3,7 @@ import { generateText } from "ai";
 import { conversationSystem, finalizerPrompt, finalizerSystem } from "../../models/prompts";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
-import { notDoneLines } from "../outcomes";
+import { NOT_DONE, notDoneLines } from "../outcomes";
 import { type GraphStateValue, type GraphUpdate, type Plan, usageOf } from "../state";
 
 /**
@@ -63,7 +63,10 @@ export function finalizerNode(deps: EngineDeps) {
         // turn a blocked, rejected or failed action into a success.
         const done = plan.steps.filter((s) => s.status === "completed").map((s) => ({ task: s.task, status: s.status, result: s.result ?? "" }));
         if (done.length > 0) {
-          const res = await generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done }) });
+          // The model is told that not everything was done (not what failed: the report says that), so it never calls the task done.
+          const missed = plan.steps.filter((s) => NOT_DONE.includes(s.status)).length;
+          const note = missed > 0 ? `${PARTLY_DONE} ${missed} step${missed === 1 ? " was" : "s were"} not done; the run's report after your answer lists them. Do not say the task is done.` : undefined;
+          const res = await generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }) });
           text = res.text;
           spent = usageOf(res.usage);
         } else {
@@ -95,6 +98,9 @@ export function withReport(answer: string, plan: Plan, error: string | null): st
   if (lines.length > 0) parts.push(["Not done:", ...lines].join("\n"));
   return parts.join("\n\n");
 }
+
+/** Opens the finalizer's note when some steps were not done (docs/runs.md "Status vocabulary"). */
+export const PARTLY_DONE = "Not everything was done:";
 
 /** The interrupt payload of a question to the user (when the run cannot go on, or a Human input step). */
 export interface QuestionInterrupt {

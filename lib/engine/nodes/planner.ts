@@ -6,7 +6,7 @@ import { PlanProposal, plannerPrompt, plannerSystem } from "../../models/prompts
 import { agentInfo } from "../agents";
 import { newStep } from "../plan-factory";
 import type { EngineDeps } from "../deps";
-import { emitPlan, iso } from "../emit";
+import { emitPlan, emitStep, iso } from "../emit";
 import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type TokenUsage, usageOf } from "../state";
 
 /**
@@ -16,6 +16,10 @@ import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type 
  * failure (and the user's answer, if any) in the prompt. In directed mode the plan is one step for the chosen agent, no model call.
  * A model failure or an unusable plan leaves `plan.status = "failed"` and a structured
  * error, and the Supervisor hands over to the Finalizer.
+ * What the plan says it cannot do becomes steps that are settled from the start (docs/runs.md
+ * "Status vocabulary"): each missing capability a `blocked` step ("no agent of this flow can
+ * …"), each part the user said to leave out a `skipped` step; so the run ends `incomplete`
+ * and its answer names them, whatever the model writes.
  */
 export function plannerNode(deps: EngineDeps) {
   return async (state: GraphStateValue, config?: LangGraphRunnableConfig): Promise<GraphUpdate> => {
@@ -32,6 +36,7 @@ export function plannerNode(deps: EngineDeps) {
     }
     const plan: Plan = { ...base, status: "executing", steps, failure_reason: null };
     emitPlan(config, deps.flow, plan);
+    for (const s of steps.filter((x) => x.status !== "pending")) emitStep(config, deps.flow, s, "plan_step_failed");
     return { plan, token_usage: spent, replan_reason: null, lifecycle: "PLAN_CHECK" };
   };
 }
@@ -54,7 +59,7 @@ async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, r
   if (!call) throw new Error("the model did not call create_plan");
   const proposal = PlanProposal.parse(call.input);
   const ids = proposal.steps.map(() => randomUUID());
-  return proposal.steps.map((s, i) => {
+  const planned = proposal.steps.map((s, i) => {
     const deps_ = s.depends_on.filter((d) => d < i).map((d) => ids[d] as string);
     // A Human input step is asked once (its answer cannot fail); an unknown id goes to the first agent.
     const human = flow.humanInputs.find((h) => h.id === s.agent_id);
@@ -62,4 +67,25 @@ async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, r
     const agent = flow.agents.find((a) => a.id === s.agent_id) ?? first;
     return { ...newStep(i, agent.id, s.task, s.expected_output, deps_, agent.maxTries), id: ids[i] as string };
   });
+  const now = iso(deps.now());
+  const settled = (task: string, status: "blocked" | "skipped", error: string): PlanStep => ({
+    ...newStep(planned.length, NO_AGENT, task, "Nothing: no step can do this.", [], 1),
+    status,
+    error,
+    started_at: now,
+    ended_at: now,
+  });
+  for (const m of proposal.missing_capabilities ?? []) {
+    const why = m.reason.trim().replace(/\.$/, "");
+    planned.push(settled(capitalise(m.capability.trim()), "blocked", `no agent of this flow can ${m.capability.trim().replace(/\.$/, "")}${why ? ` (${why})` : ""}.`));
+  }
+  for (const s of proposal.skipped ?? []) planned.push(settled(s.task.trim(), "skipped", `left out at the user's request${s.reason.trim() ? ` (${s.reason.trim().replace(/\.$/, "")})` : ""}.`));
+  return planned;
+}
+
+/** The agent id of a step no agent can do (docs/runs.md "Status vocabulary"). */
+export const NO_AGENT = "no agent";
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
