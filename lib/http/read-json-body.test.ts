@@ -31,17 +31,27 @@ describe("readJsonBody", () => {
     const declared = await refusal(readJsonBody(post(JSON.stringify("x".repeat(1_048_575))), {}));
     expect([declared.status, declared.reason]).toEqual([413, "body_too_large"]);
     expect(declared.message).toContain("1 MB (1048576 bytes)");
-    let sent = 0;
-    const endless = new ReadableStream<Uint8Array>({
+    const streamed = await refusal(readJsonBody(post(new Blob([new Uint8Array(300_000).fill(0x20)]).stream()), { maxBytes: 100_000 }));
+    expect(streamed.status).toBe(413);
+    expect(await readJsonBody(post(JSON.stringify("x".repeat(99_998))), { maxBytes: 100_000 })).toHaveLength(99_998);
+  });
+
+  it("reads a streamed body over the cap to its end (discarding it) before the 413, so the connection is at the next request", async () => {
+    let left = 300; // 300 chunks of 64 KiB: about 19 MB against a 100 KB cap
+    let cancelled = false;
+    const oversized = new ReadableStream<Uint8Array>({
       pull(c) {
-        sent += 65_536;
+        if (left-- === 0) return c.close();
         c.enqueue(new Uint8Array(65_536).fill(0x20));
       },
+      cancel() {
+        cancelled = true;
+      },
     });
-    const streamed = await refusal(readJsonBody(post(endless), { maxBytes: 100_000 }));
-    expect(streamed.status).toBe(413);
-    expect(sent).toBeLessThan(400_000);
-    expect(await readJsonBody(post(JSON.stringify("x".repeat(99_998))), { maxBytes: 100_000 })).toHaveLength(99_998);
+    const err = await refusal(readJsonBody(post(oversized), { maxBytes: 100_000 }));
+    expect([err.status, err.reason]).toEqual([413, "body_too_large"]);
+    expect(left).toBe(-1);
+    expect(cancelled).toBe(false);
   });
 
   it("refuses nesting 10,000 deep with 422 before JSON.parse, and 65 deep at the default limit", async () => {

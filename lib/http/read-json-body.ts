@@ -18,7 +18,24 @@ const JSON_TYPE = /^(application\/([\w.+-]+\+)?json|text\/plain)\s*(;|$)/i;
 const tooLarge = (maxBytes: number) =>
   new AppError("payload_too_large", "body_too_large", `The request body is over this endpoint's limit of ${formatBytes(maxBytes)} (${maxBytes} bytes); send less.`, { maxBytes });
 
+/**
+ * Reads the rest of an oversized body and throws the bytes away (nothing is kept), so that
+ * the connection is at the client's next request when the 413 goes out. Cancelling the
+ * stream instead leaves the unread rest on a keep-alive connection: the server answers 413
+ * with `Connection: keep-alive`, then never answers the next request sent on it, and the
+ * connection ends only when its keep-alive time runs out. A body that never ends is ended
+ * by the server's request timeout, as for any slow body.
+ */
+async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  for (;;) {
+    const { done } = await reader.read().catch(() => ({ done: true as const }));
+    if (done) return;
+  }
+}
+
 async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array> {
+  // A declared length over the cap is refused before reading: nothing has touched the
+  // body, so the Node server reads and discards it after the answer.
   const declared = Number(req.headers.get("content-length") ?? "");
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
   if (!req.body) return new Uint8Array(0);
@@ -30,7 +47,8 @@ async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array> {
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined);
+      chunks.length = 0;
+      await discardRest(reader);
       throw tooLarge(maxBytes);
     }
     chunks.push(value);
@@ -52,7 +70,8 @@ async function readCapped(req: Request, maxBytes: number): Promise<Uint8Array> {
  * @param limits per-route caps (bytes, depth).
  * @returns the parsed JSON value.
  * @throws AppError unsupported_media_type (415) for a non-JSON content type;
- *   payload_too_large (413) over `maxBytes`, naming the limit; bad_request (400) for
+ *   payload_too_large (413) over `maxBytes`, naming the limit (a streamed body is read to
+ *   its end and discarded first, so the connection stays usable); bad_request (400) for
  *   bytes that are not UTF-8 or text that is not JSON; unprocessable (422) when nested
  *   deeper than `maxDepth`, or naming the field with a lone surrogate or `__proto__` key.
  */
