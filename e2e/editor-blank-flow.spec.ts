@@ -1,14 +1,17 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { RunPage, SignInPage } from "./pages/app";
+import { FlowsPage, RunPage, SignInPage } from "./pages/app";
 import { EditorPage } from "./pages/editor";
 import { InspectorPanel } from "./pages/inspector";
+import { VersionsPage } from "./pages/versions";
 
 /**
  * Building a flow from nothing: the Blank flow, named and described in the "New flow"
  * dialog, says in words that it needs an Agent; an Agent and a tool dragged from the
  * palette and connected make it valid; it saves and runs to completion with the offline
- * model; the agent's icon is an SVG (lucide) on the canvas and in the run view.
+ * model; the agent's icon is an SVG (lucide) on the canvas and in the run view. The flows
+ * page has one "New flow" button (its dialog offers every template); a Blank flow's task box
+ * starts empty, and its version 1 says "Blank flow".
  */
 
 /** Console errors of a page, collected from the start of a test. */
@@ -31,11 +34,12 @@ test("from a Blank flow to a completed run: name and description, add an agent a
   const editor = new EditorPage(page);
   const name = `From scratch ${Date.now()}`;
 
-  // The dialog asks for a name before creating anything.
-  await page.getByTestId("new-flow-blank").click();
-  const dialog = page.getByTestId("new-flow-dialog");
-  await expect(dialog).toBeVisible();
+  // One "New flow" button; its dialog starts from the Blank flow and offers every template.
+  await expect(page.getByRole("button", { name: /new .*flow/i })).toHaveCount(1);
+  const dialog = await new FlowsPage(page).openNewFlow();
   await expect(dialog.getByTestId("new-flow-template").locator("option:checked")).toHaveText("Blank flow");
+  await expect(dialog.getByTestId("new-flow-template").locator("option")).toHaveText(["Blank flow", "Workspace assistant", "Research brief", "Guided summary", "Memory assistant"]);
+  // The dialog asks for a name before creating anything.
   await expect(dialog.getByTestId("new-flow-about")).toHaveText("Start, a Supervisor, End and an empty Policy: you add the agents and tools.");
   await expect(dialog.getByTestId("new-flow-description")).toHaveValue("");
   await dialog.getByTestId("new-flow-create").click();
@@ -47,6 +51,9 @@ test("from a Blank flow to a completed run: name and description, add an agent a
   await page.waitForURL(/\/flows\/[^/]+$/);
   const flowUrl = page.url();
   await expect(page.getByTestId("editor-toolbar").getByRole("heading")).toHaveText(name);
+  // No task is suggested for a flow whose agents the user has yet to add: the box shows its placeholder only.
+  await expect(page.getByTestId("run-task").first()).toHaveValue("");
+  await expect(page.getByTestId("run-task").first()).toHaveAttribute("placeholder", /^e\.g\. /);
 
   // Start, Supervisor, End and an empty Policy; the only problem says to add an Agent.
   expect((await editor.nodeIds()).sort()).toEqual(["end", "policy", "start", "supervisor"]);
@@ -111,12 +118,17 @@ test("from a Blank flow to a completed run: name and description, add an agent a
   await expect(card.getByTestId("open-flow")).toHaveText(name);
   await expect(card).toContainText("Lists what is in the workspace.");
   await expect(card).not.toContainText("Blank flow");
+  await expect(card.getByTestId("run-task")).toHaveValue("");
+  // Its first version says what it started from.
+  const versions = new VersionsPage(page);
+  await versions.open(flowId);
+  await expect(versions.row(1).getByTestId("version-message")).toHaveText("Blank flow");
   expect(errors).toEqual([]);
 });
 
 test("a template copy takes the name and description given in the dialog", async ({ page }) => {
-  await page.getByTestId("new-flow-workspace-assistant").click();
-  const dialog = page.getByTestId("new-flow-dialog");
+  const dialog = await new FlowsPage(page).openNewFlow();
+  await dialog.getByTestId("new-flow-template").selectOption("workspace-assistant");
   await expect(dialog.getByTestId("new-flow-description")).toHaveValue(/writing needs your approval/);
   // Another starting point brings its own description while the user has not written one.
   await dialog.getByTestId("new-flow-template").selectOption("research-brief");

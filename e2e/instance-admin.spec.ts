@@ -48,15 +48,19 @@ test("the admin creates an account; its owner accepts an invitation and new flow
 
   // Owner of Demo workspace now, yet a new flow goes to a workspace of their own by default.
   await them.goto("/flows");
-  const picker = them.getByTestId("new-flow-workspace");
+  const dialog = await new FlowsPage(them).openNewFlow();
+  const picker = dialog.getByTestId("new-flow-workspace");
   await expect(picker).toBeVisible();
-  await expect(picker.locator("option:checked")).toHaveText(/A new workspace of your own/);
+  await expect(picker.locator("option:checked")).toHaveText("Newcomer's workspace (new, yours)");
+  await expect(dialog.getByTestId("new-flow-where")).toContainText("a new workspace of your own, “Newcomer's workspace”");
   await expect(picker.locator("option", { hasText: "Demo workspace" })).toHaveCount(1);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
   await new FlowsPage(them).createFlow("workspace-assistant");
   const flowId = them.url().split("/").pop() ?? "";
   await them.goto("/flows");
   await expect(them.getByTestId(`flow-${flowId}`).getByTestId("flow-workspace")).toHaveText("Newcomer's workspace");
-  await expect(them.getByTestId("new-flow-workspace").locator("option:checked")).toHaveText(/Newcomer's workspace/);
+  await expect((await new FlowsPage(them).openNewFlow()).getByTestId("new-flow-workspace").locator("option:checked")).toHaveText("Newcomer's workspace (yours)");
+  await them.getByTestId("new-flow-dialog").getByRole("button", { name: "Cancel" }).click();
   await expect(them.getByTestId("flow-workspace").filter({ hasText: "Demo workspace" }).first()).toBeVisible();
   await context.close();
 

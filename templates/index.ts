@@ -36,3 +36,17 @@ export const TEMPLATE_TASKS: Readonly<Record<string, string>> = {
   "memory-assistant": "Remember that the staging server is staging.example.com",
   "research-brief": "Write a brief of notes.md and release-notes.md into brief.md",
 };
+
+/** The file task suggested for the file templates and for flows made by hand (imports, the API). */
+export const FILE_TASK = "Summarize notes.md into summary.md";
+
+/**
+ * The task a flow's run form starts with: its template's task ({@link TEMPLATE_TASKS}), the
+ * file task for other flows, and nothing for a flow made from the Blank flow (its agents are
+ * the user's, so no task is theirs to suggest; the box shows only its placeholder).
+ * @param templateKey the flow's `templateKey` (null for flows not made from a template).
+ */
+export function suggestedTask(templateKey: string | null | undefined): string {
+  if (templateKey === "blank") return "";
+  return (templateKey && TEMPLATE_TASKS[templateKey]) || FILE_TASK;
+}

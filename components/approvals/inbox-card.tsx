@@ -6,6 +6,7 @@ import { type ApprovalDecision, ApprovalCard } from "@/components/run/approval-c
 import type { InboxItem } from "@/lib/approvals/inbox-item";
 import { LocalTime } from "@/components/ui/local-time";
 import { statusLabel } from "@/lib/run-status";
+import { showDecisionNotice } from "./decision-notice";
 import { postDecision } from "./post-decision";
 
 /**
@@ -13,8 +14,9 @@ import { postDecision } from "./post-decision";
  * requester) and the same card as in the run view (a file write's rendered content and line
  * diff, the schema-driven edit form), with every decision. Times render in the reader's
  * zone on the client only. Deciding
- * sends it to the thread's run (which resumes and goes on to its next stop), says how the
- * run ended up, and refreshes the page.
+ * sends it to the thread's run (which resumes and goes on to its next stop), confirms it in
+ * the page's DecisionNotice as soon as the server accepts it (with a link to the run), says
+ * how the run ended up, and refreshes the page.
  */
 export function InboxCard({ item, detail = false }: { item: InboxItem; /** On the detail page: no origin line (the page shows it) and no link to itself. */ detail?: boolean }) {
   const router = useRouter();
@@ -26,14 +28,19 @@ export function InboxCard({ item, detail = false }: { item: InboxItem; /** On th
     setBusy(true);
     setError(null);
     setResult(null);
-    const out = await postDecision(item.threadId, item, d);
+    const about = { decision: d.decision, toolName: item.toolName, threadId: item.threadId, threadTitle: item.threadTitle };
+    // Confirmed at once, above the list (this card leaves the pending list once it refreshes).
+    const out = await postDecision(item.threadId, item, d, () => showDecisionNotice({ ...about, outcome: "The run resumed." }));
     setBusy(false);
     if (!out.ok) {
-      setError(`${out.message}${out.status ? ` (${out.status} ${out.reason})` : ""}`);
+      const message = `${out.message}${out.status ? ` (${out.status} ${out.reason})` : ""}`;
+      setError(message);
+      showDecisionNotice({ ...about, outcome: "", error: message, failed: true });
       return;
     }
     const run = out.runStatus ? `The run is now ${statusLabel(out.runStatus).toLowerCase()}.` : "The run went on.";
     setResult(`Decision sent (${d.decision}). ${run}${out.error ? ` ${out.error}` : ""}`);
+    showDecisionNotice({ ...about, outcome: run, error: out.error });
     router.refresh();
   }
 

@@ -22,12 +22,15 @@ export function decisionInput(approval: { approvalId: string; token: string | nu
 /**
  * Sends a decision from the inbox to the thread's run and reads the resumed run's UI
  * message stream to its end (the run goes on to its next stop), returning the last run
- * status it reported. Refusals come back as `{ ok: false }` with the server's message.
+ * status it reported; `onAccepted` runs as soon as the server accepted the decision.
+ * Refusals come back as `{ ok: false }` with the server's message.
  */
 export async function postDecision(
   threadId: string,
   approval: { approvalId: string; token: string | null; argsHash: string },
   d: ApprovalDecision,
+  /** Called once the server has accepted the decision, before the resumed run is read to its end. */
+  onAccepted?: () => void,
 ): Promise<DecisionOutcome> {
   let res: Response;
   try {
@@ -43,9 +46,10 @@ export async function postDecision(
     const body = (await res.json().catch(() => null)) as { error?: { reason?: string; message?: string } } | null;
     return { ok: false, status: res.status, reason: body?.error?.reason ?? "http_error", message: body?.error?.message ?? `HTTP ${res.status}` };
   }
+  onAccepted?.();
   let runStatus: string | null = null;
   let error: string | null = null;
-  const text = await res.text();
+  const text = await res.text().catch(() => "");
   for (const line of text.split("\n")) {
     if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
     try {

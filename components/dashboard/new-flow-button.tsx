@@ -9,6 +9,18 @@ export interface FlowTarget {
   name: string;
 }
 
+/** Where the dialog may put a new flow (lib/db/new-flow-workspace.ts NewFlowTargets). */
+export interface FlowTargets {
+  /** The user's own workspace, or null when it does not exist yet (the first flow creates it). */
+  own: FlowTarget | null;
+  /** Other workspaces where the user may edit flows. */
+  others: FlowTarget[];
+  /** The name the user's own workspace gets when this flow creates it. */
+  newOwnName: string;
+  /** Workspaces where the user's role may not create flows. */
+  elsewhere: { name: string; role: string }[];
+}
+
 /** What a new flow may start from: the Blank flow or a template. */
 export interface FlowStarter {
   key: string;
@@ -24,19 +36,26 @@ const NAME_MAX = 120;
 const DESCRIPTION_MAX = 2000;
 
 /**
- * The "New flow" dialog: the flow's name (required) and description, and what it starts
- * from. Create POSTs /api/flows with them and opens the new flow in the editor; the copy
- * never keeps the template's name, and keeps its description only when the user leaves it.
- * @param workspaceId where the flow goes; omitted: the user's own workspace (created if needed).
+ * The "New flow" dialog: what the flow starts from (the Blank flow or a template), the
+ * workspace it goes to, its name (required) and description. The workspace is always named:
+ * a menu when the user may create flows in more than one, else a line saying where it goes,
+ * including the new workspace of their own that this flow creates when they have none, and
+ * why the workspaces where their role cannot create flows are not offered
+ * (docs/security.md "Membership"). Create POSTs /api/flows and opens the new flow in the
+ * editor; the copy never keeps the template's name, and keeps its description only when the
+ * user leaves it.
  */
-function NewFlowDialog({ starters, starter, workspaceId, onClose }: { starters: FlowStarter[]; starter: string; workspaceId?: string; onClose: () => void }) {
+function NewFlowDialog({ starters, targets, onClose }: { starters: FlowStarter[]; targets: FlowTargets; onClose: () => void }) {
   const id = useId();
   const router = useRouter();
   const ref = useRef<HTMLDialogElement>(null);
-  const [template, setTemplate] = useState(starter);
-  const initial = starters.find((s) => s.key === starter);
+  const [template, setTemplate] = useState(starters[0]?.key ?? "blank");
   const [name, setName] = useState("");
-  const [description, setDescription] = useState(initial?.description ?? "");
+  const [description, setDescription] = useState(starters[0]?.description ?? "");
+  const { own, others, newOwnName, elsewhere } = targets;
+  // "" stands for the user's own workspace, made by this flow when it does not exist yet.
+  const choices = [{ id: own?.id ?? "", name: own?.name ?? newOwnName }, ...others];
+  const [workspaceId, setWorkspaceId] = useState(choices[0]?.id ?? "");
   const [touched, setTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -48,6 +67,14 @@ function NewFlowDialog({ starters, starter, workspaceId, onClose }: { starters: 
 
   const nameError = !name.trim() ? "Give the flow a name, e.g. “Weekly notes summary”." : name.trim().length > NAME_MAX ? `At most ${NAME_MAX} characters.` : null;
   const descriptionError = description.trim().length > DESCRIPTION_MAX ? `At most ${DESCRIPTION_MAX.toLocaleString("en")} characters.` : null;
+  const picked = choices.find((c) => c.id === workspaceId) ?? choices[0];
+  const where =
+    workspaceId === "" && !own
+      ? `It goes into a new workspace of your own, “${newOwnName}”, which this flow creates; you are its owner.`
+      : `It goes into “${picked?.name ?? newOwnName}”${workspaceId === (own?.id ?? "") ? ", your own workspace" : ""}.`;
+  const notOffered = elsewhere.length
+    ? ` Not offered: ${elsewhere.map((w) => `“${w.name}” (you are ${w.role === "approver" ? "an approver" : `a ${w.role}`})`).join(", ")}; only owners create flows there.`
+    : "";
 
   /** Another starting point: its description replaces the previous one's unless the user wrote their own. */
   const pick = (key: string) => {
@@ -99,6 +126,28 @@ function NewFlowDialog({ starters, starter, workspaceId, onClose }: { starters: 
             {starters.find((s) => s.key === template)?.about}
           </span>
         </label>
+        {choices.length > 1 ? (
+          <label>
+            Workspace
+            <select value={workspaceId} onChange={(e) => setWorkspaceId(e.target.value)} aria-describedby={`${id}-where`} data-testid="new-flow-workspace">
+              {choices.map((c) => (
+                <option key={c.id || "own"} value={c.id}>
+                  {c.name}
+                  {c.id === (own?.id ?? "") ? (own ? " (yours)" : " (new, yours)") : ""}
+                </option>
+              ))}
+            </select>
+            <span id={`${id}-where`} className={styles.hint} data-testid="new-flow-where">
+              {where}
+              {notOffered}
+            </span>
+          </label>
+        ) : (
+          <p className={styles.where} data-testid="new-flow-where">
+            <strong>Workspace.</strong> {where}
+            {notOffered}
+          </p>
+        )}
         <label>
           Name
           <input
@@ -152,46 +201,20 @@ function NewFlowDialog({ starters, starter, workspaceId, onClose }: { starters: 
 }
 
 /**
- * The "New flow" buttons, one per starting point (the Blank flow, then each template,
- * docs/security.md "Membership"); each opens the dialog that asks for the flow's name and
- * description. When the user may create flows in more than one workspace, a menu names the
- * workspace the flow goes to, defaulting to their own; a new flow never lands elsewhere
- * without the user picking it.
- * @param own the user's own workspace, or null when it does not exist yet (the first flow creates it).
- * @param others other workspaces where the user may edit flows.
+ * The one "New flow" button of the flows page: it opens the dialog, which offers every
+ * starting point (the Blank flow first, then each template) and names the workspace the flow
+ * goes to (docs/security.md "Membership").
+ * @param templates the starting points, in the order the dialog's menu lists them.
+ * @param targets where the user may create flows (lib/db/new-flow-workspace.ts newFlowTargets).
  */
-export function NewFlowButtons({ templates, own, others }: { templates: FlowStarter[]; own: FlowTarget | null; others: FlowTarget[] }) {
-  const choices = [{ id: own?.id ?? "", name: own?.name ?? "A new workspace of your own" }, ...others];
-  const [workspaceId, setWorkspaceId] = useState(choices[0]?.id ?? "");
-  const [open, setOpen] = useState<string | null>(null);
+export function NewFlowButton({ templates, targets }: { templates: FlowStarter[]; targets: FlowTargets }) {
+  const [open, setOpen] = useState(false);
   return (
     <>
-      {choices.length > 1 ? (
-        <label className="small">
-          Create in{" "}
-          <select value={workspaceId} onChange={(e) => setWorkspaceId(e.target.value)} data-testid="new-flow-workspace">
-            {choices.map((c) => (
-              <option key={c.id || "own"} value={c.id}>
-                {c.name}
-                {c.id === (own?.id ?? "") ? " (yours)" : ""}
-              </option>
-            ))}
-          </select>
-        </label>
-      ) : null}
-      {templates.map((t) => (
-        <button
-          key={t.key}
-          type="button"
-          className={t.key === "blank" ? undefined : "secondary"}
-          onClick={() => setOpen(t.key)}
-          aria-haspopup="dialog"
-          data-testid={`new-flow-${t.key}`}
-        >
-          {t.key === "blank" ? "New blank flow" : `New flow: ${t.label}`}
-        </button>
-      ))}
-      {open ? <NewFlowDialog key={open} starters={templates} starter={open} onClose={() => setOpen(null)} {...(workspaceId ? { workspaceId } : {})} /> : null}
+      <button type="button" onClick={() => setOpen(true)} aria-haspopup="dialog" data-testid="new-flow">
+        New flow
+      </button>
+      {open ? <NewFlowDialog starters={templates} targets={targets} onClose={() => setOpen(false)} /> : null}
     </>
   );
 }

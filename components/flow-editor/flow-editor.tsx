@@ -4,7 +4,7 @@ import "@xyflow/react/dist/style.css";
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { type NodeClipboard, pasteNodes } from "@/lib/flow/clipboard";
-import { autoLayout, DEFAULT_NODE_SIZE } from "@/lib/flow/layout";
+import { autoLayout, DEFAULT_NODE_SIZE, freeSpot } from "@/lib/flow/layout";
 import { createNode } from "@/lib/flow/node-defaults";
 import { type EditorEdge, type EditorNode, fromReactFlow, type PolicyNodeType } from "@/lib/flow/react-flow";
 import type { FlowDocument } from "@/lib/flow/schema";
@@ -38,6 +38,22 @@ export interface FlowEditorProps {
   tools: CatalogTool[];
   /** What the user's role allows (editor-access.ts); omitted: an owner's full editor. */
   access?: EditorAccess;
+  /** The task the run form starts with (templates/index.ts suggestedTask; empty for a Blank flow). */
+  defaultTask?: string;
+}
+
+/**
+ * The flow as a run sees it, as text: settings, node ids, kinds and data, and the edges;
+ * not where the nodes are drawn. A change of positions only (a drag, an auto-layout) is an
+ * edit the user may save, but the saved version runs exactly the same, so it does not hold
+ * back Run (docs/architecture.md#flows-and-compilation).
+ */
+function runShape(settings: FlowDocument["settings"], nodes: readonly { id: string; type?: string; data: unknown }[], edges: readonly EditorEdge[]): string {
+  return JSON.stringify({
+    settings,
+    nodes: nodes.map((n) => [n.id, n.type, n.data]),
+    edges: edges.map((e) => [e.id, e.source, e.target]),
+  });
 }
 
 const DELETE_KEYS = ["Delete", "Backspace"];
@@ -67,7 +83,7 @@ export function FlowEditor(props: FlowEditorProps) {
   );
 }
 
-function Editor({ flowId, version: loadedVersion, document, tools, access = OWNER_ACCESS }: FlowEditorProps) {
+function Editor({ flowId, version: loadedVersion, document, tools, access = OWNER_ACCESS, defaultTask }: FlowEditorProps) {
   const readOnlyReason = editDeniedReason(access);
   const readOnly = readOnlyReason !== null;
   const doc = useFlowState(document, { readOnly });
@@ -82,6 +98,8 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
   const [fitPending, setFitPending] = useState(false);
   // An inspector edit held back because it fails the node's schema (not on the canvas).
   const [pending, setPending] = useState<PendingEdit | null>(null);
+  // What the last saved version runs (runShape), to tell edits a run would see from layout.
+  const [savedShape, setSavedShape] = useState(() => runShape(document.settings, document.nodes, document.edges));
 
   /** The visible part of the canvas in flow coordinates. */
   const visibleRect = useCallback(() => {
@@ -95,16 +113,16 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
   const addFromPalette = useCallback(
     (drop: PaletteDrop, at?: { x: number; y: number }) => {
       const present = current().nodes;
-      let position = at;
-      if (!position) {
-        // Keyboard or click: the middle of the view, stepped off any node already there.
-        const view = visibleRect();
-        let p = view ? { x: view.x + view.width / 2 - DEFAULT_NODE_SIZE.width / 2, y: view.y + view.height / 2 - DEFAULT_NODE_SIZE.height / 2 } : { x: 0, y: 0 };
-        const taken = (q: { x: number; y: number }) => present.some((n) => Math.abs(n.position.x - q.x) < 12 && Math.abs(n.position.y - q.y) < 12);
-        while (taken(p)) p = { x: p.x + 30, y: p.y + 30 };
-        position = p;
-      }
-      insert([createNode(drop.key, position, new Set(present.map((n) => n.id)), drop.tool)], []);
+      const node = createNode(drop.key, { x: 0, y: 0 }, new Set(present.map((n) => n.id)), drop.tool);
+      // Its size: that of a node of the same kind already drawn, else the default.
+      const like = present.find((n) => n.type === node.type && n.measured?.width && n.measured?.height)?.measured;
+      const size = like?.width && like.height ? { width: like.width, height: like.height } : DEFAULT_NODE_SIZE;
+      // Dropped: centred under the pointer. Keyboard or click: the middle of the view.
+      const view = visibleRect();
+      const centre = at ?? (view ? { x: view.x + view.width / 2, y: view.y + view.height / 2 } : { x: size.width / 2, y: size.height / 2 });
+      // Never on top of another node: moved to the nearest free spot (lib/flow/layout.ts freeSpot).
+      const position = freeSpot({ x: centre.x - size.width / 2, y: centre.y - size.height / 2 }, present, { size });
+      insert([{ ...node, position } as EditorNode], []);
     },
     [insert, visibleRect, current],
   );
@@ -119,9 +137,7 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
       const drop = readOnly ? null : readPaletteDrop(e);
       if (!drop) return;
       e.preventDefault();
-      const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
-      // Centre the new node under the pointer.
-      addFromPalette(drop, { x: p.x - DEFAULT_NODE_SIZE.width / 2, y: p.y - DEFAULT_NODE_SIZE.height / 2 });
+      addFromPalette(drop, flow.screenToFlowPosition({ x: e.clientX, y: e.clientY }));
     },
     [flow, addFromPalette, readOnly],
   );
@@ -181,6 +197,7 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
     const saved = pending ? nodes.map((n) => (n.id === pending.nodeId ? ({ ...n, data: pending.data } as EditorNode) : n)) : nodes;
     if (await save(fromReactFlow(settings, saved, edges), message.trim())) {
       doc.markSaved(sent);
+      setSavedShape(runShape(settings, saved, edges));
       setMessage("");
     }
   };
@@ -226,6 +243,9 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
   }, [problemList]);
   const context = useMemo(() => ({ tools: catalog, policies, problems }), [catalog, policies, problems]);
   const errors = problemList.filter((p) => p.severity === "error").length;
+  // Unsaved edits that a run would see (not positions): only these say "Save first".
+  const shape = useMemo(() => runShape(settings, structure.nodes, structure.edges), [settings, structure]);
+  const runSeesEdits = doc.dirty && shape !== savedShape;
 
   /** A problem picked in the panel: select its edge or node and bring it into view. */
   const pickProblem = useCallback(
@@ -241,7 +261,7 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
 
   return (
     <>
-      <RunBar flowId={flowId} nodes={nodes} reason={runDeniedReason(access) ?? runBlockedReason(problemList, doc.dirty)} />
+      <RunBar flowId={flowId} nodes={nodes} reason={runDeniedReason(access) ?? runBlockedReason(problemList, runSeesEdits)} {...(defaultTask === undefined ? {} : { defaultTask })} />
       <div className={styles.editor}>
         <Toolbar
           flowId={flowId}

@@ -65,7 +65,8 @@ export function RuleRow({ form, index, count, onMove, onRemove }: RuleRowProps) 
           />
           <FieldError id={`inspector-rule-${index}-tool-error`} path={`${at}.tool`} text={toolError} />
         </label>
-        <label>
+        {/* Full width: "AUTH_REQUIRED" does not fit half of the inspector (it read "AUTH_REQUI"). */}
+        <label className={styles.ruleWide}>
           Decision
           <select {...register(`rules.${index}.decision`)} data-testid={`inspector-rule-decision-${index}`}>
             {Decision.options.map((d) => (
@@ -85,7 +86,7 @@ export function RuleRow({ form, index, count, onMove, onRemove }: RuleRowProps) 
             ))}
           </select>
         </label>
-        <label className={styles.ruleWide}>
+        <label>
           Permission level
           <select {...register(`rules.${index}.permission`)} data-testid={`inspector-rule-permission-${index}`}>
             {RulePermission.options.map((p) => (

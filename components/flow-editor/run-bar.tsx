@@ -11,6 +11,8 @@ export const SAVE_FIRST = "Save first: the run uses the saved version.";
 /**
  * Why the flow cannot run now, or undefined: validation errors first (invalid
  * flows cannot be run), then unsaved changes (a run pins the latest saved version).
+ * @param dirty the canvas has unsaved edits a run would see; a change of node positions
+ *   only (a drag, an auto-layout) is not one, as the saved version runs the same.
  */
 export function runBlockedReason(problems: readonly FlowProblem[], dirty: boolean): string | undefined {
   const invalid = notRunnableReason(problems);
@@ -22,6 +24,8 @@ export interface RunBarProps {
   flowId: string;
   nodes: readonly EditorNode[];
   reason: string | undefined;
+  /** The task the form starts with (templates/index.ts suggestedTask; empty for a Blank flow). */
+  defaultTask?: string;
 }
 
 /**
@@ -29,13 +33,13 @@ export interface RunBarProps {
  * disabled with its reason shown while the user's role cannot run, or the canvas is invalid
  * or unsaved.
  */
-export function RunBar({ flowId, nodes, reason }: RunBarProps) {
+export function RunBar({ flowId, nodes, reason, defaultTask }: RunBarProps) {
   // Options of a <select> hold text only: the agent icons (SVG) are left out of them.
   const agents = nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: "" }] : []));
   return (
     <div className="editor-run card">
       <strong>Run this flow</strong> <span className="muted small">(runs the latest saved version)</span>
-      <StartRunForm flowId={flowId} agents={agents} disabledReason={reason} />
+      <StartRunForm flowId={flowId} agents={agents} disabledReason={reason} {...(defaultTask === undefined ? {} : { defaultTask })} />
       {reason && (
         <output className={styles.runBlocked} data-testid="run-blocked-reason" title={reason}>
           {reason}

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 
 /** Demo account seeded by the web server command (prisma/seed.ts). */
 export const DEMO = { email: "demo@phylactery.dev", password: "phylactery" };
@@ -37,15 +37,22 @@ export class FlowsPage {
     await this.createFlow(template);
   }
 
-  /**
-   * On the flows page: opens the "New flow" dialog of `template`, names the flow (the
-   * template's own name unless `name` is given), sets the description when given, creates
-   * it and waits for its editor.
-   */
-  async createFlow(template: string, name?: string, description?: string): Promise<void> {
-    await this.page.getByTestId(`new-flow-${template}`).click();
+  /** On the flows page: opens the "New flow" dialog (one button; the templates are in its menu). */
+  async openNewFlow(): Promise<Locator> {
+    await this.page.getByTestId("new-flow").click();
     const dialog = this.page.getByTestId("new-flow-dialog");
     await expect(dialog).toBeVisible();
+    return dialog;
+  }
+
+  /**
+   * On the flows page: opens the "New flow" dialog, picks `template` in its "Start from"
+   * menu, names the flow (the template's own name unless `name` is given), sets the
+   * description when given, creates it and waits for its editor.
+   */
+  async createFlow(template: string, name?: string, description?: string): Promise<void> {
+    const dialog = await this.openNewFlow();
+    await dialog.getByTestId("new-flow-template").selectOption(template);
     const label = (await dialog.getByTestId("new-flow-template").locator("option:checked").textContent()) ?? template;
     await dialog.getByTestId("new-flow-name").fill(name ?? label);
     if (description !== undefined) await dialog.getByTestId("new-flow-description").fill(description);

@@ -33,7 +33,12 @@ describe("the workspace of a new flow", () => {
     expect(await t.db.membership.findMany({ where: { workspaceId: target }, select: { userId: true, role: true } })).toEqual([{ userId: victim, role: "owner" }]);
     // And the next one goes to the same own workspace.
     expect(await workspaceForNewFlow(t.db, victim)).toBe(target);
-    expect(await newFlowTargets(t.db, victim)).toEqual({ own: { id: target, name: "victim's workspace" }, others: [{ id: evil, name: "attacker's workspace" }] });
+    expect(await newFlowTargets(t.db, victim)).toEqual({
+      own: { id: target, name: "victim's workspace" },
+      others: [{ id: evil, name: "attacker's workspace" }],
+      newOwnName: "victim's workspace",
+      elsewhere: [],
+    });
   });
 
   it("a victim whose own workspace is newer than the attacker's membership still defaults to their own", async () => {
@@ -51,6 +56,7 @@ describe("the workspace of a new flow", () => {
     await addMember(t.db, attacker, evil, { email: "victim@test.dev", role: "approver" });
     await expect(workspaceForNewFlow(t.db, victim, evil)).rejects.toMatchObject({ code: "forbidden" });
     expect(await workspaceForNewFlow(t.db, attacker, evil)).toBe(evil);
-    expect(await newFlowTargets(t.db, viewer)).toEqual({ own: null, others: [] });
+    // A viewer is offered no workspace but a new one of their own, named, and told why.
+    expect(await newFlowTargets(t.db, viewer)).toEqual({ own: null, others: [], newOwnName: "viewer's workspace", elsewhere: [{ name: "attacker's workspace", role: "viewer" }] });
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import { AppError } from "../errors";
 import type { Db } from "./client";
 import { workspaceScope } from "../auth/workspace-scope";
-import { can, membershipWhere, ownWorkspaceId, personalWorkspace, Role, requireCapability, roleIn } from "./workspaces";
+import { can, membershipWhere, ownWorkspaceId, personalWorkspace, personalWorkspaceName, Role, requireCapability, roleIn } from "./workspaces";
 
 /**
  * Where a new flow goes (docs/security.md "Membership"): the workspace the user picks, where
@@ -29,29 +29,40 @@ export async function workspaceForNewFlow(db: Db, userId: string, workspaceId?: 
   return picked;
 }
 
-/** Where the "New flow" buttons may put a flow. */
+/** Where the "New flow" dialog may put a flow. */
 export interface NewFlowTargets {
   /** The user's own workspace, or null when it does not exist yet (the first new flow creates it). */
   own: { id: string; name: string } | null;
   /** Other workspaces where the user may edit flows, by name. */
   others: { id: string; name: string }[];
+  /** The name the user's own workspace gets when their first new flow creates it (personalWorkspaceName). */
+  newOwnName: string;
+  /** Workspaces where the user's role (viewer, approver) may not create flows, by name: the dialog says why they are not offered. */
+  elsewhere: { name: string; role: Role }[];
 }
 
 /**
  * The workspaces where the user may create flows: their own (if it exists yet) and the others
- * where their role can edit.
+ * where their role can edit; and those where it cannot (docs/security.md "Membership").
  */
 export async function newFlowTargets(db: Db, userId: string): Promise<NewFlowTargets> {
-  const [ownId, rows] = await Promise.all([
+  const [ownId, rows, user] = await Promise.all([
     ownWorkspaceId(db, userId),
     db.membership.findMany({ where: membershipWhere(userId), select: { role: true, workspace: { select: { id: true, name: true } } }, orderBy: { workspace: { name: "asc" } } }),
+    db.user.findUnique({ where: { id: userId }, select: { name: true, email: true } }),
   ]);
-  const editable = rows.filter((m) => {
+  const editable: typeof rows = [];
+  const elsewhere: NewFlowTargets["elsewhere"] = [];
+  for (const m of rows) {
     const role = Role.safeParse(m.role);
-    return role.success && can(role.data, "edit");
-  });
+    if (!role.success) continue;
+    if (can(role.data, "edit")) editable.push(m);
+    else elsewhere.push({ name: m.workspace.name, role: role.data });
+  }
   return {
     own: editable.find((m) => m.workspace.id === ownId)?.workspace ?? null,
     others: editable.filter((m) => m.workspace.id !== ownId).map((m) => m.workspace),
+    newOwnName: personalWorkspaceName(user),
+    elsewhere,
   };
 }

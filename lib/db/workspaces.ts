@@ -118,9 +118,17 @@ export async function personalWorkspace(db: Db, userId: string): Promise<string>
   if (own) return own;
   const user = await db.user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
   const ws = await db.workspace.create({
-    data: { name: `${user?.name || user?.email || "My"}'s workspace`, members: { create: { userId, role: "owner" } } },
+    data: { name: personalWorkspaceName(user), members: { create: { userId, role: "owner" } } },
   });
   return ws.id;
+}
+
+/**
+ * The name {@link personalWorkspace} gives the workspace it creates: "<name>'s workspace",
+ * else "<email>'s workspace" (what the New flow dialog announces before it exists).
+ */
+export function personalWorkspaceName(user: { name: string | null; email: string | null } | null): string {
+  return `${user?.name || user?.email || "My"}'s workspace`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
-import { autoLayout, DEFAULT_NODE_SIZE, type LayoutNode } from "./layout";
+import { autoLayout, DEFAULT_NODE_SIZE, freeSpot, type LayoutNode } from "./layout";
 import { toReactFlow } from "./react-flow";
 
 const at = (id: string, size?: { width: number; height: number }): LayoutNode => ({
@@ -95,5 +95,44 @@ describe("autoLayout", () => {
     const out = autoLayout([at("a"), at("b")], [{ source: "a", target: "b" }, { source: "b", target: "a" }]);
     expect(overlaps(get(boxes(out), "a"), get(boxes(out), "b"))).toBe(false);
     expect(autoLayout([], [])).toEqual([]);
+  });
+});
+
+describe("freeSpot", () => {
+  const box = (id: string, x: number, y: number): LayoutNode => ({ id, position: { x, y }, measured: { width: 180, height: 64 } });
+  const overlaps = (p: { x: number; y: number }, n: LayoutNode) =>
+    p.x < n.position.x + 180 && n.position.x < p.x + 180 && p.y < n.position.y + 64 && n.position.y < p.y + 64;
+
+  it("keeps the drop point when nothing is there", () => {
+    expect(freeSpot({ x: 500, y: 500 }, [box("a", 0, 0)])).toEqual({ x: 500, y: 500 });
+  });
+
+  it("moves a node dropped onto another to the nearest free spot, clear of it", () => {
+    const a = box("a", 0, 0);
+    const p = freeSpot({ x: 10, y: 10 }, [a]);
+    expect(overlaps(p, a)).toBe(false);
+    // Nearest: only far enough to clear the other box and the gap (64 + 16 = 80 px below or above).
+    expect(Math.hypot(p.x - 10, p.y - 10)).toBeLessThanOrEqual(100);
+  });
+
+  it("the same drop three times gives three spots, none overlapping", () => {
+    const nodes: LayoutNode[] = [box("a", 0, 0)];
+    for (const id of ["b", "c", "d"]) {
+      const p = freeSpot({ x: 0, y: 0 }, nodes);
+      expect(nodes.some((n) => overlaps(p, n))).toBe(false);
+      nodes.push(box(id, p.x, p.y));
+    }
+    expect(new Set(nodes.map((n) => `${n.position.x},${n.position.y}`)).size).toBe(4);
+  });
+
+  it("is deterministic and uses the placed node's own size", () => {
+    const nodes = [box("a", 0, 0), box("b", 0, 100)];
+    const size = { width: 300, height: 120 };
+    const p = freeSpot({ x: 20, y: 20 }, nodes, { size });
+    expect(freeSpot({ x: 20, y: 20 }, nodes, { size })).toEqual(p);
+    for (const n of nodes) {
+      const clear = p.x + size.width <= n.position.x || n.position.x + 180 <= p.x || p.y + size.height <= n.position.y || n.position.y + 64 <= p.y;
+      expect(clear).toBe(true);
+    }
   });
 });

@@ -96,3 +96,49 @@ export function autoLayout<N extends LayoutNode>(nodes: readonly N[], edges: rea
 
   return nodes.map((node) => ({ ...node, position: positions.get(node.id) ?? node.position }));
 }
+
+/** Options of {@link freeSpot}. */
+export interface FreeSpotOptions {
+  /** Size of the node being placed, px (default DEFAULT_NODE_SIZE). */
+  size?: { width: number; height: number };
+  /** Space kept between the placed node and any other, px (default 16). */
+  gap?: number;
+  /** Distance between two candidate spots, px (default 20). */
+  step?: number;
+  /** Rings of candidates tried around `at` before giving up and placing it below every node (default 60). */
+  rings?: number;
+}
+
+/**
+ * Where to put a node that should go at `at` (its top-left corner, flow coordinates, px)
+ * without covering another: `at` itself when the node's box, grown by `gap`, overlaps no
+ * box of `nodes` (measured sizes when known, else DEFAULT_NODE_SIZE); else the nearest
+ * free spot on a grid of `step` around it (ring by ring, nearest first, then upper-left
+ * first, so the result is deterministic); else, past `rings` rings, just below the lowest
+ * node. Used for nodes dropped or added from the palette (docs/architecture.md#flows-and-compilation).
+ * Never throws.
+ */
+export function freeSpot(at: { x: number; y: number }, nodes: readonly LayoutNode[], options: FreeSpotOptions = {}): { x: number; y: number } {
+  const size = options.size ?? DEFAULT_NODE_SIZE;
+  const gap = options.gap ?? 16;
+  const step = options.step ?? 20;
+  const rings = options.rings ?? 60;
+  const boxes = nodes.map((n) => ({ ...n.position, ...sizeOf(n) }));
+  const free = (p: { x: number; y: number }) =>
+    boxes.every((b) => p.x + size.width + gap <= b.x || b.x + b.width + gap <= p.x || p.y + size.height + gap <= b.y || b.y + b.height + gap <= p.y);
+  if (free(at)) return at;
+  for (let r = 1; r <= rings; r++) {
+    const ring: { x: number; y: number; d: number }[] = [];
+    for (let i = -r; i <= r; i++) {
+      for (let j = -r; j <= r; j++) {
+        if (Math.max(Math.abs(i), Math.abs(j)) !== r) continue;
+        ring.push({ x: at.x + i * step, y: at.y + j * step, d: i * i + j * j });
+      }
+    }
+    ring.sort((a, b) => a.d - b.d || a.y - b.y || a.x - b.x);
+    const hit = ring.find(free);
+    if (hit) return { x: hit.x, y: hit.y };
+  }
+  const bottom = boxes.reduce((m, b) => Math.max(m, b.y + b.height), at.y);
+  return { x: at.x, y: bottom + gap };
+}

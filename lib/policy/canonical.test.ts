@@ -14,6 +14,20 @@ describe("canonicalJson (RFC 8785)", () => {
     expect(canonicalJson({ "\u00e9": 1, z: 2, A: 3 })).toBe('{"A":3,"z":2,"\u00e9":1}');
   });
 
+  it("gives RFC 8785's own example output (3.2.2, 3.2.3)", () => {
+    const input = String.raw`{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/","literals":[null,true,false]}`;
+    expect(canonicalJson(JSON.parse(input))).toBe(
+      String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
+    );
+  });
+
+  it("refuses a lone surrogate and a nesting too deep to serialize, as TypeError", () => {
+    expect(() => canonicalJson({ s: "\ud800" })).toThrow();
+    let deep: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deep = [deep];
+    expect(() => canonicalJson(deep)).toThrow(TypeError);
+  });
+
   it("refuses values that are not JSON", () => {
     expect(() => canonicalJson(undefined)).toThrow(TypeError);
     expect(() => canonicalJson({ n: Number.NaN })).toThrow();

@@ -3,7 +3,8 @@ import canonicalize from "canonicalize";
 
 /**
  * Canonical form of tool arguments: RFC 8785 JSON Canonicalization Scheme (via the
- * `canonicalize` library) and its SHA-256. The RiskGate recomputes both and never trusts
+ * `canonicalize` library, 4.x: the last line that declares Node 20, which package.json
+ * supports; its output on JSON values is that of 5.x) and its SHA-256. The RiskGate recomputes both and never trusts
  * a hash the model produced (docs/architecture.md#the-graph).
  */
 export interface CanonicalArgs {
@@ -16,11 +17,18 @@ export interface CanonicalArgs {
 /**
  * Canonicalizes a JSON value per RFC 8785.
  * @throws TypeError when the value is not JSON-serializable (undefined at top level,
- *   functions, BigInt, non-finite numbers).
+ *   functions, BigInt, non-finite numbers, lone surrogates) or nests so deeply that
+ *   serializing it overflows the stack (the library recurses once per level).
  */
 export function canonicalJson(value: unknown): string {
   if (value === undefined) throw new TypeError("arguments are undefined");
-  const out = canonicalize(value);
+  let out: string | undefined;
+  try {
+    out = canonicalize(value);
+  } catch (err) {
+    if (err instanceof RangeError) throw new TypeError("arguments nest too deeply to canonicalize");
+    throw err;
+  }
   if (out === undefined) throw new TypeError("arguments are not JSON-serializable");
   return out;
 }

@@ -57,6 +57,26 @@ describe("new flows over HTTP", () => {
     expect((await error(unknown)).message).toContain("blank");
   });
 
+  it("a viewer cannot put a flow into the shared workspace (403); without a pick it goes into a new workspace of their own, named in the answer", async () => {
+    const viewer = s.users[3];
+    if (!viewer) throw new Error("users");
+    const victor = await signIn(s.url, viewer.email, viewer.password);
+    const shared = ((await (await alice.fetch("/api/workspaces")).json()) as { workspaces: { id: string }[] }).workspaces[0]?.id;
+    const refused = await victor.post("/api/flows", { template: "blank", name: "Mine", workspaceId: shared });
+    expect(refused.status).toBe(403);
+    expect((await error(refused)).reason).toBe("role_forbidden");
+    const created = await victor.post("/api/flows", { template: "blank", name: "Mine" });
+    expect(created.status).toBe(201);
+    const body = (await created.json()) as { flowId: string; workspaceId: string; workspaceName: string };
+    expect(body.workspaceId).not.toBe(shared);
+    expect(body.workspaceName).toBe(`${viewer.email}'s workspace`);
+    // A Blank flow's first version says so; a template's says it came from one.
+    const v1 = (await (await victor.fetch(`/api/flows/${body.flowId}/versions/1`)).json()) as { message: string };
+    expect(v1.message).toBe("Blank flow");
+    const copy = await create({ template: "workspace-assistant", name: "Copy" });
+    expect(((await (await alice.fetch(`/api/flows/${copy}/versions/1`)).json()) as { message: string }).message).toBe("From template");
+  });
+
   it("the Blank flow cannot run without an Agent and says how to fix it; with one it runs to completion", async () => {
     const flowId = await create({ template: "blank", name: "From scratch", description: "Lists the files." });
     const doc = await latest(flowId);

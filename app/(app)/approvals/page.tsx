@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DecisionNotice } from "@/components/approvals/decision-notice";
 import { InboxCard } from "@/components/approvals/inbox-card";
 import { InboxEmpty } from "@/components/approvals/inbox-empty";
 import { InboxFilters as FilterBar } from "@/components/approvals/inbox-filters";
@@ -59,6 +60,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
         </span>
       </div>
       <FilterBar filters={filters} flows={flows} />
+      <DecisionNotice />
       {items.length === 0 ? (
         <InboxEmpty filters={filters} flowName={flowName} />
       ) : (

@@ -6,7 +6,7 @@ import { DashboardFilters } from "@/components/dashboard/dashboard-filters";
 import { DashboardTotals } from "@/components/dashboard/dashboard-totals";
 import { type DashboardQuery, dashboardHref, STATUS_LABEL } from "@/components/dashboard/dashboard-url";
 import { InvitationsNotice } from "@/components/dashboard/invitations-notice";
-import { NewFlowButtons } from "@/components/dashboard/new-flow-button";
+import { NewFlowButton } from "@/components/dashboard/new-flow-button";
 import { RefreshWhileRunning } from "@/components/dashboard/refresh-while-running";
 import { RunsPager, ThreadTable } from "@/components/dashboard/thread-table";
 import { StartRunForm } from "@/components/run/start-run-form";
@@ -18,7 +18,7 @@ import { newFlowTargets } from "@/lib/db/new-flow-workspace";
 import { flowWorkspaceLabels } from "@/lib/db/workspace-labels";
 import { can, type Role } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
-import { NEW_FLOW_TEMPLATES, starterAbout, TEMPLATE_TASKS } from "@/templates";
+import { NEW_FLOW_TEMPLATES, starterAbout, suggestedTask } from "@/templates";
 import { ThreadDeletedNotice } from "@/components/memory/thread-deleted-notice";
 
 export const dynamic = "force-dynamic";
@@ -115,10 +115,9 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
   const noRunsAtAll = !filtered && counts.all === 0;
   const now = Date.now();
   const templates = (
-    <NewFlowButtons
+    <NewFlowButton
       templates={Object.entries(NEW_FLOW_TEMPLATES).map(([key, doc]) => ({ key, label: doc.settings.name, description: doc.settings.description, about: starterAbout(key) }))}
-      own={targets.own}
-      others={targets.others}
+      targets={targets}
     />
   );
 
@@ -128,7 +127,7 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
       <InvitationsNotice workspaces={invitations.map((i) => i.workspace.name)} />
       <div className="row">
         <h1>Flows</h1>
-        {flows.length > 0 ? <div className="row gap wrap">{templates}</div> : null}
+        {flows.length > 0 ? templates : null}
       </div>
       {flows.length === 0 ? (
         <NoFlows>{templates}</NoFlows>
@@ -175,7 +174,7 @@ export default async function FlowsPage({ searchParams }: { searchParams: Promis
                 </div>
                 <StartRunForm
                   flowId={f.id}
-                  {...(f.templateKey && TEMPLATE_TASKS[f.templateKey] ? { defaultTask: TEMPLATE_TASKS[f.templateKey] } : {})}
+                  defaultTask={suggestedTask(f.templateKey)}
                   disabledReason={can(f.role, "run") ? undefined : "Viewers watch runs; ask an owner for the approver role to start one."}
                 />
               </li>

@@ -1,4 +1,4 @@
-// POST /api/flows - create a flow from a template or the Blank flow (its version 1), named and described by the user, in the workspace picked (or the user's own); answers { flowId, workspaceId }.
+// POST /api/flows - create a flow from a template or the Blank flow (its version 1), named and described by the user, in the workspace picked (or the user's own, created when they have none); answers { flowId, workspaceId, workspaceName }.
 import { db } from "@/lib/db/client";
 import { createFlow } from "@/lib/db/flows";
 import { workspaceForNewFlow } from "@/lib/db/new-flow-workspace";
@@ -13,6 +13,9 @@ export const POST = withUser({ body: Body }, async (_req, { user, body }) => {
     settings: { ...template.settings, name: body.name ?? template.settings.name, description: body.description ?? template.settings.description },
   };
   const workspaceId = await workspaceForNewFlow(db(), user.id, body.workspaceId);
-  const flow = await createFlow(db(), user.id, doc, { templateKey: body.template, message: "From template", workspaceId });
-  return Response.json({ flowId: flow.id, workspaceId }, { status: 201 });
+  // Version 1 says what it started from: a Blank flow is not "From template".
+  const message = body.template === "blank" ? "Blank flow" : "From template";
+  const flow = await createFlow(db(), user.id, doc, { templateKey: body.template, message, workspaceId });
+  const workspace = await db().workspace.findUnique({ where: { id: workspaceId }, select: { name: true } });
+  return Response.json({ flowId: flow.id, workspaceId, workspaceName: workspace?.name ?? null }, { status: 201 });
 });

@@ -4,6 +4,7 @@ import { ArgsDiff, argsValue, prettyArgs } from "@/components/approvals/args-dif
 import { FileWriteView } from "@/components/approvals/file-write-view";
 import { InboxCard } from "@/components/approvals/inbox-card";
 import { LiveRefresh } from "@/components/approvals/live-refresh";
+import { DecisionNotice } from "@/components/approvals/decision-notice";
 import { fileWriteOf } from "@/lib/approvals/file-write";
 import { getApproval } from "@/lib/approvals/inbox";
 import { db } from "@/lib/db/client";
@@ -59,6 +60,7 @@ export default async function ApprovalDetailPage({ params }: { params: Promise<{
       <h1>
         <code>{item.toolName}</code> in {item.flowName}
       </h1>
+      <DecisionNotice />
       <dl className="card facts" data-testid="approval-detail" data-status={item.status}>
         <Fact label="Status" testId="detail-status">
           <span className={`badge status-${item.status}`}>{item.status}</span>

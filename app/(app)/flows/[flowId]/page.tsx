@@ -6,6 +6,7 @@ import { can } from "@/lib/db/workspaces";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 import { workspaceToolRegistry } from "@/lib/tools/workspace-registry";
+import { suggestedTask } from "@/templates";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +34,7 @@ export default async function FlowPage({ params }: { params: Promise<{ flowId: s
   const access = { role: found.role, canEdit: can(found.role, "edit"), canRun: can(found.role, "run") };
   return (
     <main className="editor-page">
-      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={tools} access={access} />
+      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={tools} access={access} defaultTask={suggestedTask(found.flow.templateKey)} />
     </main>
   );
 }

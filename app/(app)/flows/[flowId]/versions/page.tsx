@@ -9,6 +9,7 @@ import { listVersions } from "@/lib/db/flow-versions";
 import { can, flowAccess } from "@/lib/db/workspaces";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
+import { suggestedTask } from "@/templates";
 
 export const dynamic = "force-dynamic";
 
@@ -47,7 +48,7 @@ export default async function VersionsPage({ params }: { params: Promise<{ flowI
 
       <section className="card" data-testid="run-any-version">
         <strong>Run a version</strong>
-        <StartRunForm flowId={flow.id} versions={versions.map((v) => ({ version: v.version, message: v.message }))} disabledReason={noRun} />
+        <StartRunForm flowId={flow.id} defaultTask={suggestedTask(flow.templateKey)} versions={versions.map((v) => ({ version: v.version, message: v.message }))} disabledReason={noRun} />
       </section>
 
       <section className="card">
@@ -122,7 +123,7 @@ export default async function VersionsPage({ params }: { params: Promise<{ flowI
                     {canRestore && v.version !== latest ? <RestoreButton flowId={flow.id} version={v.version} /> : null}
                     <details data-testid={`run-version-${v.version}`}>
                       <summary>Run v{v.version}</summary>
-                      <StartRunForm flowId={flow.id} pinnedVersion={v.version} disabledReason={noRun} />
+                      <StartRunForm flowId={flow.id} defaultTask={suggestedTask(flow.templateKey)} pinnedVersion={v.version} disabledReason={noRun} />
                     </details>
                   </div>
                 </td>
