@@ -15,6 +15,7 @@ import { STATUS_MEANING, statusLabel } from "@/lib/run-status";
 import { IncompleteNotice } from "./incomplete-notice";
 import { OutcomeCard, type OutcomeChoice } from "./outcome-card";
 import { PlanView } from "./plan-view";
+import { overTaskLimit, TaskLimit } from "./task-limit";
 import { Timeline, type TimelineItem } from "./timeline";
 import { useThreadRuns } from "./use-thread-runs";
 import { choiceErrorText, decisionLabel, errorText } from "./run-view-text";
@@ -307,7 +308,7 @@ export function RunView({
             onSubmit={(e) => {
               e.preventDefault();
               const text = draft.trim();
-              if (!text) return;
+              if (!text || overTaskLimit(text)) return;
               setDraft("");
               send(text, { kind: "message", text, ...(agentId ? { agentId } : {}) });
             }}
@@ -341,10 +342,12 @@ export function RunView({
               }
               disabled={busy}
               data-testid="composer-input"
+              aria-invalid={overTaskLimit(draft)}
             />
-            <button type="submit" disabled={busy || !draft.trim()} data-testid="composer-send">
+            <button type="submit" disabled={busy || !draft.trim() || overTaskLimit(draft)} data-testid="composer-send">
               Send
             </button>
+            <TaskLimit text={draft} field="message" testId="composer-limit" />
           </form>
         ) : (
           <p className="composer muted small" data-testid="composer-readonly">
