@@ -231,9 +231,12 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
   const status = final.data.status;
   try {
     // The run's status, the thread's and the job's in one transaction, the lease kept until
-    // the final part is stored, so the next run's events come after it.
+    // the final part is stored, so the next run's events come after it. The earlier runs that
+    // stopped to wait on a person and whose work this run carried on read how it ended
+    // (docs/runs.md "Runs that waited").
     await db.$transaction([
       db.run.update({ where: { id: runId }, data: { status, endedAt: new Date(now()), error: final.data.error?.message ?? null, inputTokens: { increment: usage?.inputTokens ?? 0 }, outputTokens: { increment: usage?.outputTokens ?? 0 } } }),
+      ...(WAITING.includes(status) ? [] : [db.run.updateMany({ where: { threadId, id: { not: runId }, status: { in: [...WAITING] } }, data: { status } })]),
       db.thread.update({ where: { id: threadId }, data: { status } }),
       db.runJob.update({ where: { id: job.id }, data: { status: "done" } }),
     ]);
@@ -248,6 +251,9 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
   }
   return { kind: "ended", status };
 }
+
+/** Run statuses that wait on a person: a later run carries their work on. */
+const WAITING: readonly string[] = ["awaiting_approval", "awaiting_input"];
 
 /**
  * Stores a run's events with the next seq of the thread. The lease makes the run the thread's
