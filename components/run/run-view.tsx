@@ -183,7 +183,6 @@ export function RunView({
   const runStatus = busy ? "running" : stopped ? (forked && initialRuns === 0 ? "ready" : "interrupted") : (lastRun?.status ?? initialStatus);
   const plan = items.filter((i): i is Extract<TimelineItem, { kind: "data-plan" }> => i.kind === "data-plan").at(-1)?.data;
   const model = runs.find((r) => r.data.model)?.data.model ?? null;
-  const lifecycle = items.filter((i): i is Extract<TimelineItem, { kind: "data-lifecycle" }> => i.kind === "data-lifecycle").at(-1)?.data.to;
   const tokens = runs.reduce((sum, r) => ({ in: sum.in + (r.data.usage?.inputTokens ?? 0), out: sum.out + (r.data.usage?.outputTokens ?? 0) }), { in: 0, out: 0 });
   const tools = new Map(items.filter((i): i is Extract<TimelineItem, { kind: "data-tool" }> => i.kind === "data-tool").map((i) => [i.data.toolCallId, i.data]));
 
@@ -221,11 +220,6 @@ export function RunView({
           {model ? (
             <span className="small muted" data-testid="model-badge">
               {model.offline ? "Offline model (deterministic, no provider configured)" : `${model.provider} · ${model.modelId}`}
-            </span>
-          ) : null}
-          {lifecycle ? (
-            <span className="small muted" data-testid="lifecycle">
-              lifecycle {lifecycle}
             </span>
           ) : null}
           {tokens.in + tokens.out > 0 ? (
