@@ -45,7 +45,7 @@ describe("decisions and roles over HTTP", () => {
     alice = await signIn(s.url, a.email, a.password);
     carol = await signIn(s.url, c.email, c.password);
     victor = await signIn(s.url, v.email, v.password);
-  });
+  }, 120_000);
   afterAll(async () => s?.stop());
 
   it("an approver of the workspace approves a run she did not start; the tool runs once", async () => {

@@ -21,7 +21,7 @@ describe("a long task over HTTP", () => {
     if (!a) throw new Error("users");
     flowId = a.flowId;
     alice = await signIn(s.url, a.email, a.password);
-  });
+  }, 120_000);
   afterAll(async () => s?.stop());
 
   it("a 1,900-char task whose end names the output file: the run view starts the run with all of it, and the model receives all of it", async () => {

@@ -42,7 +42,7 @@ describe("LangGraph SDK: runs", () => {
     if (!a) throw new Error("users");
     flowId = a.flowId;
     ({ http, sdk } = await sdkFor(a.email, a.password));
-  });
+  }, 120_000);
   afterAll(async () => s?.stop());
 
   /** The HumanInterrupt a stream ended with. */
