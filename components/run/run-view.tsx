@@ -15,6 +15,7 @@ import { STATUS_MEANING, statusLabel } from "@/lib/run-status";
 import { IncompleteNotice } from "./incomplete-notice";
 import { OutcomeCard, type OutcomeChoice } from "./outcome-card";
 import { PlanView } from "./plan-view";
+import { overTaskLimit, TaskLimit } from "./task-limit";
 import { Timeline, type TimelineItem } from "./timeline";
 import { useThreadRuns } from "./use-thread-runs";
 import { choiceErrorText, decisionLabel, errorText } from "./run-view-text";
@@ -182,7 +183,6 @@ export function RunView({
   const runStatus = busy ? "running" : stopped ? (forked && initialRuns === 0 ? "ready" : "interrupted") : (lastRun?.status ?? initialStatus);
   const plan = items.filter((i): i is Extract<TimelineItem, { kind: "data-plan" }> => i.kind === "data-plan").at(-1)?.data;
   const model = runs.find((r) => r.data.model)?.data.model ?? null;
-  const lifecycle = items.filter((i): i is Extract<TimelineItem, { kind: "data-lifecycle" }> => i.kind === "data-lifecycle").at(-1)?.data.to;
   const tokens = runs.reduce((sum, r) => ({ in: sum.in + (r.data.usage?.inputTokens ?? 0), out: sum.out + (r.data.usage?.outputTokens ?? 0) }), { in: 0, out: 0 });
   const tools = new Map(items.filter((i): i is Extract<TimelineItem, { kind: "data-tool" }> => i.kind === "data-tool").map((i) => [i.data.toolCallId, i.data]));
 
@@ -220,11 +220,6 @@ export function RunView({
           {model ? (
             <span className="small muted" data-testid="model-badge">
               {model.offline ? "Offline model (deterministic, no provider configured)" : `${model.provider} · ${model.modelId}`}
-            </span>
-          ) : null}
-          {lifecycle ? (
-            <span className="small muted" data-testid="lifecycle">
-              lifecycle {lifecycle}
             </span>
           ) : null}
           {tokens.in + tokens.out > 0 ? (
@@ -307,7 +302,7 @@ export function RunView({
             onSubmit={(e) => {
               e.preventDefault();
               const text = draft.trim();
-              if (!text) return;
+              if (!text || overTaskLimit(text)) return;
               setDraft("");
               send(text, { kind: "message", text, ...(agentId ? { agentId } : {}) });
             }}
@@ -341,10 +336,12 @@ export function RunView({
               }
               disabled={busy}
               data-testid="composer-input"
+              aria-invalid={overTaskLimit(draft)}
             />
-            <button type="submit" disabled={busy || !draft.trim()} data-testid="composer-send">
+            <button type="submit" disabled={busy || !draft.trim() || overTaskLimit(draft)} data-testid="composer-send">
               Send
             </button>
+            <TaskLimit text={draft} field="message" testId="composer-limit" />
           </form>
         ) : (
           <p className="composer muted small" data-testid="composer-readonly">

@@ -1,11 +1,13 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
+import { overTaskLimit, TaskLimit } from "./task-limit";
 
 /**
  * Starts a run: creates a thread (POST /api/threads) on the flow's latest version, on the
  * version picked in the version menu, or on `pinnedVersion`, and opens its run view, which
- * sends the task as the first message. Runs record the version they ran (docs/architecture.md#flows-and-compilation).
+ * sends the task, in full, as the first message. Runs record the version they ran (docs/architecture.md#flows-and-compilation).
+ * A task over 4,000 chars is refused here (the button is disabled and says why), never cut (docs/runs.md#tasks).
  */
 export function StartRunForm({
   flowId,
@@ -35,8 +37,11 @@ export function StartRunForm({
   const menu = pinnedVersion === undefined ? [...versions].sort((a, b) => b.version - a.version) : [];
   const version = pinnedVersion ?? (picked ? Number(picked) : undefined);
 
+  const over = overTaskLimit(task);
+
   async function submit(e: React.FormEvent) {
     e.preventDefault();
+    if (over) return;
     setPending(true);
     setError(null);
     try {
@@ -57,7 +62,7 @@ export function StartRunForm({
   return (
     <form onSubmit={submit} className="run-form" data-testid="start-run-form">
       <label htmlFor={inputId}>Task</label>
-      <input id={inputId} value={task} onChange={(e) => setTask(e.target.value)} data-testid="run-task" placeholder="e.g. Summarize notes.md into summary.md" />
+      <input id={inputId} value={task} onChange={(e) => setTask(e.target.value)} data-testid="run-task" placeholder="e.g. Summarize notes.md into summary.md" aria-invalid={over} />
       {menu.length > 0 ? (
         <select aria-label="Version to run" value={picked} onChange={(e) => setPicked(e.target.value)} data-testid="run-version">
           <option value="">{`Latest (v${menu[0]?.version})`}</option>
@@ -78,9 +83,10 @@ export function StartRunForm({
           ))}
         </select>
       ) : null}
-      <button type="submit" disabled={pending || !task.trim() || Boolean(disabledReason)} title={disabledReason} data-testid="run-start">
+      <button type="submit" disabled={pending || !task.trim() || over || Boolean(disabledReason)} title={disabledReason} data-testid="run-start">
         {pending ? "Starting…" : pinnedVersion === undefined ? "Run" : `Run v${pinnedVersion}`}
       </button>
+      <TaskLimit text={task} field="task" testId="run-task-limit" />
       {error ? (
         <p className="error" role="alert">
           {error}

@@ -2,23 +2,29 @@ import "server-only";
 import { AppError } from "../errors";
 import { assertRunnable } from "../flow/runnable";
 import { FlowDocument } from "../flow/schema";
+import { displayTitle, MAX_TASK_CHARS, tooLongText } from "../task-text";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
 import type { Db } from "./client";
 import { flowAccess, requireCapability, threadAccess } from "./workspaces";
 
 /**
  * Creates a thread on a version of a flow of the user's workspace: `version` when given
- * (a pinned run), else the latest. Runs pin the version they run (docs/architecture.md#flows-and-compilation). The
- * title is the task, cut to 120 chars. Owners and approvers may start runs; viewers may not.
+ * (a pinned run), else the latest. Runs pin the version they run (docs/architecture.md#flows-and-compilation).
+ * The task is stored in full (trimmed) and the thread's first run starts from it; the title
+ * is only for display, the task on one line shortened with "…" (docs/runs.md#tasks). Owners
+ * and approvers may start runs; viewers may not.
  * The version is checked against the workspace's tool catalog (built-ins and MCP tools).
  * @param version a version number (1-based) of this flow, or undefined for the latest.
  * @param opts the thread's id when the caller chose it (a LangGraph API thread made before its
  *   first run, docs/langgraph-api.md#threads) and its metadata (a JSON object).
- * @throws AppError not_found ("flow_not_found": another workspace's flow;
+ * @param task the task, at most 4,000 chars once trimmed.
+ * @throws AppError unprocessable ("task_too_long": over 4,000 chars; never cut), not_found ("flow_not_found": another workspace's flow;
  *   "version_not_found": the flow has no such version), forbidden (viewer), unprocessable
  *   ("flow_not_runnable": the version fails the editor's validation).
  */
 export async function createThread(db: Db, userId: string, flowId: string, task: string, version?: number, opts: { id?: string; metadata?: string } = {}) {
+  const text = task.trim();
+  if (text.length > MAX_TASK_CHARS) throw new AppError("unprocessable", "task_too_long", `task: ${tooLongText(text.length)}`);
   const { flow, role } = await flowAccess(db, userId, flowId);
   requireCapability(role, "run");
   const pinned =
@@ -33,8 +39,7 @@ export async function createThread(db: Db, userId: string, flowId: string, task:
   const doc = FlowDocument.parse(JSON.parse(pinned.document));
   const registry = await workspaceToolRegistry(db, flow.workspaceId, doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : [])));
   assertRunnable(doc, { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version);
-  const title = task.trim().replace(/\s+/g, " ").slice(0, 120);
-  return db.thread.create({ data: { ...opts, userId, flowId, flowVersionId: pinned.id, title, status: "idle" } });
+  return db.thread.create({ data: { ...opts, userId, flowId, flowVersionId: pinned.id, title: displayTitle(text), task: text, status: "idle" } });
 }
 
 /**

@@ -81,10 +81,11 @@ export interface EngineDeps {
      */
     consume(input: { approvalId: string; token: string; threadId: string; userId: string; argsHash: string; editedArgsHash?: string; toolCallId: string }): Promise<ConsumeResult>;
     /**
-     * Marks a pending challenge rejected (no-op when already decided); answers who rejected
-     * it, as the run's report names them (their name, else their email).
+     * Marks a pending challenge rejected (no-op when already decided), as `decision` (default
+     * reject; respond: the approver answered instead of running it); answers who decided, as
+     * the run's report names them (their name, else their email).
      */
-    reject(input: { approvalId: string; threadId: string; userId: string; reason: string }): Promise<{ by: string }>;
+    reject(input: { approvalId: string; threadId: string; userId: string; reason: string; decision?: "reject" | "respond" }): Promise<{ by: string }>;
   };
   /** Blob storage for evicted tool outputs (docs/architecture.md#retries-limits-and-eviction). */
   blobs: {

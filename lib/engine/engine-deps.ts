@@ -106,7 +106,7 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
       },
       async reject(input) {
         try {
-          await closeChallenge(approvalOpts, input, "reject", input.reason);
+          await closeChallenge(approvalOpts, input, input.decision ?? "reject", input.reason);
         } catch (err) {
           // Decided from a card (already rejected) or expired meanwhile: nothing to mark.
           if (!isAppError(err) || (err.reason !== "approval_already_decided" && err.reason !== "approval_expired")) throw err;

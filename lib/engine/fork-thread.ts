@@ -18,6 +18,7 @@ import { blobPointers, forkChannelValues } from "./fork-state";
 import type { GraphStateValue } from "./state";
 import { type ForkedFromMeta, historyGraph } from "./time-travel";
 import { dataSchemas } from "./ui-parts";
+import { displayTitle } from "../task-text";
 
 /** Name of the run event a fork starts with (its run view's "forked from" banner). */
 export const THREAD_FORKED = "thread_forked";
@@ -101,7 +102,7 @@ export async function forkThread(db: Db, userId: string, threadId: string, check
       userId,
       flowId: thread.flowId,
       flowVersionId: thread.flowVersionId,
-      title: `Fork of ${thread.title}`.slice(0, 120),
+      title: displayTitle(`Fork of ${thread.title}`),
       status: "idle",
       forkedFromThreadId: threadId,
       forkedFromCheckpointId: checkpointId,

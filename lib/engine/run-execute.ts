@@ -264,6 +264,9 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     if (!event || !stored) throw new Error("the final run part has no run event");
     const rows = [
       (tx: Db) => tx.run.update({ where: { id: runId }, data: { status, endedAt: new Date(now()), error: final.data.error?.message ?? null, inputTokens: { increment: usage?.inputTokens ?? 0 }, outputTokens: { increment: usage?.outputTokens ?? 0 } } }),
+      // The earlier runs that stopped to wait on a person and whose work this run carried on
+      // read how it ended (docs/runs.md "Runs that waited").
+      ...(WAITING.includes(status) ? [] : [(tx: Db) => tx.run.updateMany({ where: { threadId, id: { not: runId }, status: { in: [...WAITING] } }, data: { status } })]),
       (tx: Db) => tx.thread.update({ where: { id: threadId }, data: { status } }),
       (tx: Db) => tx.runJob.update({ where: { id: job.id }, data: { status: "done" } }),
     ];
@@ -328,6 +331,9 @@ export async function finishEndedRun(db: Db, threadId: string, runId: string, ho
   }
   return true;
 }
+
+/** Run statuses that wait on a person: a later run carries their work on. */
+const WAITING: readonly string[] = ["awaiting_approval", "awaiting_input"];
 
 /**
  * Stores a run's events with the next seq of the thread. The lease makes the run the thread's

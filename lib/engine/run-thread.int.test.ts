@@ -95,6 +95,27 @@ describe("run a thread", () => {
     expect((await f.t.db.approval.findUniqueOrThrow({ where: { id: a.approvalId } })).status).toBe("rejected");
   });
 
+  it("respond: the call is not run, so the step is rejected, the run incomplete, the answer says so, and the run that waited reads how it ended", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md into summary.md" }));
+    const a = lastData(first, "data-approval")?.data;
+    if (!a) throw new Error("no approval");
+    const second = await collect(await f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "respond", comment: "Keep it under five bullets." }));
+    const plan = lastData(second, "data-plan")?.data;
+    expect(plan?.status).toBe("incomplete");
+    expect(plan?.steps.map((st) => st.status)).toEqual(["completed", "rejected"]);
+    expect(plan?.steps[1]?.error).toMatch(/^write_file summary\.md was not run: .+ did not run this call and answered: Keep it under five bullets\.$/);
+    expect(lastData(second, "data-run")?.data.status).toBe("incomplete");
+    const text = second.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join(" ");
+    expect(text).toMatch(/Not done:\n- Step 2 "[^"]+" was rejected: write_file summary\.md was not run: .+ answered: Keep it under five bullets\./);
+    expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
+    // docs/runs.md "Runs that waited": the first run no longer reads awaiting_approval.
+    const runs = await f.t.db.run.findMany({ where: { threadId }, orderBy: { startedAt: "asc" }, select: { status: true } });
+    expect(runs.map((r) => r.status)).toEqual(["incomplete", "incomplete"]);
+    expect((await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } })).status).toBe("incomplete");
+  });
+
   it("chat path: a wrong token is refused and the call keeps waiting; APPROVE <id> <token> from the thread's user runs it", async () => {
     f = await engineFixture();
     const threadId = await f.newThread();

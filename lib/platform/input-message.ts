@@ -1,4 +1,5 @@
 import { AppError } from "../errors";
+import { MAX_TASK_CHARS, tooLongText } from "../task-text";
 
 type MessageLike = { role?: unknown; type?: unknown; content?: unknown };
 
@@ -31,6 +32,6 @@ export function inputMessage(input: Record<string, unknown> | null | undefined):
   const human = [...messages].reverse().find((m): m is MessageLike => Boolean(m) && typeof m === "object" && isHuman(m as MessageLike));
   const text = human ? textOf(human.content).trim() : "";
   if (!text) throw new AppError("unprocessable", "message_required", 'input.messages: send the task as a user message, e.g. { role: "user", content: "Summarize notes.md" }.');
-  if (text.length > 4000) throw new AppError("unprocessable", "message_too_long", `input.messages: the message is ${text.length} characters; at most 4,000.`);
+  if (text.length > MAX_TASK_CHARS) throw new AppError("unprocessable", "message_too_long", `input.messages: ${tooLongText(text.length)}`);
   return text;
 }

@@ -45,7 +45,7 @@ describe("decisions and roles over HTTP", () => {
     alice = await signIn(s.url, a.email, a.password);
     carol = await signIn(s.url, c.email, c.password);
     victor = await signIn(s.url, v.email, v.password);
-  });
+  }, 120_000);
   afterAll(async () => s?.stop());
 
   it("an approver of the workspace approves a run she did not start; the tool runs once", async () => {
@@ -130,7 +130,7 @@ describe("decisions and roles over HTTP", () => {
     expect(existsSync(fileOf(threadId, "summary.md"))).toBe(false);
   });
 
-  it("respond: the tool does not run; the feedback reaches the agent and the run goes on", async () => {
+  it("respond: the tool does not run, the response reaches the agent, and the step, the run and the answer say it was not done", async () => {
     const { threadId, approval } = await startRun(alice, flowId);
     const noComment = await decide(alice, threadId, { decision: "respond", approvalId: approval.approvalId });
     expect(noComment.status).toBe(422);
@@ -138,12 +138,31 @@ describe("decisions and roles over HTTP", () => {
     const res = await decide(alice, threadId, { decision: "respond", approvalId: approval.approvalId, comment: "Keep it under five bullets." });
     expect(res.status).toBe(200);
     const chunks = await readStream(res);
-    // The agent reads the feedback as the call's result and finishes its step with it.
-    const steps = chunks.filter((c) => c.type === "data-step").map((c) => String(c.data?.result ?? ""));
-    expect(steps.some((r) => r.includes("Keep it under five bullets."))).toBe(true);
-    expect(lastPart(chunks, "data-run")?.status).toBe("completed");
+    // The agent reads the response as the call's result; it ends its step without another
+    // call, so the write was not run: the step is rejected, naming who answered and how
+    // (docs/runs.md "Respond"), the run is incomplete, and the answer lists it as not done.
+    const plan = lastPart(chunks, "data-plan") as { status: string; steps: { status: string; error: string | null; result: string | null }[] };
+    expect(plan.status).toBe("incomplete");
+    expect(plan.steps.map((st) => st.status)).toEqual(["completed", "rejected"]);
+    expect(plan.steps[1]?.error).toMatch(/^write_file summary\.md was not run: .+ did not run this call and answered: Keep it under five bullets\.$/);
+    expect(plan.steps.some((st) => st.status === "completed" && /was not run/.test(st.result ?? ""))).toBe(false);
+    expect(lastPart(chunks, "data-run")?.status).toBe("incomplete");
+    const answer = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta ?? "").join("");
+    expect(answer).toContain("Not done:");
+    expect(answer).toContain("Keep it under five bullets.");
     expect(await row(approval.approvalId)).toMatchObject({ status: "rejected", decision: "respond", comment: "Keep it under five bullets." });
     expect(existsSync(fileOf(threadId, "summary.md"))).toBe(false);
+    // The run that waited on the decision reads how the work ended, in the app's rows and the
+    // LangGraph runs list: nothing waits any more.
+    const db = createDb(s.dbUrl);
+    const runs = await db.run.findMany({ where: { threadId }, orderBy: { startedAt: "asc" }, select: { status: true } });
+    await db.$disconnect();
+    expect(runs.map((r) => r.status)).toEqual(["incomplete", "incomplete"]);
+    const listed = (await (await alice.fetch(`/api/langgraph/threads/${threadId}/runs`)).json()) as { status: string; phylactery_status: string }[];
+    expect(listed.map((r) => [r.status, r.phylactery_status])).toEqual([
+      ["error", "incomplete"],
+      ["error", "incomplete"],
+    ]);
   });
 
   it("ignore: the run ends cancelled and nothing runs", async () => {

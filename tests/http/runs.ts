@@ -29,3 +29,19 @@ export async function startRun(c: Client, flowId: string): Promise<{ threadId: s
   expect(lastPart(chunks, "data-run")?.status).toBe("awaiting_approval");
   return { threadId, approval };
 }
+
+/** The last sentence of {@link longTask}: it names the output file. */
+export const LONG_TASK_END = "Write the result into steering-update.md";
+
+/**
+ * A request of exactly `chars` chars, as a new user writes one: context first, and the output
+ * file named only at its very end ({@link LONG_TASK_END}), so a task cut anywhere loses it.
+ */
+export function longTask(chars: number): string {
+  const context =
+    "Read notes.md and prepare an update for the steering group that covers the status of each workstream, the decisions taken since the last meeting, the owners and their dates, and the risks that are still open. ";
+  const head = "Summarize notes.md for the steering group. ";
+  const tail = ` ${LONG_TASK_END}`;
+  const body = context.repeat(Math.ceil(chars / context.length)).slice(0, chars - head.length - tail.length);
+  return `${head}${body.replace(/\s$/, ".")}${tail}`;
+}

@@ -42,7 +42,7 @@ describe("LangGraph SDK: runs", () => {
     if (!a) throw new Error("users");
     flowId = a.flowId;
     ({ http, sdk } = await sdkFor(a.email, a.password));
-  });
+  }, 120_000);
   afterAll(async () => s?.stop());
 
   /** The HumanInterrupt a stream ended with. */
@@ -182,15 +182,22 @@ describe("LangGraph SDK: runs", () => {
     expect(await status(sdk.threads.updateState(threadId, { values: null, asNode: "__end__" }))).toBe(409);
   });
 
-  it("response and ignore: the tool never runs; ignore cancels the run", async () => {
+  it("response and ignore: the tool never runs; a response ends the run incomplete (never success); ignore cancels it; no run still reads as waiting", async () => {
+    type Listed = { status: string; phylactery_status: string };
     const a = await threadToApproval();
     await sdk.runs.wait(a.threadId, flowId, { command: { resume: [{ type: "response", args: "Do not write files today." }] } });
     expect(file(a.threadId, "summary.md")).toBe(false);
+    // Both the run that waited and the one the response started (docs/runs.md "Respond", "Runs that waited").
+    const answered = (await sdk.runs.list(a.threadId)) as unknown as Listed[];
+    expect(answered.map((r) => [r.status, r.phylactery_status])).toEqual([
+      ["error", "incomplete"],
+      ["error", "incomplete"],
+    ]);
     const b = await threadToApproval();
     await sdk.runs.wait(b.threadId, flowId, { command: { resume: [{ type: "ignore", args: null }] } });
     expect(file(b.threadId, "summary.md")).toBe(false);
-    const [run] = (await sdk.runs.list(b.threadId)) as unknown as { phylactery_status: string }[];
-    expect(run?.phylactery_status).toBe("cancelled");
+    const ignored = (await sdk.runs.list(b.threadId)) as unknown as Listed[];
+    expect(ignored.map((r) => r.phylactery_status)).toEqual(["cancelled", "cancelled"]);
   });
 
   it("refuses an accept without the token, and a viewer's decision even with the owner's token", async () => {

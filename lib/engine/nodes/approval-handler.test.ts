@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { canonicalArgs } from "../../policy/canonical";
 import { workspaceAssistant } from "../../../templates/workspace-assistant";
 import type { ApprovalRequest, StepBranch } from "../state";
-import { approvalHandlerNode } from "./approval-handler";
+import { approvalHandlerNode, respondedCall } from "./approval-handler";
 import { branchTask, fakeDeps, gotoOf, mirrored, proposal, recorder, targets, updateOf } from "./fake-deps";
 
 /** ApprovalHandler (docs/architecture.md#nodes): reject, or approve after the seven-factor check; failures never run the tool. */
@@ -188,14 +188,27 @@ describe("approvalHandlerNode: edit, respond, ignore, expired", () => {
 
   it("respond: nothing consumed or run; the feedback is the call's result and the step goes on", async () => {
     const deps = fakeDeps();
-    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "respond", token: null, reason: "write it to notes-summary.md instead" }));
+    const proposed = { role: "assistant" as const, content: [{ type: "tool-call" as const, toolCallId: p.tool_call_id, toolName: p.name, input: p.args }] };
+    const cmd = await approvalHandlerNode(deps)(waiting({ kind: "respond", token: null, reason: "write it to notes-summary.md instead" }, { executor_messages: [proposed] }));
     expect(gotoOf(cmd)).toBe("supervisor");
     expect(deps.consumed).toHaveLength(0);
     expect(deps.ran).toHaveLength(0);
     const b = mirrored(cmd);
     expect(b).toMatchObject({ phase: "returned", proposed_tool: null, awaiting_approval: false, approval_outcome: { decision: "responded" } });
-    expect(JSON.stringify(b?.executor_messages.at(-1))).toContain("write it to notes-summary.md instead");
+    expect(JSON.stringify(b?.executor_messages.at(-1))).toContain("user-1 did not run this call and answered: write it to notes-summary.md instead");
+    expect(deps.rejected).toEqual([{ approvalId: "apv_123456", threadId: "thread-1", userId: "user-1", reason: "write it to notes-summary.md instead", decision: "respond" }]);
     expect(deps.audits.map((a) => a.action)).toEqual(["approval_responded"]);
+    // The agent ending its step on that call reports it as not run (docs/runs.md "Respond").
+    expect(respondedCall(b?.executor_messages ?? [])).toBe("write_file summary.md was not run: user-1 did not run this call and answered: write it to notes-summary.md instead.");
+  });
+
+  it("respondedCall: null once the agent made another call after the response, or for any other result", () => {
+    const call = (id: string, path: string) => ({ role: "assistant" as const, content: [{ type: "tool-call" as const, toolCallId: id, toolName: "write_file", input: { path } }] });
+    const denied = { role: "tool" as const, content: [{ type: "tool-result" as const, toolCallId: "c1", toolName: "write_file", output: { type: "execution-denied" as const, reason: "Ann did not run this call and answered: use b.md" } }] };
+    const ran = { role: "tool" as const, content: [{ type: "tool-result" as const, toolCallId: "c2", toolName: "write_file", output: { type: "json" as const, value: { bytes: 3 } } }] };
+    expect(respondedCall([{ role: "user", content: "go" }, call("c1", "a.md"), denied])).toBe("write_file a.md was not run: Ann did not run this call and answered: use b.md.");
+    expect(respondedCall([{ role: "user", content: "go" }, call("c1", "a.md"), denied, call("c2", "b.md"), ran])).toBeNull();
+    expect(respondedCall([{ role: "user", content: "go" }])).toBeNull();
   });
 
   it("ignore: the branch is done and the run is marked cancelled", async () => {

@@ -16,8 +16,11 @@ import type { ApprovalOutcome, AuditRecord, BranchTask, GraphUpdate, ProposedToo
  *   edited hash the approver's decision stored, and the flow's policy is evaluated on them
  *   again (BLOCKED: the tool does not run); the call runs with them -> Tools. The audit
  *   keeps both hashes.
- * - respond: the tool does not run; the approver's feedback goes back to the agent as the
- *   call's result and the step goes on -> Supervisor -> Executor.
+ * - respond: the tool does not run; the approver's response goes back to the agent as the
+ *   call's result (AI SDK "execution-denied", naming who answered) and the step goes on ->
+ *   Supervisor -> Executor. The agent may propose another call (judged and approved on its
+ *   own); if it ends the step on the call that was not run, the step is `rejected`
+ *   ({@link respondedCall}, docs/runs.md "Respond").
  * - reject: `awaiting_approval`, `proposed_tool` and `approval_id` are cleared; the step's
  *   try ends as rejected (final: the action is cancelled, never retried) and the Supervisor
  *   records who rejected it and why.
@@ -83,14 +86,16 @@ export function approvalHandlerNode(deps: EngineDeps) {
       }
       case "respond": {
         const feedback = req.reason ?? "";
+        // Already closed as respond when the decision was accepted: this only names who answered.
+        const { by } = await deps.approvals.reject({ approvalId, threadId: task.thread_id, userId: req.decided_by, reason: feedback, decision: "respond" });
         const r = record("approval_responded", feedback);
         await deps.audit(task.thread_id, r);
-        emitTool(config, branch.agent.id, p, "rejected", `Not run; the approver responded: ${feedback}`);
-        // The feedback is the call's result (AI SDK "execution-denied" with the approver's words):
+        emitTool(config, branch.agent.id, p, "rejected", `Not run; ${by} responded: ${feedback}`);
+        // The response is the call's result (AI SDK "execution-denied" with the approver's words):
         // the agent reads it and goes on with the step.
         const toolMessage: ModelMessage = {
           role: "tool",
-          content: [{ type: "tool-result", toolCallId: p.tool_call_id, toolName: p.name, output: { type: "execution-denied", reason: `The approver did not run this call and answered: ${feedback}` } }],
+          content: [{ type: "tool-result", toolCallId: p.tool_call_id, toolName: p.name, output: { type: "execution-denied", reason: `${by} did not run this call and answered: ${feedback}` } }],
         };
         const next: StepBranch = {
           ...branch,
@@ -111,6 +116,31 @@ export function approvalHandlerNode(deps: EngineDeps) {
 }
 
 const cleared = { awaiting_approval: false, proposed_tool: null, approval_id: null, approval_request: null } as const;
+
+/**
+ * The step's report when its agent ends the step right after a call an approver answered
+ * with Respond (its conversation ends on that call's "execution-denied" result): the call
+ * was not run, so the step's work was not done, e.g. `write_file summary.md was not run:
+ * Alice did not run this call and answered: Keep it under five bullets.` The Executor ends
+ * the try as `rejected` with it (final, like a rejection: never retried), so the step, the
+ * run (`incomplete`) and the answer agree (docs/runs.md "Respond"). Null when the
+ * conversation does not end on such a call (the agent made another call after it).
+ * @param messages the step's conversation before the agent's reply.
+ */
+export function respondedCall(messages: readonly ModelMessage[]): string | null {
+  const last = messages.at(-1);
+  if (last?.role !== "tool" || !Array.isArray(last.content)) return null;
+  for (const part of last.content) {
+    if (part.type !== "tool-result" || part.output.type !== "execution-denied") continue;
+    let args: unknown;
+    for (const m of messages) {
+      if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
+      for (const c of m.content) if (c.type === "tool-call" && c.toolCallId === part.toolCallId) args = c.input;
+    }
+    return `${describeCall(part.toolName, args)} was not run: ${(part.output.reason ?? "an approver answered instead of running it").replace(/\.?$/, ".")}`;
+  }
+  return null;
+}
 
 /** Hands the branch to the Supervisor with its audit records. */
 function settle(next: StepBranch, records: AuditRecord[] = [], extra: GraphUpdate = {}): Command {

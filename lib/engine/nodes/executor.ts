@@ -8,6 +8,7 @@ import { mirror, sendBranch, stepOf } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
 import { describeCall, isConfigRefusal } from "../outcomes";
+import { respondedCall } from "./approval-handler";
 import type { AgentSpec } from "../../flow/compile";
 import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usageOf } from "../state";
 
@@ -97,6 +98,9 @@ export function executorNode(deps: EngineDeps) {
         const text = `${describeCall(failed.tool_name, callArgs(messages, failed.call_id))} failed: ${failed.output}`;
         return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text, ok: false } }, spent);
       }
+      const responded = respondedCall(messages);
+      // It stopped on a call an approver answered with Respond: not run, so not done (docs/runs.md "Respond").
+      if (responded) return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text: responded, ok: false, final: "rejected" } }, spent);
       const text = res.text.trim() || "(the agent finished the step without a reply)";
       return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text, ok: true } }, { ...spent, lifecycle: "STEP_REVIEW" });
     } catch (err) {

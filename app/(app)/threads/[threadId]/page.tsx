@@ -165,7 +165,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           initialStatus={thread.status}
           approvals={approvalStates}
           outcomes={outcomes}
-          autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? thread.title : null}
+          autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? (thread.task ?? thread.title) : null}
           agents={agents}
           interrupted={thread.status === "running" && thread.leaseRunId === null}
           initialAgent={agents.some((a) => a.id === agent) ? (agent ?? null) : null}

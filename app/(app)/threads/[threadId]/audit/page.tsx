@@ -4,6 +4,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { db } from "@/lib/db/client";
 import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
+import { dataSchemas } from "@/lib/engine/ui-parts";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";
 
@@ -11,9 +12,19 @@ export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Audit trail" };
 
+/** The engine's lifecycle transitions of a thread's runs, from their stored `lifecycle_transition` events, oldest first. */
+function lifecycleOf(events: { runId: string | null; seq: number; data: string }[]) {
+  return events.flatMap((e) => {
+    const parsed = dataSchemas.lifecycle.safeParse((JSON.parse(e.data) as { data?: unknown }).data);
+    return parsed.success ? [{ seq: e.seq, runId: e.runId, ...parsed.data }] : [];
+  });
+}
+
 /**
  * A thread's audit trail (docs/architecture.md#approvals): every proposal, decision and execution with who, when
- * and the SHA-256 of the canonical arguments. Another user's thread is a 404.
+ * and the SHA-256 of the canonical arguments; then the engine's lifecycle transitions of its
+ * runs (docs/architecture.md#run-lifecycle), which only this view shows: the run view speaks
+ * the status vocabulary of docs/runs.md. Another user's thread is a 404.
  */
 export default async function AuditPage({ params }: { params: Promise<{ threadId: string }> }) {
   const user = await requireUser();
@@ -21,6 +32,9 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
   const thread = await orNotFound(getThread(db(), user.id, threadId));
   const entries = await db().auditEntry.findMany({ where: { threadId }, orderBy: { createdAt: "asc" } });
   const users = await emailsOf(db(), entries.map((e) => e.actorId));
+  const transitions = lifecycleOf(
+    await db().runEvent.findMany({ where: { threadId, type: "lifecycle_transition" }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, data: true } }),
+  );
   return (
     <main className="wide">
       <p className="small muted">
@@ -69,6 +83,41 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
                 </tr>
               );
             })}
+          </tbody>
+        </table>
+      )}
+      <h2>Engine lifecycle</h2>
+      {transitions.length === 0 ? (
+        <p className="card muted">No run of this thread has recorded a lifecycle transition yet.</p>
+      ) : (
+        <table className="card threads" data-testid="lifecycle">
+          <thead>
+            <tr>
+              <th>When (UTC)</th>
+              <th>Run</th>
+              <th>From</th>
+              <th>To</th>
+              <th>Node</th>
+            </tr>
+          </thead>
+          <tbody>
+            {transitions.map((t) => (
+              <tr key={t.seq} data-testid="lifecycle-row" data-to={t.to}>
+                <td className="small">
+                  <LocalTime at={new Date(t.at)} style="seconds" />
+                </td>
+                <td>
+                  <code className="small">{t.runId ?? "—"}</code>
+                </td>
+                <td>
+                  <code>{t.from}</code>
+                </td>
+                <td>
+                  <code>{t.to}</code>
+                </td>
+                <td>{t.node}</td>
+              </tr>
+            ))}
           </tbody>
         </table>
       )}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { HumanDecision } from "@/lib/approvals/inbox-item";
+import { MAX_TASK_CHARS, taskTooLongIssue } from "@/lib/task-text";
 
 /** Route params. */
 export const Params = z.object({ threadId: z.string().min(1).max(64) });
@@ -15,7 +16,7 @@ export const Body = z.object({
     z.object({ kind: z.literal("continue") }),
     z.object({
       kind: z.literal("message"),
-      text: z.string().trim().min(1, "Write a message.").max(4000),
+      text: z.string().trim().min(1, "Write a message.").max(MAX_TASK_CHARS, { error: taskTooLongIssue }),
       /** Directed mode: run the message on this agent only. */
       agentId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
     }),
