@@ -98,10 +98,13 @@ test("from a Blank flow to a completed run: name and description, add an agent a
   await page.getByTestId("save-message").fill("An agent that lists files");
   await page.getByTestId("save-flow").click();
   await expect(page.getByTestId("save-status")).toHaveText("Saved v2");
-  await expect(editor.runButton()).toBeEnabled();
+  // Saved and valid; Run waits for a task, as none is suggested.
+  await expect(editor.runButton()).toBeDisabled();
+  await expect(page.getByTestId("run-blocked-reason")).toHaveCount(0);
 
   // Run it with the offline model: the agent lists the workspace and the run completes.
   await page.getByTestId("run-task").first().fill("List the files in the workspace");
+  await expect(editor.runButton()).toBeEnabled();
   await editor.runButton().click();
   await page.waitForURL(/\/threads\//);
   const run = new RunPage(page);

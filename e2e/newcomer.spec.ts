@@ -159,6 +159,31 @@ test("an inbox decision is confirmed with a link to the run, and the owner's ope
   }
 });
 
+/** Makes the page's tab hidden or shown, as switching tabs does (the app reads document.visibilityState). */
+async function setVisible(page: Page, visible: boolean): Promise<void> {
+  await page.evaluate((v) => {
+    Object.defineProperty(document, "visibilityState", { value: v ? "visible" : "hidden", configurable: true });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, visible);
+}
+
+test("a run view hidden while the decision's run went to its end shows that run within seconds of being shown again", async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await new SignInPage(page).signInAndWait();
+  const { threadId } = await runUntilApproval(page);
+  // The owner switches to the inbox tab: the run view's tab is hidden (it lets its live connections go).
+  await setVisible(page, false);
+  const inbox = new InboxPage(await signedInPage(browser, { email: DEMO.email, password: DEMO.password }));
+  await inbox.open();
+  await inbox.itemOf(threadId).getByTestId("approve").click();
+  await expect(inbox.page.getByTestId("decision-notice-outcome")).toHaveText("The run is now completed.", { timeout: 30_000 });
+  // Back on the run view's tab: the run that started and ended meanwhile is shown, within 5 s.
+  await setVisible(page, true);
+  await new RunPage(page).waitForStatus("completed", 5_000);
+  await expect(page.locator('[data-testid="tool-call"][data-tool="write_file"]').last()).toHaveAttribute("data-status", "done");
+  await inbox.page.context().close();
+});
+
 test.describe("at 390 px wide", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 

@@ -144,10 +144,12 @@ export function RunView({
   // A run this view did not start (decided in the inbox, sent from another tab or device,
   // on any server instance) is followed once the view is idle, unless it is shown in full.
   const [announced, setAnnounced] = useState<{ runId?: string } | null>(null);
+  const lastRunId = useRef<string | null>(null);
   useThreadRuns(
     threadId,
     (runId) => setAnnounced({ runId }),
     () => setAnnounced({}),
+    () => lastRunId.current,
   );
   useEffect(() => {
     if (!announced || status === "submitted" || status === "streaming") return;
@@ -177,6 +179,7 @@ export function RunView({
   const agentsById = useMemo(() => Object.fromEntries(agents.map((a) => [a.id, a])), [agents]);
   const runs = items.filter((i): i is Extract<TimelineItem, { kind: "data-run" }> => i.kind === "data-run");
   const lastRun = runs.at(-1)?.data;
+  lastRunId.current = lastRun?.runId ?? null;
   const busy = status === "submitted" || status === "streaming";
   const [initialRuns] = useState(() => runs.length);
   const stopped = interrupted && runs.length === initialRuns;

@@ -7,17 +7,21 @@ import { useEffect, useRef } from "react";
  * runs it: one `EventSource` on `GET /api/threads/:id/events` while the tab is visible
  * (a hidden tab lets it go, since browsers allow about six connections per host over
  * HTTP/1.1, and opens it again when shown, calling `onShown` since runs may have started
- * meanwhile). The browser reconnects by itself after a network error.
+ * meanwhile, and naming the last run the view shows (`lastRunId`) so that a run that started
+ * and ended while hidden is announced too). The browser reconnects by itself after a network error.
  */
-export function useThreadRuns(threadId: string, onRun: (runId: string) => void, onShown: () => void): void {
-  const latest = useRef({ onRun, onShown });
-  latest.current = { onRun, onShown };
+export function useThreadRuns(threadId: string, onRun: (runId: string) => void, onShown: () => void, lastRunId: () => string | null = () => null): void {
+  const latest = useRef({ onRun, onShown, lastRunId });
+  latest.current = { onRun, onShown, lastRunId };
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
     let source: EventSource | null = null;
+    let hiddenSpell = false;
     const open = () => {
       if (source || document.visibilityState === "hidden") return;
-      source = new EventSource(`/api/threads/${encodeURIComponent(threadId)}/events`);
+      const known = hiddenSpell ? latest.current.lastRunId() : null;
+      hiddenSpell = false;
+      source = new EventSource(`/api/threads/${encodeURIComponent(threadId)}/events${known ? `?after=${encodeURIComponent(known)}` : ""}`);
       source.addEventListener("run", (e) => {
         try {
           const { runId } = JSON.parse((e as MessageEvent<string>).data) as { runId?: unknown };
@@ -32,7 +36,10 @@ export function useThreadRuns(threadId: string, onRun: (runId: string) => void, 
       source = null;
     };
     const onVisibility = () => {
-      if (document.visibilityState === "hidden") return close();
+      if (document.visibilityState === "hidden") {
+        if (source) hiddenSpell = true;
+        return close();
+      }
       open();
       latest.current.onShown();
     };

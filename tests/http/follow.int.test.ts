@@ -10,7 +10,8 @@ import { startServer, type TestServer } from "./server";
  * Following runs over HTTP against the built app (docs/architecture.md "Live streams"): a
  * second client opened mid-run gets the same parts as the client that started it, in
  * order, without duplicates; a reload (GET) after an approval pause replays the run and
- * follows the next one; the thread's events announce runs started elsewhere.
+ * follows the next one; the thread's events announce runs started elsewhere, and to a client
+ * back from a hidden spell, the run it missed.
  */
 
 /** A step that takes about 1.5 s (a busy loop in the sandbox), so a follower can join mid-run. */
@@ -146,5 +147,11 @@ describe("following a run from another client", () => {
     expect(resumed).toEqual(decidedChunks);
     expect(lastPart(resumed, "data-run")?.status).toBe("completed");
     expect((await bob.fetch(`/api/threads/${threadId}/events`)).status).toBe(404);
+
+    // A view that was hidden meanwhile names the last run it shows: the run it missed is announced at once.
+    const missed = await readEvents(await alice.fetch(`/api/threads/${threadId}/events?after=${paused.id}`), (t) => t.includes("event: run"), 3_000);
+    expect(missed).toContain(`data: {"runId":"${nextRun}"}`);
+    const upToDate = await readEvents(await alice.fetch(`/api/threads/${threadId}/events?after=${nextRun}`), (t) => t.includes("event: run"), 1_000);
+    expect(upToDate).not.toContain("event: run");
   });
 });

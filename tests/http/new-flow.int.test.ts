@@ -23,7 +23,7 @@ describe("new flows over HTTP", () => {
     const [a] = s.users;
     if (!a) throw new Error("users");
     alice = await signIn(s.url, a.email, a.password);
-  });
+  }, 120_000);
   afterAll(async () => s?.stop());
 
   async function create(body: Record<string, unknown>): Promise<string> {

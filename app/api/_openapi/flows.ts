@@ -28,11 +28,14 @@ export const flowOperations: ApiOperation[] = [
     tag: TAG,
     summary: "Create a flow",
     description:
-      "Creates a flow (its version 1) from a template key or `blank`, named and described by the user, in `workspaceId` (one where the user may edit flows) or the user's own workspace.",
+      "Creates a flow (its version 1) from a template key or `blank`, named and described by the user, in `workspaceId` (one where the user may edit flows; 403 `role_forbidden` where their role is viewer or approver) or the user's own workspace, created when they have none.",
     auth: "session-or-key",
     body: NewFlowBody,
     responses: {
-      201: { description: "The flow and the workspace it was created in.", schema: z.object({ flowId: z.string(), workspaceId: z.string() }) },
+      201: {
+        description: "The flow and the workspace it was created in (by id and name; the user's own workspace is created when they have none).",
+        schema: z.object({ flowId: z.string(), workspaceId: z.string(), workspaceName: z.string().nullable() }),
+      },
       403: { description: "The user may not edit flows in that workspace." },
     },
   },

@@ -17,12 +17,13 @@ const log = logger.child({ module: "thread-events" });
  * decided in the inbox or another tab, a message from another device, on any server
  * instance), so it can follow it (`GET /api/threads/:id/stream?runId=`). Members who may
  * view the thread may listen. `event: run` with `data: {"runId": "…"}` once per new run
- * (runs that existed when the stream opened are not announced), woken by the thread's
+ * (runs that existed when the stream opened are not announced, except the latest when the
+ * client names an older one as the last it knows, `?after=<runId>`), woken by the thread's
  * stored-event notifications (lib/events/thread-events.ts) and, as a safety net, a look at
  * the thread's latest run every 5 s; a `: keep-alive` comment every 15 s; it ends when the
  * browser goes away.
  */
-export const GET = withUser({ params: Params, query: Query }, async (req, { user, params }) => {
+export const GET = withUser({ params: Params, query: Query }, async (req, { user, params, query }) => {
   await threadAccess(db(), user.id, params.threadId);
   const threadId = params.threadId;
   const latestRun = async () => (await db().run.findFirst({ where: { threadId }, orderBy: { startedAt: "desc" }, select: { id: true } }))?.id ?? null;
@@ -36,6 +37,8 @@ export const GET = withUser({ params: Params, query: Query }, async (req, { user
       sink.event("run", { runId });
     };
     const unlisten = onThreadEvent(threadId, (notice) => announce(notice.runId));
+    // A client back from a hidden spell missed the runs started meanwhile: the latest is announced now.
+    if (query.after && baseline && baseline !== query.after) sink.event("run", { runId: baseline });
     const poll = setInterval(() => {
       latestRun()
         .then(announce)

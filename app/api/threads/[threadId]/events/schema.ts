@@ -3,8 +3,12 @@ import { z } from "zod";
 /** Route params. */
 export const Params = z.object({ threadId: z.string().min(1).max(64) });
 
-/** GET query: none is read (unknown keys, e.g. a cache buster, are ignored). */
-export const Query = z.object({});
+/**
+ * GET query: `after`, the last run the client knows of (a run view reopening its stream after
+ * its tab was hidden): when the thread's latest run is another one, it is announced at once,
+ * since it started while the client was not listening. Unknown keys are ignored.
+ */
+export const Query = z.object({ after: z.string().min(1).max(64).optional() });
 
 /** Milliseconds between two `: keep-alive` comments, so proxies keep the stream open. */
 export const KEEP_ALIVE_MS = 15_000;
