@@ -188,8 +188,11 @@ describe("approvals over HTTP", () => {
     const bad = await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId: "x" } });
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toContain("input.approvalId");
-    const notJson = await alice.fetch(`/api/threads/${threadId}/stream`, { method: "POST", body: "{" });
+    const notJson = await alice.fetch(`/api/threads/${threadId}/stream`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" });
     expect(notJson.status).toBe(400);
+    // A cookie request whose body is not declared JSON is refused before it is read (docs/security.md "Cross-site requests").
+    const undeclared = await alice.fetch(`/api/threads/${threadId}/stream`, { method: "POST", body: "{}" });
+    expect(undeclared.status).toBe(415);
     const noTask = await alice.post("/api/threads", { flowId: s.users[0]?.flowId, task: "" });
     expect(noTask.status).toBe(422);
   });
