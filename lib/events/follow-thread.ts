@@ -1,4 +1,5 @@
 import type { Db } from "../db/client";
+import { leaseRunOf } from "../db/lease";
 import type { RunChunk } from "../engine/ui-parts";
 import type { Fanout } from "./fanout";
 import { chunkOfStored } from "./stored-chunk";
@@ -27,6 +28,12 @@ export interface FollowOptions {
   endedGraceMs?: number;
   /** Rows read per database query. */
   batch?: number;
+  /**
+   * How long the final run part waits for its run's after-run work (the run still holding
+   * the thread's lease: memory hooks, webhooks) before it is yielded anyway, in ms
+   * (default 5 s; a worker killed there leaves the lease to recovery).
+   */
+  afterRunGraceMs?: number;
 }
 
 /** One followed event: its seq (the cursor to resume after) and the chunk the run streamed. */
@@ -56,7 +63,7 @@ const isFinalRun = (chunk: RunChunk): boolean => chunk.type === "data-run" && ch
  * @throws whatever the database throws.
  */
 export async function* followThread(db: Db, threadId: string, opts: FollowOptions): AsyncGenerator<FollowedChunk> {
-  const { signal, pollMs = 1_000, endedGraceMs = 3_000, batch = 200 } = opts;
+  const { signal, pollMs = 1_000, endedGraceMs = 3_000, batch = 200, afterRunGraceMs = 5_000 } = opts;
   let cursor = opts.after;
   let followed = opts.runId ?? null;
   let pending = true;
@@ -91,8 +98,12 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
         if (followed !== null && row.runId !== followed) continue;
         const chunk = chunkOfStored(row);
         if (!chunk) continue;
+        if (isFinalRun(chunk)) {
+          await afterRunWork(db, threadId, row.runId ?? "", afterRunGraceMs, signal);
+          yield { seq: row.seq, chunk };
+          return;
+        }
         yield { seq: row.seq, chunk };
-        if (isFinalRun(chunk)) return;
       }
       if (rows.length > 0) endedSince = null;
       if (rows.length === batch) continue;
@@ -118,5 +129,19 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
   } finally {
     unlisten();
     signal?.removeEventListener("abort", rouse);
+  }
+}
+
+/**
+ * Waits while run `runId` still holds the thread's lease, up to `maxMs` ms: a run's final
+ * event is stored in the same transaction as its end (docs/durability.md "Events after a
+ * crash"), and its after-run work (summary and facts, webhooks) runs after that, before the
+ * lease is released. So a follower that ends on the final part sees that work done, as
+ * docs/architecture.md#memory promises. Polls every 25 ms.
+ */
+async function afterRunWork(db: Db, threadId: string, runId: string, maxMs: number, signal: AbortSignal | undefined): Promise<void> {
+  const until = Date.now() + maxMs;
+  while (!signal?.aborted && Date.now() < until && (await leaseRunOf(db, threadId)) === runId) {
+    await new Promise((r) => setTimeout(r, 25));
   }
 }
