@@ -31,7 +31,7 @@ describe("memory over HTTP", () => {
     const db = createDb(s.dbUrl);
     workspaceA = (await db.flow.findUniqueOrThrow({ where: { id: a.flowId } })).workspaceId;
     await db.$disconnect();
-  });
+  }, 120_000);
   afterAll(async () => s?.stop());
 
   const memoryUrl = (q = "") => `/api/workspaces/${workspaceA}/memory${q}`;
