@@ -154,7 +154,7 @@ test("filters: flow, risk and status narrow the list; each empty state says what
   expect(body.flows.map((f) => f.id)).toContain(flowId);
 });
 
-test("respond from the run view card: the write does not run, the agent gets the feedback and the run goes on", async ({ page }) => {
+test("respond from the run view card: the write does not run, the agent gets the feedback, and the run ends incomplete saying so (docs/runs.md)", async ({ page }) => {
   await runUntilApproval(page);
   const run = new RunPage(page);
   const card = run.approvalCard();
@@ -162,7 +162,7 @@ test("respond from the run view card: the write does not run, the agent gets the
   await expect(card.getByTestId("respond-submit")).toBeDisabled();
   await card.getByTestId("respond-text").fill("Do not write a file; give me the summary in the chat.");
   await card.getByTestId("respond-submit").click();
-  await run.waitForStatus("completed");
+  await run.waitForStatus("incomplete");
   await expect(run.approvalCard()).toHaveAttribute("data-status", "rejected");
   await expect(run.approvalCard().getByTestId("approval-decision")).toHaveAttribute("data-decision", "respond");
   const write = page.locator('[data-testid="tool-call"][data-tool="write_file"]');
