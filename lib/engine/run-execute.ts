@@ -5,8 +5,8 @@ import { type CrashHook, type CrashPoint, WorkerKilled } from "./crash-points";
 import { CANCEL_REQUESTED, RunCancelled } from "./run-cancel";
 import { prismaErrorCode } from "../db/prisma-error-code";
 import { type StructuredError, structuredError } from "../errors";
-import { newTraceId, publish, subscribe, type TraceIds } from "../events/bus";
-import { busEventOf, busEventsOf, type NamerState, type StoredRunEvent, storedEventOf } from "../events/run-events";
+import { publish, subscribe, type TraceIds } from "../events/bus";
+import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
 import { notifyThreadEvent } from "../events/thread-events";
 import { logger, withLogContext } from "../log";
 import type { RunStatus } from "../run-status";
@@ -16,6 +16,7 @@ import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
 import { waitingOutcomes } from "./run-outcome";
 import { withoutLiveTokens } from "./safe-state";
 import type { GraphStateValue } from "./state";
+import { lastToldLifecycle } from "./run-end-recovery";
 import { missingTimelineParts } from "./timeline-repair";
 import type { RunChunk } from "./ui-parts";
 
@@ -294,42 +295,6 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     unsubscribe();
   }
   return { kind: "ended", status };
-}
-
-/** The `to` of the thread's last stored lifecycle transition, or null. */
-async function lastToldLifecycle(db: Db, threadId: string): Promise<GraphStateValue["lifecycle"] | null> {
-  const row = await db.runEvent.findFirst({ where: { threadId, type: "lifecycle_transition" }, orderBy: { seq: "desc" }, select: { data: true } });
-  if (!row) return null;
-  return ((JSON.parse(row.data) as { data?: { to?: string } }).data?.to as GraphStateValue["lifecycle"] | undefined) ?? null;
-}
-
-/** Names of the events that end a run (its final run part). */
-export const FINAL_EVENTS = ["run_completed", "run_failed", "run_suspended"] as const;
-
-/**
- * Finishes a run whose worker died after the run's end was committed but before its lease was
- * released (docs/durability.md "Events after a crash"): claims the lapsed lease, publishes the
- * stored final event again on this process's bus (the after-run subscribers: memory hooks,
- * webhooks, both idempotent), wakes the thread's followers, and releases the lease. A run
- * with no stored final event is only released.
- * @param now ms since the epoch.
- * @returns false when another recoverer claimed the lease first (it finishes the run).
- */
-export async function finishEndedRun(db: Db, threadId: string, runId: string, holder: string, now: number): Promise<boolean> {
-  if (!(await claimLease(db, threadId, runId, holder, now))) return false;
-  try {
-    const row = await db.runEvent.findFirst({ where: { runId, type: { in: [...FINAL_EVENTS] } }, orderBy: { seq: "desc" }, select: { type: true, data: true, seq: true } });
-    if (row) {
-      const stored = JSON.parse(row.data) as Extract<RunChunk, { type: "data-run" }>;
-      const ids: TraceIds = { traceId: stored.data.traceId ?? newTraceId(), threadId, runId };
-      const name = row.type as StoredRunEvent["name"];
-      await publish(busEventOf(name, stored, ids, now)).catch((err: unknown) => log.warn({ err, threadId, runId }, "an after-run subscriber failed"));
-      void notifyThreadEvent(threadId, row.seq, runId).catch((err: unknown) => log.warn({ err, threadId }, "event notification failed"));
-    }
-  } finally {
-    await releaseLease(db, threadId, runId);
-  }
-  return true;
 }
 
 /** Run statuses that wait on a person: a later run carries their work on. */
