@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { rowsContaining } from "../memory/test-fixtures";
+import { taskWithoutTypedTokens } from "./typed-tokens";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 import { stateAt, listCheckpoints } from "./time-travel";
 
@@ -48,5 +49,17 @@ describe("typed approval tokens at rest", () => {
     const two = await f.newThread("What is in notes.md?");
     await collect(await f.prepare(two, { kind: "message", text: `What is in notes.md? (${a.token})` }));
     expect(await rowsContaining(f.t.db, a.token)).toEqual([]);
+  });
+
+  it("a new thread's task holding another thread's live token is stored without it", async () => {
+    f = await engineFixture();
+    const one = await f.newThread();
+    const a = lastData(await collect(await f.prepare(one, { kind: "message", text: "Summarize notes.md into summary.md" })), "data-approval")?.data;
+    if (!a) throw new Error("no approval");
+    const task = await taskWithoutTypedTokens(f.t.db, f.secret, f.userId, `What is in notes.md? approve ${a.approvalId} ${a.token.toLowerCase()}`);
+    expect(task).not.toContain(a.token.toLowerCase());
+    await f.newThread(task);
+    expect(await rowsContaining(f.t.db, a.token)).toEqual([]);
+    expect(await rowsContaining(f.t.db, a.token.toLowerCase())).toEqual([]);
   });
 });

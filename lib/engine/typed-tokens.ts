@@ -64,3 +64,15 @@ export async function withoutTypedTokens(db: Db, secret: string, threadId: strin
   if (input.kind === "message") return { ...input, text: redacted };
   return input.kind === "decision" ? { ...input, comment: redacted } : input;
 }
+
+/**
+ * A new thread's task with every live token the user may have seen redacted, before the
+ * thread (its `title` and `task`) is stored: the thread does not exist yet, so every live
+ * token of the user's workspaces counts and none is kept (docs/security.md "Secrets at rest").
+ * @param task the task as typed (chars).
+ * @returns the task, unchanged when it holds no live token.
+ */
+export async function taskWithoutTypedTokens(db: Db, secret: string, userId: string, task: string): Promise<string> {
+  const out = await withoutTypedTokens(db, secret, "", userId, { kind: "message", text: task });
+  return out.kind === "message" ? out.text : task;
+}

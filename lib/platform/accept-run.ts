@@ -2,11 +2,13 @@ import "server-only";
 import type { Db } from "../db/client";
 import { createThread } from "../db/threads";
 import { threadAccess } from "../db/workspaces";
+import { approvalSecret } from "../engine/engine-deps";
 import { runContext } from "../engine/run-context";
 import { pendingQuestion } from "../engine/run-input";
 import { waitingCalls } from "../engine/run-decision";
 import { waitingOutcomes } from "../engine/run-outcome";
 import { type AcceptedRun, enqueueRun, type RunInput } from "../engine/run-thread";
+import { taskWithoutTypedTokens } from "../engine/typed-tokens";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
@@ -74,7 +76,9 @@ async function threadForRun(db: Db, user: SessionUser, threadId: string, body: R
     if (taken > 0) throw err;
   }
   if (task === null) throw new AppError("unprocessable", "message_required", 'input.messages: the first run of a thread needs a task, e.g. { messages: [{ role: "user", content: "Summarize notes.md" }] }.');
-  await createThread(db, user.id, body.assistant_id, task, undefined, { id: threadId, metadata: boundMetadata(pending?.metadata ?? "{}") });
+  // No live approval token typed into the task is stored with the thread (docs/security.md "Secrets at rest").
+  const safeTask = await taskWithoutTypedTokens(db, approvalSecret(), user.id, task);
+  await createThread(db, user.id, body.assistant_id, safeTask, undefined, { id: threadId, metadata: boundMetadata(pending?.metadata ?? "{}") });
   // Killed right here, both rows stay: the Thread wins everywhere (resolveThread, search).
   if (pending) await db.apiThread.deleteMany({ where: { id: threadId } });
   await ensureWorkspace(env().WORKSPACES_DIR, threadId);
