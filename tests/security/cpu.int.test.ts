@@ -68,15 +68,17 @@ describe("CPU isolation: endless scripts", () => {
   it("after the attack, another account's script still runs: Compute `6 * 7` returns 42", async () => {
     // The attacker's runs go on without their clients (a failed script is retried, then
     // planned again), each script bounded by its deadline and the queue: once they have
-    // drained, the other account computes again.
-    const deadline = performance.now() + 75_000;
+    // drained, the other account computes again. Until then its script is refused (js_busy) or
+    // waits for the thread past its call's time (timeout): both say the pool is still draining.
+    const deadline = performance.now() + 120_000;
     let text = "";
     while (performance.now() < deadline) {
       text = await (await startScriptRun(other, otherFlow, "Compute `6 * 7`", { firstScript: true })).done;
-      if (scriptEnding(text) !== "js_busy") break;
+      const ending = scriptEnding(text);
+      if (ending !== "js_busy" && ending !== "timeout") break;
       await new Promise((r) => setTimeout(r, 2_000));
     }
     expect(scriptEnding(text)).toBe("ok");
     expect(scriptParts(text).find((p) => p.status === "done")?.output).toMatch(/"result": 42\b/);
-  }, 90_000);
+  }, 150_000);
 });
