@@ -19,6 +19,18 @@ export type ThreadStatusName = (typeof THREAD_STATUSES)[number];
 /** Statuses after which nothing more happens until someone sends a new message. */
 export const FINISHED_STATUSES: readonly string[] = ["completed", "incomplete", "failed", "cancelled"];
 
+/**
+ * A thread's status as people and API clients read it: `interrupted` for a thread left
+ * `running` with no run holding its lease (recovery gave up on its run after its worker
+ * stopped too often, or a server stopped it before leases existed: docs/durability.md
+ * "Recovery"); the stored status otherwise. Such a thread runs nothing until a person presses
+ * Continue, which the stored `running` lets resume from the last checkpoint.
+ * @param thread the Thread row's `status` and `leaseRunId` (null when no run owns it).
+ */
+export function threadStatusShown(thread: { status: string; leaseRunId: string | null }): string {
+  return thread.status === "running" && thread.leaseRunId === null ? "interrupted" : thread.status;
+}
+
 /** People's words for thread and run statuses (and the run view's own `interrupted`, `ready`). */
 export const STATUS_LABEL: Readonly<Record<string, string>> = {
   idle: "Not started",

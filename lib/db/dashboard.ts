@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { THREAD_STATUSES } from "../run-status";
+import { THREAD_STATUSES, threadStatusShown } from "../run-status";
 import type { Prisma } from "../../generated/prisma/client";
 import { estimateCost } from "../models/pricing";
 import type { Db } from "./client";
@@ -111,6 +111,7 @@ export async function listThreads(db: Db, userId: string, filters: ThreadFilters
       id: true,
       title: true,
       status: true,
+      leaseRunId: true,
       createdAt: true,
       flow: { select: { id: true, name: true } },
       flowVersion: { select: { version: true } },
@@ -154,7 +155,7 @@ export async function listThreads(db: Db, userId: string, filters: ThreadFilters
     return {
       id: t.id,
       title: t.title,
-      status: t.status,
+      status: threadStatusShown(t),
       flow: t.flow,
       version: t.flowVersion.version,
       startedAt: t.createdAt,

@@ -4,6 +4,7 @@ import { claimLease, HEARTBEAT_MS, LEASE_TTL_MS, releaseLease, renewLease } from
 import { type CrashHook, type CrashPoint, WorkerKilled } from "./crash-points";
 import { CANCEL_REQUESTED, RunCancelled } from "./run-cancel";
 import { prismaErrorCode } from "../db/prisma-error-code";
+import { endWaitingRuns } from "../db/waiting-runs";
 import { type StructuredError, structuredError } from "../errors";
 import { publish, subscribe, type TraceIds } from "../events/bus";
 import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
@@ -267,7 +268,7 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
       (tx: Db) => tx.run.update({ where: { id: runId }, data: { status, endedAt: new Date(now()), error: final.data.error?.message ?? null, inputTokens: { increment: usage?.inputTokens ?? 0 }, outputTokens: { increment: usage?.outputTokens ?? 0 } } }),
       // The earlier runs that stopped to wait on a person and whose work this run carried on
       // read how it ended (docs/runs.md "Runs that waited").
-      ...(WAITING.includes(status) ? [] : [(tx: Db) => tx.run.updateMany({ where: { threadId, id: { not: runId }, status: { in: [...WAITING] } }, data: { status } })]),
+      (tx: Db) => endWaitingRuns(tx, threadId, runId, status),
       (tx: Db) => tx.thread.update({ where: { id: threadId }, data: { status } }),
       (tx: Db) => tx.runJob.update({ where: { id: job.id }, data: { status: "done" } }),
     ];
@@ -296,9 +297,6 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
   }
   return { kind: "ended", status };
 }
-
-/** Run statuses that wait on a person: a later run carries their work on. */
-const WAITING: readonly string[] = ["awaiting_approval", "awaiting_input"];
 
 /**
  * Stores a run's events with the next seq of the thread. The lease makes the run the thread's

@@ -5,14 +5,15 @@ describe("platformThreadStatus", () => {
   it("is busy while a run holds the lease, whatever the stored status", () => {
     expect(platformThreadStatus({ status: "awaiting_approval", leaseRunId: "run_1" })).toBe("busy");
     expect(platformThreadStatus({ status: "completed", leaseRunId: "run_1" })).toBe("busy");
-    expect(platformThreadStatus({ status: "running", leaseRunId: null })).toBe("busy");
+    expect(platformThreadStatus({ status: "running", leaseRunId: "run_1" })).toBe("busy");
   });
   it("is interrupted while the thread waits on an approval or an answer", () => {
     expect(platformThreadStatus({ status: "awaiting_approval", leaseRunId: null })).toBe("interrupted");
     expect(platformThreadStatus({ status: "awaiting_input", leaseRunId: null })).toBe("interrupted");
   });
-  it("is error after a failed run and idle otherwise", () => {
+  it("is error after a failed run, or a run nobody holds (recovery gave up: a person may Continue), and idle otherwise", () => {
     expect(platformThreadStatus({ status: "failed", leaseRunId: null })).toBe("error");
+    expect(platformThreadStatus({ status: "running", leaseRunId: null })).toBe("error");
     for (const s of ["idle", "completed", "incomplete", "cancelled"]) expect(platformThreadStatus({ status: s, leaseRunId: null })).toBe("idle");
   });
 });

@@ -18,16 +18,19 @@ export const WAITING_THREAD_STATUSES: readonly string[] = ["awaiting_approval", 
 
 /**
  * A thread's Platform status (docs/langgraph-api.md#statuses): `busy` while a run holds its
- * lease (queued or executing) or it reads `running`; `interrupted` while it waits on a person
- * (awaiting approval, awaiting input, which includes a call whose outcome is unknown);
- * `error` when its last run failed; `idle` otherwise (never run, completed, incomplete,
+ * lease (queued or executing); `interrupted` while it waits on a person (awaiting approval,
+ * awaiting input, which includes a call whose outcome is unknown); `error` when its last run
+ * failed, or stopped with nobody running it (it reads `running` with no lease: recovery gave
+ * up, and a person may Continue); `idle` otherwise (never run, completed, incomplete,
  * cancelled).
  * @param thread our Thread row's `status` and `leaseRunId` (null when no run owns it).
  */
 export function platformThreadStatus(thread: { status: string; leaseRunId: string | null }): PlatformThreadStatus {
-  if (thread.leaseRunId !== null || thread.status === "running") return "busy";
+  if (thread.leaseRunId !== null) return "busy";
   if (WAITING_THREAD_STATUSES.includes(thread.status)) return "interrupted";
-  if (thread.status === "failed") return "error";
+  // `running` with no lease: its run stopped and only a person's Continue goes on
+  // (lib/run-status.ts threadStatusShown), as an interrupted run reads `error`.
+  if (thread.status === "failed" || thread.status === "running") return "error";
   return "idle";
 }
 

@@ -43,11 +43,11 @@ function statusWhere(status: PlatformThreadStatus | undefined): Prisma.ThreadWhe
     case undefined:
       return {};
     case "busy":
-      return { OR: [{ leaseRunId: { not: null } }, { status: "running" }] };
+      return { leaseRunId: { not: null } };
     case "interrupted":
       return { ...free, status: { in: [...WAITING_THREAD_STATUSES] } };
     case "error":
-      return { ...free, status: "failed" };
+      return { ...free, status: { in: ["failed", "running"] } };
     case "idle":
       return { ...free, status: { notIn: ["running", "failed", ...WAITING_THREAD_STATUSES] } };
   }

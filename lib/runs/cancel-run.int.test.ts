@@ -7,6 +7,9 @@ import { enqueueRun } from "../engine/run-thread";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
 import { type BusEvent, subscribe } from "../events/bus";
 import { cancelRunJob } from "./cancel-run";
+import { listThreads } from "../db/dashboard";
+import { platformThreadStatus } from "../platform/status";
+import { threadStatusShown } from "../run-status";
 import { recoverRuns } from "./worker";
 
 /**
@@ -93,5 +96,42 @@ describe("cancelling a run", () => {
     expect(await recoverRuns(f.t.db, queue as never, Date.now())).toBe(0);
     expect(dispatched).toEqual([]);
     expect(await ended(threadId, runId)).toMatchObject({ run: "cancelled", job: "done", lease: null, lastEvent: { status: "cancelled" } });
+  });
+
+  /** An earlier run of the thread that stopped to wait on an approval, as a run ended by a decision leaves it. */
+  const earlierWaitingRun = async (threadId: string) => {
+    const { flowVersionId } = await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } });
+    return (await f.t.db.run.create({ data: { threadId, flowVersionId, kind: "start", status: "awaiting_approval", endedAt: new Date() } })).id;
+  };
+
+  it("a queued run cancelled before any worker took it gives the earlier waiting runs its end", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const waited = await earlierWaitingRun(threadId);
+    const { runId } = await enqueueRun({ db: f.t.db, threadId, userId: f.userId, input: { kind: "message", text: "Summarize notes.md" }, deps: f.deps });
+    expect(await cancelRunJob(f.t.db, threadId, runId)).toBe("cancelled");
+    expect((await f.t.db.run.findUniqueOrThrow({ where: { id: waited } })).status).toBe("cancelled");
+  });
+
+  it("a run recovery gives up on reads interrupted everywhere, with its earlier waiting runs, and Continue stays possible", async () => {
+    f = await engineFixture();
+    const threadId = await f.newThread();
+    const waited = await earlierWaitingRun(threadId);
+    const { runId, jobId } = await enqueueRun({ db: f.t.db, threadId, userId: f.userId, input: { kind: "message", text: "Summarize notes.md" }, deps: f.deps });
+    // Claimed as often as recovery allows, and its last worker died too.
+    await f.t.db.runJob.update({ where: { id: jobId }, data: { status: "claimed", holder: "dead-worker", attempts: 5 } });
+    await f.t.db.thread.update({ where: { id: threadId }, data: { leaseHolder: "dead-worker", leaseExpiresAt: new Date(Date.now() - 1_000) } });
+    const queue = { dispatch: async () => undefined, consume: async () => undefined, stop: async () => undefined };
+    expect(await recoverRuns(f.t.db, queue as never, Date.now())).toBe(0);
+    const [run, earlier, thread] = await Promise.all([
+      f.t.db.run.findUniqueOrThrow({ where: { id: runId } }),
+      f.t.db.run.findUniqueOrThrow({ where: { id: waited } }),
+      f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } }),
+    ]);
+    expect({ run: run.status, earlier: earlier.status, lease: thread.leaseRunId, stored: thread.status }).toEqual({ run: "interrupted", earlier: "interrupted", lease: null, stored: "running" });
+    expect(threadStatusShown(thread)).toBe("interrupted");
+    expect(platformThreadStatus(thread)).toBe("error");
+    const { rows } = await listThreads(f.t.db, f.userId);
+    expect(rows.find((r) => r.id === threadId)?.status).toBe("interrupted");
   });
 });

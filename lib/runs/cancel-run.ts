@@ -7,6 +7,7 @@ import type { RunChunk } from "../engine/ui-parts";
 import { newTraceId, publish } from "../events/bus";
 import { busEventsOf, storedEventOf } from "../events/run-events";
 import { notifyThreadEvent } from "../events/thread-events";
+import { endWaitingRuns } from "../db/waiting-runs";
 
 /** How a cancel request was taken: ended at once (it was queued), handed to its worker, or too late. */
 export type CancelOutcome = "cancelled" | "requested" | "not_active";
@@ -52,6 +53,7 @@ async function endUnclaimed(db: Db, threadId: string, runId: string, statuses: s
     const taken = await tx.runJob.updateMany({ where: { id: job.id, status: { in: statuses } }, data: { status: "done", holder: null } });
     if (taken.count !== 1) return false;
     await tx.run.update({ where: { id: runId }, data: { status: "cancelled", endedAt: new Date(at), error: null } });
+    await endWaitingRuns(tx, threadId, runId, "cancelled");
     await tx.thread.update({ where: { id: threadId }, data: { status: "cancelled" } });
     await releaseLease(tx, threadId, runId);
     return true;

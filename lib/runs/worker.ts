@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { lapsedLeases, releaseLease } from "../db/lease";
+import { endWaitingRuns } from "../db/waiting-runs";
 import { CANCEL_REQUESTED } from "../engine/run-cancel";
 import type { RunDepsOverrides } from "../engine/run-context";
 import { finishEndedRun } from "../engine/run-end-recovery";
@@ -151,9 +152,13 @@ export async function recoverRuns(db: Db, queue: RunQueue, now: number, holder: 
 /** Ends a run recovery could not finish: the person sees an interrupted run they may continue. */
 async function giveUp(db: Db, threadId: string, runId: string, jobId: string, now: number): Promise<void> {
   log.error({ threadId, runId }, `a run's worker stopped ${MAX_ATTEMPTS} times: leaving it to a person`);
-  await db.$transaction([
-    db.run.update({ where: { id: runId }, data: { status: "interrupted", endedAt: new Date(now), error: `The run's worker stopped ${MAX_ATTEMPTS} times; continue it when the cause is fixed.` } }),
-    db.runJob.update({ where: { id: jobId }, data: { status: "done" } }),
-    db.thread.updateMany({ where: { id: threadId, leaseRunId: runId }, data: { leaseRunId: null, leaseHolder: null, leaseExpiresAt: null } }),
-  ]);
+  // The thread stays `running` with no lease: that is what Continue resumes, and what people
+  // read as Interrupted (lib/run-status.ts threadStatusShown).
+  await db.$transaction(async (txClient) => {
+    const tx = txClient as unknown as Db;
+    await tx.run.update({ where: { id: runId }, data: { status: "interrupted", endedAt: new Date(now), error: `The run's worker stopped ${MAX_ATTEMPTS} times; continue it when the cause is fixed.` } });
+    await endWaitingRuns(tx, threadId, runId, "interrupted");
+    await tx.runJob.update({ where: { id: jobId }, data: { status: "done" } });
+    await tx.thread.updateMany({ where: { id: threadId, leaseRunId: runId }, data: { leaseRunId: null, leaseHolder: null, leaseExpiresAt: null } });
+  });
 }

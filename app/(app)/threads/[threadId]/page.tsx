@@ -20,6 +20,7 @@ import { FlowDocument } from "@/lib/flow/schema";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { isAppError } from "@/lib/errors";
 import { currentUser, requireUser } from "@/lib/http/with-user";
+import { threadStatusShown } from "@/lib/run-status";
 
 export const dynamic = "force-dynamic";
 
@@ -167,7 +168,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           outcomes={outcomes}
           autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? (thread.task ?? thread.title) : null}
           agents={agents}
-          interrupted={thread.status === "running" && thread.leaseRunId === null}
+          interrupted={threadStatusShown(thread) === "interrupted"}
           initialAgent={agents.some((a) => a.id === agent) ? (agent ?? null) : null}
           canDecide={canDecide}
           canMessage={canMessage}
