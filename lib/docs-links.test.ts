@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -52,9 +52,11 @@ function brokenLink(page: string, target: string): string | null {
   const [file = "", anchor] = target.split("#", 2);
   const resolved = file === "" ? page : path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURIComponent(file)));
   if (resolved.startsWith("..")) return `${target}: leaves the repository`;
+  const full = path.join(root, resolved);
+  if (existsSync(full) && statSync(full).isDirectory()) return anchor === undefined ? null : `${target}: an anchor into a folder`;
   let text: string;
   try {
-    text = readFileSync(path.join(root, resolved), resolved.endsWith(".md") ? "utf8" : undefined).toString();
+    text = readFileSync(full, resolved.endsWith(".md") ? "utf8" : undefined).toString();
   } catch {
     return `${target}: no file ${resolved}`;
   }
@@ -73,6 +75,7 @@ describe("docs links", () => {
     expect(brokenLink("docs/api.md", "runs.md#status-vocabulary")).toBeNull();
     expect(brokenLink("docs/api.md", "runs.md#no-such-heading")).toMatch(/no heading/);
     expect(brokenLink("docs/api.md", "nowhere.md")).toMatch(/no file/);
+    expect(brokenLink("README.md", "docs/")).toBeNull();
   });
 
   it.each(pages)("every relative link and anchor of %s resolves", (page) => {
