@@ -145,6 +145,8 @@ async function prepareSecrets(def: ToolDefinition, input: unknown, secrets: Secr
     return { refused: `${JSON.stringify(slots.url(input).slice(0, 200))} is not an absolute URL; write it like https://api.example.com/path.`, code: "invalid_url" };
   }
   const host = canonicalHost(url);
+  // As people write it: with the port when the URL names one (two servers of one host differ by it).
+  const shownHost = url.port === "" ? host : `${host}:${url.port}`;
   const hosts = new Map<string, string[]>();
   for (const name of names) {
     const secret = found.get(name);
@@ -152,7 +154,7 @@ async function prepareSecrets(def: ToolDefinition, input: unknown, secrets: Secr
     hosts.set(name, secret.hosts);
     if (!hostAllowed(secret.hosts, url)) {
       const where = secret.hosts.length > 0 ? secret.hosts.join(", ") : "no host";
-      return { refused: `Secret ${name} may only be sent to ${where}; this call goes to ${host}. The call was not made.`, code: "secret_host_not_allowed" };
+      return { refused: `Secret ${name} may only be sent to ${where}; this call goes to ${shownHost}. The call was not made.`, code: "secret_host_not_allowed" };
     }
   }
   const values = new Map(names.map((n) => [n, found.get(n)?.value ?? ""]));

@@ -95,7 +95,7 @@ describe("secret references in http_request", () => {
     uses.length = 0;
     const r = await call({ url: `${other.origin}/steal`, headers: { Authorization: "Bearer {{secret:API_TOKEN}}" } });
     expect(r).toMatchObject({ status: "error", errorCode: "secret_host_not_allowed" });
-    expect(r.output).toBe(`Secret API_TOKEN may only be sent to 127.0.0.1:${allowed.port}; this call goes to 127.0.0.1. The call was not made.`);
+    expect(r.output).toBe(`Secret API_TOKEN may only be sent to 127.0.0.1:${allowed.port}; this call goes to 127.0.0.1:${other.port}. The call was not made.`);
     expect(otherSeen).toEqual([]);
     expect(uses).toEqual([]);
   });
