@@ -14,7 +14,7 @@ export function useApiCall() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
-  async function call(url: string, method: "POST" | "PATCH" | "DELETE", body?: unknown, done?: string): Promise<boolean> {
+  async function call(url: string, method: "POST" | "PUT" | "PATCH" | "DELETE", body?: unknown, done?: string): Promise<boolean> {
     setError(null);
     setBusy(true);
     try {

@@ -12,6 +12,7 @@ import { resolveModel } from "../models/resolve";
 import { reconcileTool, runTool } from "../tools/gateway";
 import { builtinRegistry, type ToolRegistry } from "../tools/registry";
 import { ensureWorkspace } from "../tools/workspace";
+import { workspaceSecretAccess } from "../workspace-secrets/access";
 import type { EngineDeps, ResolvedModel } from "./deps";
 import { bindMemory, type MemoryBinding } from "./memory-binding";
 import { prismaToolExecutions } from "./tool-executions-prisma";
@@ -29,6 +30,8 @@ export interface EngineDepsOptions {
   registry?: ToolRegistry;
   /** Memory binding (default: the memory service per the flow's settings; null: none). */
   memory?: MemoryBinding | null;
+  /** The flow's workspace: its secrets reach tool calls (docs/secrets.md); absent: none do. */
+  workspaceId?: string;
   /** The run's permission level (default "user"); see EngineDeps.permission. */
   permission?: "user" | "admin" | "system";
   now?: () => number;
@@ -84,6 +87,8 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
           // remember / recall reach only the thread's workspace (SPEC.md 6 isolation).
           ...(memory ? { memory: memory.forTool(threadId, call) } : {}),
           ...(call ? { callKey: callKey(threadId, call.toolCallId) } : {}),
+          // `{{secret:NAME}}` is swapped for its value inside the gateway, after the approval (docs/secrets.md).
+          ...(opts.workspaceId ? { secrets: workspaceSecretAccess(opts.db, opts.workspaceId, threadId, now) } : {}),
         });
       },
       async reconcile(name, args, threadId, call) {

@@ -29,12 +29,17 @@ export function describeCall(tool: string, args: unknown): string {
 /**
  * Error codes of tool refusals by the flow's configuration (docs/runs.md "Status
  * vocabulary"): the network is off, a host, port, method, scheme or credentials in the URL
- * are not allowed, a path resolves outside the workspace or is not permitted, reading back
+ * are not allowed, a workspace secret is unknown, not allowed for the call's host or not in a
+ * header (docs/secrets.md), a path resolves outside the workspace or is not permitted, reading back
  * an evicted output is off, or no such tool exists. Trying again cannot change them: only a
  * person changing the flow can, so the step is `blocked` at once, never retried or re-planned.
  */
 export const CONFIG_REFUSALS: ReadonlySet<string> = new Set([
   "network_off",
+  "unknown_secret",
+  "secret_host_not_allowed",
+  "secret_not_allowed_here",
+  "secrets_unavailable",
   "host_not_allowed",
   "port_not_allowed",
   "method_not_allowed",

@@ -12,6 +12,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "Invitations", description: "Invitations addressed to the signed-in account." },
   { name: "API keys", description: "Keys that let programs call this API as their user." },
   { name: "Webhooks", description: "Signed HTTP callbacks when approvals are requested or decided and runs end." },
+  { name: "Secrets", description: "Workspace secrets that tools refer to as {{secret:NAME}}, sent only to the hosts each names." },
   {
     name: "LangGraph Platform API",
     description:

@@ -2,8 +2,10 @@ import type { z } from "zod";
 import { isAppError } from "../errors";
 import { logger } from "../log";
 import { withSpan } from "../telemetry";
+import { canonicalHost } from "../net/open-hosts";
+import { hasReference, hostAllowed, referencedNames, substitute, type UsedSecret, redactValues } from "../workspace-secrets/references";
 import { builtinRegistry, type ToolRegistry } from "./registry";
-import type { BlobReader, MemoryAccess, NetworkAccess, ToolContext, ToolDefinition, ToolRunResult } from "./types";
+import type { BlobReader, MemoryAccess, NetworkAccess, SecretAccess, ToolContext, ToolDefinition, ToolRunResult } from "./types";
 
 /**
  * The tool gateway (docs/architecture.md#tools-and-mcp): the one way the engine runs a tool. It validates input and
@@ -12,6 +14,12 @@ import type { BlobReader, MemoryAccess, NetworkAccess, ToolContext, ToolDefiniti
  * output text the agent sees. Every call is one log line ("tool call": tool, status,
  * durationMs, errorCode, with the run's ids) and, when tracing is on, one span
  * "tool <name>" under the run's span (docs/architecture.md#events-and-telemetry).
+ *
+ * Workspace secrets (docs/secrets.md) are swapped in here and nowhere else: after the input
+ * is validated (and so after the risk gate and any approval, which saw the references), a
+ * tool that declares `secretSlots` gets each `{{secret:NAME}}` replaced by its value, once
+ * every named secret exists and allows the call's host; every value is put back as its
+ * reference in what the tool answers, success or error, before anything else sees it.
  */
 
 const log = logger.child({ module: "tool-gateway" });
@@ -37,6 +45,8 @@ export interface RunToolOptions {
   registry?: ToolRegistry;
   /** The call's key across its attempts (ToolContext.callKey). */
   callKey?: string;
+  /** The workspace's secrets (docs/secrets.md); absent: a reference is refused. */
+  secrets?: SecretAccess;
 }
 
 const TIMED_OUT = Symbol("timed out");
@@ -93,11 +103,72 @@ function observed(name: string, call: () => Promise<ToolRunResult>): Promise<Too
   );
 }
 
+/** A refusal of {@link prepareSecrets}: the message people and models see, and its code. */
+type SecretRefusal = { refused: string; code: string };
+
+/**
+ * Swaps the references of `input` for their values (see the module header).
+ * @returns the input to run and the secrets it carries, or a refusal: "secret_not_allowed_here"
+ *   (a reference outside the tool's slots), "secrets_unavailable" (no secrets here),
+ *   "unknown_secret" (the workspace has no such name), "invalid_url", or
+ *   "secret_host_not_allowed" (a secret does not name the call's host).
+ */
+async function prepareSecrets(def: ToolDefinition, input: unknown, secrets: SecretAccess | undefined): Promise<{ input: unknown; used: UsedSecret[]; hosts: Map<string, string[]> } | SecretRefusal> {
+  const slots = def.secretSlots;
+  const names: string[] = [];
+  const rest = slots ? slots.fill(input, () => "") : input;
+  if (hasReference(JSON.stringify(rest) ?? "")) {
+    return {
+      refused: `Secret references ({{secret:NAME}}) can only be used in the request headers of ${def.name}; they are not allowed in the URL, the query or the body. Move the secret into a header such as Authorization.`,
+      code: "secret_not_allowed_here",
+    };
+  }
+  if (!slots) return { input, used: [], hosts: new Map() };
+  slots.fill(input, (text) => {
+    for (const n of referencedNames(text)) if (!names.includes(n)) names.push(n);
+    return text;
+  });
+  if (names.length === 0) return { input, used: [], hosts: new Map() };
+  if (!secrets) return { refused: `This call refers to workspace secrets, which are not available here; ${def.name} ran without them.`, code: "secrets_unavailable" };
+  const found = await secrets.resolve(names);
+  const unknown = names.filter((n) => !found.has(n));
+  if (unknown.length > 0) {
+    return {
+      refused: `No secret named ${unknown.join(", ")} in this workspace. A workspace owner adds secrets in Settings > Secrets; refer to one as {{secret:NAME}} with its exact name.`,
+      code: "unknown_secret",
+    };
+  }
+  let url: URL;
+  try {
+    url = new URL(slots.url(input));
+  } catch {
+    return { refused: `${JSON.stringify(slots.url(input).slice(0, 200))} is not an absolute URL; write it like https://api.example.com/path.`, code: "invalid_url" };
+  }
+  const host = canonicalHost(url);
+  // As people write it: with the port when the URL names one (two servers of one host differ by it).
+  const shownHost = url.port === "" ? host : `${host}:${url.port}`;
+  const hosts = new Map<string, string[]>();
+  for (const name of names) {
+    const secret = found.get(name);
+    if (!secret) continue;
+    hosts.set(name, secret.hosts);
+    if (!hostAllowed(secret.hosts, url)) {
+      const where = secret.hosts.length > 0 ? secret.hosts.join(", ") : "no host";
+      return { refused: `Secret ${name} may only be sent to ${where}; this call goes to ${shownHost}. The call was not made.`, code: "secret_host_not_allowed" };
+    }
+  }
+  const values = new Map(names.map((n) => [n, found.get(n)?.value ?? ""]));
+  await secrets.used(names, host);
+  return { input: slots.fill(input, (text) => substitute(text, values)), used: names.map((name) => ({ name, value: values.get(name) ?? "" })), hosts };
+}
+
 async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolOptions): Promise<ToolRunResult> {
   const started = performance.now();
   const maxChars = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS;
+  let used: UsedSecret[] = [];
   const finish = (status: ToolRunResult["status"], value: unknown, errorCode?: string): ToolRunResult => {
-    const text = stringify(value);
+    // A value a call carried never leaves the gateway: every occurrence goes back to its reference.
+    const text = redactValues(stringify(value), used);
     return {
       status,
       output: cap(text, maxChars),
@@ -109,6 +180,15 @@ async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolO
 
   const parsed = def.input.safeParse(rawInput);
   if (!parsed.success) return finish("error", `Invalid input for tool "${def.name}": ${describeIssues(parsed.error)}`, "invalid_input");
+  let prepared: Awaited<ReturnType<typeof prepareSecrets>>;
+  try {
+    prepared = await prepareSecrets(def, parsed.data, opts.secrets);
+  } catch (err) {
+    return finish("error", `The workspace secrets of this call could not be read: ${err instanceof Error ? err.message : String(err)}`, isAppError(err) ? err.reason : "tool_error");
+  }
+  if ("refused" in prepared) return finish("error", prepared.refused, prepared.code);
+  used = prepared.used;
+  const carried = prepared.hosts;
 
   // setTimeout fires at once past 2^31-1 ms, so clamp there.
   const timeoutMs = Math.min(def.timeoutMs, opts.timeoutMs ?? Number.POSITIVE_INFINITY, 2_147_483_647);
@@ -131,8 +211,10 @@ async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolO
       ...(opts.network ? { network: opts.network } : {}),
       ...(opts.memory ? { memory: opts.memory } : {}),
       ...(opts.callKey ? { callKey: opts.callKey } : {}),
+      ...(used.length > 0 ? { secrets: { values: used.map((u) => u.value), allowed: (url: URL) => [...carried.values()].every((hosts) => hostAllowed(hosts, url)) } } : {}),
     };
-    const running = Promise.resolve().then(() => def.run(parsed.data, ctx));
+    const input = prepared.input;
+    const running = Promise.resolve().then(() => def.run(input, ctx));
     running.catch(() => {}); // a tool that fails after its timeout must not be an unhandled rejection
     result = await Promise.race([running, timeout]);
   } catch (err) {

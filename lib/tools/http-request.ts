@@ -3,7 +3,7 @@ import { AppError, isAppError } from "../errors";
 import { HttpMethod } from "../flow/schema";
 import { guardedFetch } from "../net/guarded-fetch";
 import { checkMethod, checkRequestUrl, requireNetwork } from "./network";
-import type { NetworkAccess, ToolDefinition } from "./types";
+import type { NetworkAccess, ToolContext, ToolDefinition } from "./types";
 
 /**
  * `http_request`: one HTTP(S) request to a host the flow allowlists (network is
@@ -54,7 +54,9 @@ const Input = z.object({
     .record(z.string(), z.string().max(8192))
     .refine((h) => Object.keys(h).length <= MAX_REQUEST_HEADERS, { message: `at most ${MAX_REQUEST_HEADERS} headers` })
     .optional()
-    .describe("Request headers by name. Host, Content-Length and hop-by-hop headers (Connection, Transfer-Encoding...) are not allowed."),
+    .describe(
+      "Request headers by name. Host, Content-Length and hop-by-hop headers (Connection, Transfer-Encoding...) are not allowed. A workspace secret is written as {{secret:NAME}} in a header value (e.g. Authorization: Bearer {{secret:API_TOKEN}}); it is sent only to the hosts the secret names, and only in headers.",
+    ),
   body: z
     .string()
     .refine((s) => Buffer.byteLength(s, "utf8") <= MAX_REQUEST_BODY_BYTES, { message: `must be at most ${MAX_REQUEST_BODY_BYTES} bytes (1 MB) of UTF-8` })
@@ -156,7 +158,7 @@ function fetchError(err: unknown, url: URL, timeout: AbortSignal, network: Netwo
  *   "invalid_header", "body_not_allowed", "too_many_redirects", "network_timeout",
  *   "network_error".
  */
-async function request(input: HttpInput, ctx: { signal: AbortSignal; network?: NetworkAccess; callKey?: string }): Promise<HttpOutput> {
+async function request(input: HttpInput, ctx: { signal: AbortSignal; network?: NetworkAccess; callKey?: string; secrets?: ToolContext["secrets"] }): Promise<HttpOutput> {
   const network = requireNetwork(ctx.network);
   let method: string = input.method;
   checkMethod(method, network);
@@ -207,7 +209,14 @@ async function request(input: HttpInput, ctx: { signal: AbortSignal; network?: N
       delete headers["content-type"];
     }
     checkMethod(method, network);
-    if (checked.origin !== url.origin) for (const h of CREDENTIAL_HEADERS) delete headers[h];
+    if (checked.origin !== url.origin) {
+      for (const h of CREDENTIAL_HEADERS) delete headers[h];
+      // A workspace secret follows a redirect only to a host it names (docs/secrets.md).
+      if (ctx.secrets && !ctx.secrets.allowed(checked)) {
+        const values = ctx.secrets.values;
+        for (const [h, v] of Object.entries(headers)) if (values.some((s) => s !== "" && v.includes(s))) delete headers[h];
+      }
+    }
     url = checked;
   }
 }
@@ -232,5 +241,10 @@ export const httpRequest: ToolDefinition<HttpInput, HttpOutput> = {
   // A GET, HEAD, PUT or DELETE whose outcome is unknown after a crash is sent again without
   // asking; a POST or PATCH is not (its receiver may not honour Idempotency-Key).
   idempotent: (input) => IDEMPOTENT_METHODS.has(input.method),
+  // `{{secret:NAME}}` in header values only (docs/secrets.md); the gateway checks the URL's host.
+  secretSlots: {
+    url: (input) => input.url,
+    fill: (input, map) => (input.headers ? { ...input, headers: Object.fromEntries(Object.entries(input.headers).map(([k, v]) => [k, map(v)])) } : input),
+  },
   run: (input, ctx) => request(input, ctx),
 };

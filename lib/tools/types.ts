@@ -23,6 +23,40 @@ export interface ToolContext {
    * hashed: 32 hex chars), e.g. the `Idempotency-Key` of `http_request`; absent outside runs.
    */
   callKey?: string;
+  /**
+   * The workspace secrets this call carries (docs/secrets.md), set by the gateway when it
+   * swapped references for values: the values, and whether a URL is one all of them may be
+   * sent to. A tool that follows a redirect to another host drops every header holding a
+   * value unless `allowed` says yes.
+   */
+  secrets?: { values: readonly string[]; allowed(url: URL): boolean };
+}
+
+/**
+ * The workspace's secrets as the tool gateway reaches them (docs/secrets.md), bound by the
+ * engine to the run's workspace and thread; values never leave the gateway.
+ */
+export interface SecretAccess {
+  /**
+   * The value and host entries of each named secret the workspace has; a name it has not is
+   * missing from the map.
+   * @throws AppError internal ("secret_unreadable") when a value cannot be opened.
+   */
+  resolve(names: readonly string[]): Promise<Map<string, { value: string; hosts: string[] }>>;
+  /** Records that a call is sending the named secrets to `host` (last use, the thread's audit trail). */
+  used(names: readonly string[], host: string): Promise<void>;
+}
+
+/**
+ * Where a tool takes `{{secret:NAME}}` references (docs/secrets.md): the gateway refuses a
+ * reference anywhere else in the input, resolves the names, checks `url`'s host against each
+ * secret's hosts, and runs the tool on `fill(input, substitute)`.
+ */
+export interface SecretSlots<I> {
+  /** The URL the call sends to (its host is checked). */
+  url(input: I): string;
+  /** The input with `map` applied to every string that may hold a reference. */
+  fill(input: I, map: (text: string) => string): I;
 }
 
 /**
@@ -99,6 +133,8 @@ export interface ToolDefinition<I = unknown, O = unknown> {
    * it: null when it cannot tell. Absent: the tool cannot tell.
    */
   observe?(input: I, ctx: ToolContext): Promise<Observation<O> | null>;
+  /** Where the tool takes secret references; absent: none (a reference is plain text to it). */
+  secretSlots?: SecretSlots<I>;
   run(input: I, ctx: ToolContext): Promise<O>;
 }
 

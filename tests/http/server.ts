@@ -24,6 +24,8 @@ export interface TestServer {
   database: Omit<TestDatabase, "drop">;
   workspacesDir: string;
   users: SeededUser[];
+  /** Everything the server process wrote to stdout and stderr, in order (its log). */
+  log: string[];
   /** Stops the process with SIGKILL (a crash), then starts a new one on the same files. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -129,6 +131,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     database,
     workspacesDir,
     users,
+    log,
     restart: async () => {
       await kill();
       await launch();

@@ -168,6 +168,8 @@ export async function seedTenant(s: TestServer, client: Client, user: { id: stri
     const { id: deliveryId } = await db.webhookDelivery.create({
       data: { endpointId: webhookId, event: "approval.required", eventKey: `approval.required:${approval.approvalId}`, payload: JSON.stringify({ id: `evt_${marker}` }), status: "succeeded", attempts: 1 },
     });
+    // A secret every tenant has under the same name, so that the attack table can name it.
+    await db.workspaceSecret.create({ data: { workspaceId, name: "SEEDED_TOKEN", sealedValue: "not-a-sealed-value", hosts: '["api.example.com"]', createdById: user.id } });
     const { id: invitationId } = await db.invitation.create({ data: { workspaceId, email: `${marker}@test.dev`, role: "owner", invitedById: user.id } });
     const { id: apiKeyId } = await db.apiKey.create({
       data: { userId: user.id, name: `key ${marker}`, prefix: "phy_seeded00", hash: createHash("sha256").update(`phy_${marker}`).digest("hex"), workspaceId },

@@ -294,6 +294,23 @@ export const ATTACKS: Attack[] = [
     need: "owner",
     request: (v) => ({ path: `${W(v)}/webhooks/${v.webhookId}/deliveries/${v.deliveryId}/redeliver`, body: {} }),
   },
+  // Secrets (docs/secrets.md): every member lists names; owners change them.
+  { route: "/api/workspaces/[workspaceId]/secrets", method: "GET", verb: "list a workspace's secrets", need: "member", request: (v) => ({ path: `${W(v)}/secrets` }) },
+  {
+    route: "/api/workspaces/[workspaceId]/secrets",
+    method: "POST",
+    verb: "plant a secret in a workspace",
+    need: "owner",
+    request: (v) => ({ path: `${W(v)}/secrets`, body: { name: "PLANTED_TOKEN", value: "planted-value", hosts: ["evil.example.com"] } }),
+  },
+  {
+    route: "/api/workspaces/[workspaceId]/secrets/[name]",
+    method: "PUT",
+    verb: "point a secret at another host",
+    need: "owner",
+    request: (v) => ({ path: `${W(v)}/secrets/SEEDED_TOKEN`, body: { hosts: ["evil.example.com"] } }),
+  },
+  { route: "/api/workspaces/[workspaceId]/secrets/[name]", method: "DELETE", verb: "delete a secret", need: "owner", request: (v) => ({ path: `${W(v)}/secrets/SEEDED_TOKEN` }) },
   // Members
   { route: "/api/workspaces/[workspaceId]/members", method: "GET", verb: "list a workspace's members", need: "member", request: (v) => ({ path: `${W(v)}/members` }) },
   {

@@ -169,6 +169,7 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     real.keyId = key.id ?? "key_missing000";
     real.serverId = "mcp_missing000";
     real.webhookId = "whk_missing000";
+    real.name = "FUZZ_TOKEN";
     real.deliveryId = "dlv_missing000";
     real.blobId = "blob_missing00";
     real["...nextauth"] = "session";
@@ -202,6 +203,8 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
       "PATCH /api/workspaces/[workspaceId]/mcp/[serverId]": [{ url: "https://mcp.example.invalid/mcp", secrets: { Authorization: null } }],
       "POST /api/workspaces/[workspaceId]/webhooks": [{ url: "https://hooks.example.invalid/phylactery", events: ["approval.required", "run.failed"] }],
       "PATCH /api/workspaces/[workspaceId]/webhooks/[webhookId]": [{ url: "https://hooks.example.invalid/other", events: ["run.finished"], enabled: false }],
+      "POST /api/workspaces/[workspaceId]/secrets": [{ name: "FUZZ_TOKEN", value: "fuzz-value", hosts: ["api.example.invalid", "*.example.invalid"] }],
+      "PUT /api/workspaces/[workspaceId]/secrets/[name]": [{ value: "fuzz-value-2", hosts: ["api.example.invalid"] }],
       "POST /api/workspaces/[workspaceId]/members": [{ email: "invitee@test.dev", role: "viewer" }],
       "PATCH /api/workspaces/[workspaceId]/members/[userId]": [{ role: "approver" }],
       "POST /api/workspaces/[workspaceId]/memory": [{ content: "A fact", tags: ["a", "b"], agentRole: "assistant" }],

@@ -7,6 +7,7 @@ import { MyInvitations } from "@/components/settings/my-invitations";
 import { ProviderForm } from "@/components/settings/provider-form";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { WebhooksSection } from "@/components/settings/webhooks";
+import { SecretsSection } from "@/components/settings/secrets";
 import { instanceOverview } from "@/lib/db/accounts";
 import { db } from "@/lib/db/client";
 import { isInstanceAdmin } from "@/lib/db/instance-admin";
@@ -17,6 +18,7 @@ import { can } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
 import { listProviders } from "@/lib/models/provider-settings";
 import { listWebhooks } from "@/lib/webhooks/endpoints";
+import { listSecrets } from "@/lib/workspace-secrets/service";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +35,7 @@ const PROVIDERS = [
  * model providers (keys are sealed at rest and never shown again), the workspaces I
  * belong to with their members and, for owners, pending invitations (docs/security.md "Roles
  * and powers"), my API keys (docs/api.md "API keys"), the webhooks of the workspaces I own
- * (docs/webhooks.md), and, for instance admins only, the "Instance" section (accounts,
+ * (docs/webhooks.md), the secrets of my workspaces (docs/secrets.md), and, for instance admins only, the "Instance" section (accounts,
  * workspaces).
  */
 export default async function SettingsPage() {
@@ -45,6 +47,7 @@ export default async function SettingsPage() {
       members: await listMembers(db(), user.id, ws.id),
       invitations: can(ws.role, "manage") ? await listInvitations(db(), user.id, ws.id) : [],
       webhooks: ws.role === "owner" ? await listWebhooks(db(), user.id, ws.id) : null,
+      secrets: await listSecrets(db(), user.id, ws.id),
     })),
   );
   const instance = admin ? await instanceOverview(db(), user.id) : null;
@@ -91,6 +94,13 @@ export default async function SettingsPage() {
       </p>
       {workspaces.some((w) => w.webhooks) ? null : <p className="muted">You own no workspace: only owners manage webhooks.</p>}
       {workspaces.map(({ ws, webhooks }) => (webhooks ? <WebhooksSection key={ws.id} workspace={ws} webhooks={webhooks} /> : null))}
+      <h2>Secrets</h2>
+      <p className="muted">
+        Credentials that tools use by name, like <code>{"{{secret:API_TOKEN}}"}</code>, without the model ever seeing them. See docs/secrets.md.
+      </p>
+      {workspaces.map(({ ws, secrets }) => (
+        <SecretsSection key={ws.id} workspace={ws} secrets={secrets} owner={ws.role === "owner"} />
+      ))}
       {instance ? <InstanceAdmin accounts={instance.accounts} workspaces={instance.workspaces} /> : null}
     </main>
   );

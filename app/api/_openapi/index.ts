@@ -9,6 +9,7 @@ import { langgraphOperations } from "./langgraph";
 import { langgraphRunOperations } from "./langgraph-runs";
 import { mcpOperations } from "./mcp";
 import { memoryOperations } from "./memory";
+import { secretOperations } from "./secrets";
 import { settingsOperations } from "./settings";
 import { threadOperations } from "./threads";
 import { webhookOperations } from "./webhooks";
@@ -25,6 +26,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...mcpOperations,
   ...keyOperations,
   ...webhookOperations,
+  ...secretOperations,
   ...langgraphOperations,
   ...langgraphRunOperations,
   ...settingsOperations,
