@@ -62,7 +62,7 @@ export function executorNode(deps: EngineDeps) {
     try {
       const { model } = deps.resolveModel(agent.model || deps.flow.defaultModel);
       const timeoutMs = deps.flow.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
-      const res = await withModelDeadline(timeoutMs, (d) => generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools, abortSignal: d.signal }));
+      const res = await withModelDeadline(timeoutMs, (d) => generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools, abortSignal: d.signal }), config?.signal);
       const usage = usageOf(res.usage);
       spent = { token_usage: usage, step_usage: { [step.id]: usage } };
       const impossible = res.toolCalls.find((c) => c.toolName === REPORT_IMPOSSIBLE);

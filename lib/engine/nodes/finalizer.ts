@@ -56,7 +56,7 @@ export function finalizerNode(deps: EngineDeps) {
         const done = plan.steps.filter((s) => s.status === "completed").map((s) => `- ${s.task}`);
         text = `Cancelled. ${plan.failure_reason ?? "The run was cancelled."}${done.length ? `\nCompleted before that:\n${done.join("\n")}` : " Nothing else ran."}`;
       } else if (state.intent === "conversation" || !plan) {
-        const res = await withModelDeadline(callLimit, (d) => generateText({ model, system: conversationSystem(), prompt: last, abortSignal: d.signal }));
+        const res = await withModelDeadline(callLimit, (d) => generateText({ model, system: conversationSystem(), prompt: last, abortSignal: d.signal }), config?.signal);
         text = res.text;
         spent = usageOf(res.usage);
       } else {
@@ -68,7 +68,7 @@ export function finalizerNode(deps: EngineDeps) {
           // The model is told that not everything was done (not what failed: the report says that), so it never calls the task done.
           const missed = plan.steps.filter((s) => NOT_DONE.includes(s.status)).length;
           const note = missed > 0 ? `${PARTLY_DONE} ${missed} step${missed === 1 ? " was" : "s were"} not done; the run's report after your answer lists them. Do not say the task is done.` : undefined;
-          const res = await withModelDeadline(callLimit, (d) => generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), abortSignal: d.signal }));
+          const res = await withModelDeadline(callLimit, (d) => generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), abortSignal: d.signal }), config?.signal);
           text = res.text;
           spent = usageOf(res.usage);
         } else {

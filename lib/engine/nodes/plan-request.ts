@@ -23,14 +23,14 @@ interface Unusable {
  * a usable plan (prose or an empty answer instead of the call, a call with broken JSON, a plan
  * that fails the schema) is answered with the error and the model is asked again, up to
  * {@link PLAN_ATTEMPTS} calls in all. Each call has the flow's model call time limit
- * (lib/models/call-timeout.ts). The tokens of every call that answered are added to `spent`,
+ * (lib/models/call-timeout.ts) and stops when `signal` (the run's cancel) aborts. The tokens of every call that answered are added to `spent`,
  * whether or not its plan was usable.
  * @returns the validated proposal.
  * @throws Error whose message is the plan's failure reason, naming what the model did, e.g.
- *   "the model answered in prose twice instead of calling create_plan (last answer: "…")";
+ *   "the model answered in prose twice, though it was asked again with the error (last: …)";
  *   or the model call's own error (a provider error, ModelTimeoutError), which is not re-asked.
  */
-export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string): Promise<z.infer<typeof PlanProposal>> {
+export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string, signal?: AbortSignal): Promise<z.infer<typeof PlanProposal>> {
   const { flow } = deps;
   const { model } = deps.resolveModel(flow.defaultModel);
   const system = plannerSystem({ instructions: flow.supervisor.instructions, agents: flow.agents.map((a) => agentInfo(deps, a)), humans: flow.humanInputs });
@@ -59,6 +59,7 @@ export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsa
         if (ToolChoiceViolationError.isInstance(err)) return { toolCalls: [], text: textOf(err.content) };
         throw err;
       }),
+      signal,
     );
     const call = answered.toolCalls.find((c) => c.toolName === "create_plan") ?? answered.toolCalls[0];
     const problem = unusable(call, answered.text);

@@ -28,7 +28,7 @@ export function plannerNode(deps: EngineDeps) {
     const now = iso(deps.now());
     const base = { id: randomUUID(), query: task, current_step_index: 0, summary: null, created_at: now, updated_at: now };
     const spent = { input_tokens: 0, output_tokens: 0 };
-    const steps = await proposeSteps(deps, task, spent, replanning ? (state.replan_reason ?? undefined) : undefined).catch((err: unknown) => err as Error);
+    const steps = await proposeSteps(deps, task, spent, replanning ? (state.replan_reason ?? undefined) : undefined, config?.signal).catch((err: unknown) => err as Error);
     if (steps instanceof Error) {
       const plan: Plan = { ...base, status: "failed", steps: [], failure_reason: steps.message };
       emitPlan(config, deps.flow, plan);
@@ -41,12 +41,12 @@ export function plannerNode(deps: EngineDeps) {
   };
 }
 
-async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string): Promise<PlanStep[]> {
+async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string, signal?: AbortSignal): Promise<PlanStep[]> {
   const { flow } = deps;
   const first = flow.agents[0];
   if (!first) throw new Error("the flow has no agent");
   if (flow.mode === "directed") return [newStep(0, first.id, task, "The answer to the task.", [], first.maxTries)];
-  const proposal = await askForPlan(deps, task, spent, replan);
+  const proposal = await askForPlan(deps, task, spent, replan, signal);
   const ids = proposal.steps.map(() => randomUUID());
   const planned = proposal.steps.map((s, i) => {
     const deps_ = s.depends_on.filter((d) => d < i).map((d) => ids[d] as string);
