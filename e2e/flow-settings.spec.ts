@@ -76,6 +76,38 @@ test("an invalid host shows its error under the field and changes nothing", asyn
   await expect(editor.dirty()).toHaveCount(0);
 });
 
+test("the model call time limit: 2 minutes unless set, checked, saved with the flow", async ({ page }) => {
+  await new SignInPage(page).signInAndWait();
+  await new FlowsPage(page).newFromTemplate();
+  const editor = new EditorPage(page);
+  const settings = new FlowSettingsDialog(page);
+  const limit = page.getByTestId("settings-model-timeout");
+  const version = Number((await page.getByTestId("flow-version").textContent())?.replace(/\D/g, ""));
+
+  await settings.open();
+  await expect(limit).toHaveValue("120000");
+  // The default stays implicit: applying it unchanged changes nothing.
+  await settings.apply();
+  await expect(settings.dialog()).toBeHidden();
+  await expect(editor.dirty()).toHaveCount(0);
+
+  await settings.open();
+  await limit.fill("500");
+  await settings.apply();
+  await expect(settings.error("modelCallTimeoutMs")).toContainText("Model call time limit (ms):");
+  await limit.fill("30000");
+  await settings.apply();
+  await expect(settings.dialog()).toBeHidden();
+  await expect(editor.dirty()).toBeVisible();
+  await page.getByTestId("save-message").fill("Model calls: 30 s");
+  await page.getByTestId("save-flow").click();
+  await expect(page.getByTestId("save-status")).toHaveText(`Saved v${version + 1}`);
+
+  await page.reload();
+  await settings.open();
+  await expect(limit).toHaveValue("30000");
+});
+
 test("a flow runs JavaScript in the QuickJS sandbox of the built app", async ({ page }) => {
   await new SignInPage(page).signInAndWait();
   const flows = new FlowsPage(page);

@@ -5,6 +5,7 @@ import { type ReactNode, useEffect, useId, useRef } from "react";
 import { type FieldError, useForm } from "react-hook-form";
 import { z } from "zod";
 import { fieldMessage } from "@/lib/flow/field-message";
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS } from "@/lib/models/call-timeout";
 import { type FlowDocument, FlowMemory, FlowNetwork, FlowSettings, HttpMethod } from "@/lib/flow/schema";
 import editorStyles from "./flow-editor.module.css";
 import styles from "./flow-settings-dialog.module.css";
@@ -36,7 +37,7 @@ function toForm(s: Settings): FormValues {
   return {
     name: s.name,
     description: s.description,
-    limits: { ...s.limits },
+    limits: { ...s.limits, modelCallTimeoutMs: s.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS },
     network: { ...s.network, allowHosts: s.network.allowHosts.join("\n"), methods: [...s.network.methods] },
     memory: { ...s.memory },
   };
@@ -109,7 +110,9 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyR
 
   const submit = handleSubmit((out) => {
     if (readOnly) return onClose();
-    const next: Settings = { ...settings, name: out.name, description: out.description, limits: out.limits, network: out.network, memory: out.memory };
+    // The default model call limit stays implicit (absent) unless the flow already set one.
+    const limits = out.limits.modelCallTimeoutMs === DEFAULT_MODEL_CALL_TIMEOUT_MS && settings.limits.modelCallTimeoutMs === undefined ? { maxIterations: out.limits.maxIterations, timeoutMs: out.limits.timeoutMs } : out.limits;
+    const next: Settings = { ...settings, name: out.name, description: out.description, limits, network: out.network, memory: out.memory };
     if (JSON.stringify(next) !== JSON.stringify(settings)) onApply(next);
     onClose();
   });
@@ -151,6 +154,15 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyR
             </Field>
             <Field label="Run time limit (ms)" htmlFor={f("run-timeout")} error={errors.limits?.timeoutMs?.message} testId="runTimeoutMs" hint="300000 ms = 5 minutes.">
               <input id={f("run-timeout")} type="number" min={1000} step={1000} data-testid="settings-run-timeout" {...register("limits.timeoutMs", { valueAsNumber: true })} />
+            </Field>
+            <Field
+              label="Model call time limit (ms)"
+              htmlFor={f("model-timeout")}
+              error={errors.limits?.modelCallTimeoutMs?.message}
+              testId="modelCallTimeoutMs"
+              hint="A model call that produces nothing for this long is stopped; 120000 ms = 2 minutes."
+            >
+              <input id={f("model-timeout")} type="number" min={1000} max={600_000} step={1000} data-testid="settings-model-timeout" {...register("limits.modelCallTimeoutMs", { valueAsNumber: true })} />
             </Field>
           </div>
         </fieldset>

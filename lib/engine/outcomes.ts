@@ -31,8 +31,11 @@ export function describeCall(tool: string, args: unknown): string {
  * vocabulary"): the network is off, a host, port, method, scheme or credentials in the URL
  * are not allowed, a workspace secret is unknown, not allowed for the call's host or not in a
  * header (docs/secrets.md), a path resolves outside the workspace or is not permitted, reading back
- * an evicted output is off, or no such tool exists. Trying again cannot change them: only a
- * person changing the flow can, so the step is `blocked` at once, never retried or re-planned.
+ * an evicted output is off, or a tool wired in the flow is missing from the catalog
+ * (`unknown_tool` from the gateway). Trying again cannot change them: only a person changing
+ * the flow can, so the step is `blocked` at once, never retried or re-planned. A model that
+ * names a tool its agent does not have never gets this far: that is a failed try, retried
+ * (lib/engine/nodes/unknown-tool.ts; docs/runs.md "When the model misbehaves").
  */
 export const CONFIG_REFUSALS: ReadonlySet<string> = new Set([
   "network_off",

@@ -53,7 +53,8 @@ export interface FlowSpec {
   humanInputs: HumanInputSpec[];
   /** Routes of the Router/condition nodes, routers in document order, routes in order. */
   routes: RouteSpec[];
-  limits: { maxIterations: number; timeoutMs: number };
+  /** Run limits; `modelCallTimeoutMs` absent = DEFAULT_MODEL_CALL_TIMEOUT_MS (lib/models/call-timeout.ts). */
+  limits: { maxIterations: number; timeoutMs: number; modelCallTimeoutMs?: number };
   /**
    * The policy decision for a tool call (via `evaluatePolicy`): first rule whose
    * tool pattern, permission and argument matchers hold; side effects default to

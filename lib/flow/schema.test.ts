@@ -18,6 +18,14 @@ describe("FlowDocument", () => {
     expect(doc.settings.limits).toEqual({ maxIterations: 50, timeoutMs: 300_000 });
   });
 
+  it("takes a model call time limit of 1 s to 10 minutes, absent by default (docs/runs.md \"When the model misbehaves\")", () => {
+    const withLimit = (modelCallTimeoutMs: number) => FlowDocument.safeParse({ ...workspaceAssistant, settings: { ...workspaceAssistant.settings, limits: { maxIterations: 50, timeoutMs: 300_000, modelCallTimeoutMs } } });
+    expect(withLimit(30_000).data?.settings.limits.modelCallTimeoutMs).toBe(30_000);
+    expect(withLimit(999).error?.issues.map((i) => i.path.join("."))).toEqual(["settings.limits.modelCallTimeoutMs"]);
+    expect(withLimit(600_001).success).toBe(false);
+    expect(FlowDocument.parse(workspaceAssistant).settings.limits.modelCallTimeoutMs).toBeUndefined();
+  });
+
   it("names the field of a dangling edge and of a duplicate id", () => {
     const bad = {
       ...workspaceAssistant,

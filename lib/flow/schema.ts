@@ -210,6 +210,11 @@ export const FlowSettings = z.object({
       maxIterations: z.number().int().min(1).max(1000).default(50),
       /** Wall-clock limit of a run, ms (5 minutes). */
       timeoutMs: z.number().int().min(1000).max(3_600_000).default(300_000),
+      /**
+       * Time limit of one model call, ms: a call that produces nothing for this long is
+       * aborted (docs/runs.md "When the model misbehaves"). Absent: 120000 (2 minutes).
+       */
+      modelCallTimeoutMs: z.number().int().min(1000).max(600_000).optional(),
     })
     .prefault({}),
   network: FlowNetwork.prefault({}),

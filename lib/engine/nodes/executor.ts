@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Command, isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { generateText, type ModelMessage, type ToolSet, tool } from "ai";
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withModelDeadline } from "../../models/call-timeout";
 import { executorPrompt, executorSystem, REPORT_IMPOSSIBLE, ReportImpossible } from "../../models/prompts";
 import { canonicalArgs } from "../../policy/canonical";
 import { agentInfo } from "../agents";
@@ -9,6 +10,7 @@ import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
 import { describeCall, isConfigRefusal } from "../outcomes";
 import { respondedCall } from "./approval-handler";
+import { unknownToolError, unknownToolNote } from "./unknown-tool";
 import type { AgentSpec } from "../../flow/compile";
 import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usageOf } from "../state";
 
@@ -46,7 +48,8 @@ export function executorNode(deps: EngineDeps) {
       const context = stepContext(deps, plan.steps, step);
       const memory = await recallFor(deps, task, step, agent, config);
       const content = executorPrompt({ stepIndex: step.index, stepCount: plan.steps.length, task: step.task, expectedOutput: step.expected_output, context, ...(memory ? { memory } : {}) });
-      messages = [{ role: "user", content }];
+      const note = unknownToolNote(step);
+      messages = [{ role: "user", content: note ? `${content}\n${note}` : content }];
     }
     const tools: ToolSet = {};
     for (const name of agent.tools) {
@@ -55,11 +58,13 @@ export function executorNode(deps: EngineDeps) {
     }
     // Never run: the Executor handles it (below), so a model can say it cannot do the step.
     tools[REPORT_IMPOSSIBLE] = tool({ description: "Report that this step cannot be done with your tools, and why. The step then ends as not done; nothing is run.", inputSchema: ReportImpossible });
+    let spent: GraphUpdate = {};
     try {
       const { model } = deps.resolveModel(agent.model || deps.flow.defaultModel);
-      const res = await generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools });
+      const timeoutMs = deps.flow.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
+      const res = await withModelDeadline(timeoutMs, (d) => generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools, abortSignal: d.signal }), config?.signal);
       const usage = usageOf(res.usage);
-      const spent: GraphUpdate = { token_usage: usage, step_usage: { [step.id]: usage } };
+      spent = { token_usage: usage, step_usage: { [step.id]: usage } };
       const impossible = res.toolCalls.find((c) => c.toolName === REPORT_IMPOSSIBLE);
       if (impossible) {
         const parsed = ReportImpossible.safeParse(impossible.input);
@@ -68,6 +73,10 @@ export function executorNode(deps: EngineDeps) {
         return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text, ok: false, final: "blocked" } }, spent);
       }
       const first = res.toolCalls[0];
+      // A misspelled or made-up tool name: a failed try that names the agent's tools, then the
+      // Supervisor's retry; never blocked, no policy said no (docs/runs.md "When the model misbehaves").
+      const unknown = first ? unknownToolError(first, agent.tools) : null;
+      if (unknown) return done({ ...branch, phase: "done", executor_messages: messages, output: { step_id: step.id, text: unknown, ok: false } }, spent);
       if (first) {
         // Providers (and the offline model) reuse ids across steps; the thread needs unique
         // ones for its timeline, approvals and audit. The suffix keeps [A-Za-z0-9_-].
@@ -106,7 +115,7 @@ export function executorNode(deps: EngineDeps) {
     } catch (err) {
       if (isGraphBubbleUp(err)) throw err;
       const message = err instanceof Error ? err.message : String(err);
-      return done({ ...branch, phase: "done", executor_messages: [], output: { step_id: step.id, text: `model error: ${message}`, ok: false } });
+      return done({ ...branch, phase: "done", executor_messages: [], output: { step_id: step.id, text: `model error: ${message}`, ok: false } }, spent);
     }
   };
 }

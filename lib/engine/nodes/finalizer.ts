@@ -1,5 +1,6 @@
 import { Command, END, interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { generateText } from "ai";
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withModelDeadline } from "../../models/call-timeout";
 import { conversationSystem, finalizerPrompt, finalizerSystem } from "../../models/prompts";
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
@@ -48,13 +49,14 @@ export function finalizerNode(deps: EngineDeps) {
     const plan = state.plan;
     let text: string;
     let spent = { input_tokens: 0, output_tokens: 0 };
+    const callLimit = deps.flow.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
     try {
       if (plan?.status === "cancelled") {
         // Dismissed by an approver: say so plainly; no model call.
         const done = plan.steps.filter((s) => s.status === "completed").map((s) => `- ${s.task}`);
         text = `Cancelled. ${plan.failure_reason ?? "The run was cancelled."}${done.length ? `\nCompleted before that:\n${done.join("\n")}` : " Nothing else ran."}`;
       } else if (state.intent === "conversation" || !plan) {
-        const res = await generateText({ model, system: conversationSystem(), prompt: last });
+        const res = await withModelDeadline(callLimit, (d) => generateText({ model, system: conversationSystem(), prompt: last, abortSignal: d.signal }), config?.signal);
         text = res.text;
         spent = usageOf(res.usage);
       } else {
@@ -66,7 +68,7 @@ export function finalizerNode(deps: EngineDeps) {
           // The model is told that not everything was done (not what failed: the report says that), so it never calls the task done.
           const missed = plan.steps.filter((s) => NOT_DONE.includes(s.status)).length;
           const note = missed > 0 ? `${PARTLY_DONE} ${missed} step${missed === 1 ? " was" : "s were"} not done; the run's report after your answer lists them. Do not say the task is done.` : undefined;
-          const res = await generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }) });
+          const res = await withModelDeadline(callLimit, (d) => generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), abortSignal: d.signal }), config?.signal);
           text = res.text;
           spent = usageOf(res.usage);
         } else {

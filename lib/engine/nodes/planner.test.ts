@@ -79,15 +79,28 @@ describe("plannerNode", () => {
     expect(chunks).toMatchObject([{ type: "data-plan", data: { status: "failed", steps: [] } }]);
   });
 
-  it("a reply without create_plan is a failed plan, not an empty one", async () => {
-    const out = await plannerNode(fakeDeps([textTurn("Sure, I will do it.")]))(ask("Summarize notes.md"));
-    expect(out.plan).toMatchObject({ status: "failed", steps: [], failure_reason: expect.stringContaining("create_plan") });
+  it("a reply without create_plan, twice, is a failed plan naming what the model did, not an empty one", async () => {
+    const deps = fakeDeps([textTurn("Sure, I will do it."), textTurn("Sure, I will do it.")]);
+    const out = await plannerNode(deps)(ask("Summarize notes.md"));
+    expect(out.plan).toMatchObject({ status: "failed", steps: [], failure_reason: expect.stringMatching(/^the model answered in prose twice, though it was asked again with the error/) });
     expect(out.error).toMatchObject({ code: "plan_failed" });
+    expect(deps.model.doGenerateCalls).toHaveLength(2);
   });
 
-  it("a plan that breaks the proposal schema (no steps) fails", async () => {
-    const out = await plannerNode(fakeDeps([toolTurn("create_plan", { steps: [] })]))(ask("Summarize notes.md"));
-    expect(out.plan).toMatchObject({ status: "failed", steps: [] });
+  it("a reply without create_plan is sent back with the error once; the second answer's plan is used and both answers' tokens count", async () => {
+    const deps = fakeDeps([textTurn("Sure, I will do it."), toolTurn("create_plan", { steps: [{ agent_id: "assistant", task: "Read notes.md", expected_output: "", depends_on: [] }] })]);
+    const out = await plannerNode(deps)(ask("Summarize notes.md"));
+    expect(out.plan).toMatchObject({ status: "executing", steps: [{ task: "Read notes.md", status: "pending" }] });
+    expect(deps.model.doGenerateCalls).toHaveLength(2);
+    const again = JSON.stringify(deps.model.doGenerateCalls[1]?.prompt);
+    expect(again).toContain("Sure, I will do it.");
+    expect(again).toContain("That was not a usable plan: you answered in prose");
+    expect(out.token_usage).toEqual({ input_tokens: 20, output_tokens: 10 });
+  });
+
+  it("a plan that breaks the proposal schema (no steps), twice, fails", async () => {
+    const out = await plannerNode(fakeDeps([toolTurn("create_plan", { steps: [] }), toolTurn("create_plan", { steps: [] })]))(ask("Summarize notes.md"));
+    expect(out.plan).toMatchObject({ status: "failed", steps: [], failure_reason: expect.stringContaining("the model sent a plan that fails the schema twice") });
     expect(out.error).toMatchObject({ code: "plan_failed" });
   });
 

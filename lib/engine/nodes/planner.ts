@@ -1,21 +1,21 @@
 import { randomUUID } from "node:crypto";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { generateText, tool } from "ai";
 import { structuredError } from "../../errors";
-import { PlanProposal, plannerPrompt, plannerSystem } from "../../models/prompts";
-import { agentInfo } from "../agents";
 import { newStep } from "../plan-factory";
 import type { EngineDeps } from "../deps";
 import { emitPlan, emitStep, iso } from "../emit";
-import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type TokenUsage, usageOf } from "../state";
+import type { GraphStateValue, GraphUpdate, Plan, PlanStep, TokenUsage } from "../state";
+import { askForPlan } from "./plan-request";
 
 /**
  * Planner (docs/architecture.md#nodes): asks the model for a plan through the forced `create_plan` tool,
  * checks it (known agents, dependencies on earlier steps only) and stores it with every
  * step pending. When re-planning after a failure, the same task is planned again with the
  * failure (and the user's answer, if any) in the prompt. In directed mode the plan is one step for the chosen agent, no model call.
- * A model failure or an unusable plan leaves `plan.status = "failed"` and a structured
- * error, and the Supervisor hands over to the Finalizer.
+ * An answer that is not a usable plan (prose, broken JSON, a plan that fails the schema) is
+ * sent back to the model with the error once (./plan-request.ts); a model failure or a second
+ * unusable answer leaves `plan.status = "failed"` with a reason naming what the model did,
+ * and the Supervisor hands over to the Finalizer.
  * What the plan says it cannot do becomes steps that are settled from the start (docs/runs.md
  * "Status vocabulary"): each missing capability a `blocked` step ("no agent of this flow can
  * …"), each part the user said to leave out a `skipped` step; so the run ends `incomplete`
@@ -28,7 +28,7 @@ export function plannerNode(deps: EngineDeps) {
     const now = iso(deps.now());
     const base = { id: randomUUID(), query: task, current_step_index: 0, summary: null, created_at: now, updated_at: now };
     const spent = { input_tokens: 0, output_tokens: 0 };
-    const steps = await proposeSteps(deps, task, spent, replanning ? (state.replan_reason ?? undefined) : undefined).catch((err: unknown) => err as Error);
+    const steps = await proposeSteps(deps, task, spent, replanning ? (state.replan_reason ?? undefined) : undefined, config?.signal).catch((err: unknown) => err as Error);
     if (steps instanceof Error) {
       const plan: Plan = { ...base, status: "failed", steps: [], failure_reason: steps.message };
       emitPlan(config, deps.flow, plan);
@@ -41,23 +41,12 @@ export function plannerNode(deps: EngineDeps) {
   };
 }
 
-async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string): Promise<PlanStep[]> {
+async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string, signal?: AbortSignal): Promise<PlanStep[]> {
   const { flow } = deps;
   const first = flow.agents[0];
   if (!first) throw new Error("the flow has no agent");
   if (flow.mode === "directed") return [newStep(0, first.id, task, "The answer to the task.", [], first.maxTries)];
-  const { model } = deps.resolveModel(flow.defaultModel);
-  const res = await generateText({
-    model,
-    system: plannerSystem({ instructions: flow.supervisor.instructions, agents: flow.agents.map((a) => agentInfo(deps, a)), humans: flow.humanInputs }),
-    prompt: plannerPrompt(task, replan),
-    tools: { create_plan: tool({ description: "Record the plan: ordered steps, each assigned to one agent.", inputSchema: PlanProposal }) },
-    toolChoice: { type: "tool", toolName: "create_plan" },
-  });
-  Object.assign(spent, usageOf(res.usage));
-  const call = res.toolCalls.find((c) => c.toolName === "create_plan");
-  if (!call) throw new Error("the model did not call create_plan");
-  const proposal = PlanProposal.parse(call.input);
+  const proposal = await askForPlan(deps, task, spent, replan, signal);
   const ids = proposal.steps.map(() => randomUUID());
   const planned = proposal.steps.map((s, i) => {
     const deps_ = s.depends_on.filter((d) => d < i).map((d) => ids[d] as string);
