@@ -38,7 +38,7 @@ export async function runContext(db: Db, thread: CheckedThread, overrides: RunDe
   const resolveModel = overrides.resolveModel ?? (await userModelResolver(db, thread.userId));
   const toolNames = doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : []));
   const registry = overrides.registry ?? (await workspaceToolRegistry(db, thread.flow.workspaceId, toolNames));
-  const deps = { ...createEngineDeps({ db, doc, permission: role ? permissionOf(role) : "user", ...overrides, resolveModel, registry }), invokedAt: now() };
+  const deps = { ...createEngineDeps({ db, doc, workspaceId: thread.flow.workspaceId, permission: role ? permissionOf(role) : "user", ...overrides, resolveModel, registry }), invokedAt: now() };
   // A worker holding the thread's lease is its only writer: it may keep the latest checkpoint
   // in memory (docs/durability.md#the-lease); anyone else reads the database.
   const graph = buildGraph(deps, new PrismaCheckpointSaver(db, { cacheLatest: opts.leased === true }));
