@@ -5,7 +5,7 @@ import { type ReactNode, useEffect, useId, useRef } from "react";
 import { type FieldError, useForm } from "react-hook-form";
 import { z } from "zod";
 import { fieldMessage } from "@/lib/flow/field-message";
-import { type FlowDocument, FlowMemory, FlowNetwork, FlowSettings, HttpMethod } from "@/lib/flow/schema";
+import { type FlowDocument, FlowLibrary, FlowMemory, FlowNetwork, FlowSettings, HttpMethod } from "@/lib/flow/schema";
 import editorStyles from "./flow-editor.module.css";
 import styles from "./flow-settings-dialog.module.css";
 
@@ -27,6 +27,7 @@ export const FlowSettingsForm = z.object({
   limits: FlowSettings.shape.limits.unwrap(),
   network: FlowNetwork.extend({ allowHosts: z.preprocess(hostLines, FlowNetwork.shape.allowHosts) }),
   memory: FlowMemory,
+  library: FlowLibrary,
 });
 
 type FormValues = z.input<typeof FlowSettingsForm>;
@@ -39,6 +40,7 @@ function toForm(s: Settings): FormValues {
     limits: { ...s.limits },
     network: { ...s.network, allowHosts: s.network.allowHosts.join("\n"), methods: [...s.network.methods] },
     memory: { ...s.memory },
+    library: { ...s.library },
   };
 }
 
@@ -109,7 +111,7 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyR
 
   const submit = handleSubmit((out) => {
     if (readOnly) return onClose();
-    const next: Settings = { ...settings, name: out.name, description: out.description, limits: out.limits, network: out.network, memory: out.memory };
+    const next: Settings = { ...settings, name: out.name, description: out.description, limits: out.limits, network: out.network, memory: out.memory, library: out.library };
     if (JSON.stringify(next) !== JSON.stringify(settings)) onApply(next);
     onClose();
   });
@@ -200,6 +202,13 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyR
           <Field label="Short-term memory lifetime (hours)" htmlFor={f("ttl")} error={errors.memory?.shortTermTtlHours?.message} testId="shortTermTtlHours" hint="Default 24 hours; at most 720.">
             <input id={f("ttl")} type="number" min={1} max={720} data-testid="settings-ttl-hours" {...register("memory.shortTermTtlHours", { valueAsNumber: true })} />
           </Field>
+        </fieldset>
+
+        <fieldset className={styles.group}>
+          <legend>Library</legend>
+          <label className={styles.check}>
+            <input type="checkbox" data-testid="settings-library-mount" {...register("library.mount")} /> Mount the workspace library (read-only): every thread sees its files
+          </label>
         </fieldset>
 
         </fieldset>

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ApiKeys } from "@/components/settings/api-keys";
 import { InstanceAdmin } from "@/components/settings/instance-admin";
+import { LibrarySection } from "@/components/settings/library";
 import { MembersForm } from "@/components/settings/members-form";
 import { MyInvitations } from "@/components/settings/my-invitations";
 import { ProviderForm } from "@/components/settings/provider-form";
@@ -17,6 +18,8 @@ import { can } from "@/lib/db/workspaces";
 import { requireUser } from "@/lib/http/with-user";
 import { listProviders } from "@/lib/models/provider-settings";
 import { listWebhooks } from "@/lib/webhooks/endpoints";
+import { env } from "@/lib/env";
+import { listLibrary } from "@/lib/tools/library";
 
 export const dynamic = "force-dynamic";
 
@@ -33,7 +36,7 @@ const PROVIDERS = [
  * model providers (keys are sealed at rest and never shown again), the workspaces I
  * belong to with their members and, for owners, pending invitations (docs/security.md "Roles
  * and powers"), my API keys (docs/api.md "API keys"), the webhooks of the workspaces I own
- * (docs/webhooks.md), and, for instance admins only, the "Instance" section (accounts,
+ * (docs/webhooks.md), each workspace's library (docs/library.md), and, for instance admins only, the "Instance" section (accounts,
  * workspaces).
  */
 export default async function SettingsPage() {
@@ -45,6 +48,7 @@ export default async function SettingsPage() {
       members: await listMembers(db(), user.id, ws.id),
       invitations: can(ws.role, "manage") ? await listInvitations(db(), user.id, ws.id) : [],
       webhooks: ws.role === "owner" ? await listWebhooks(db(), user.id, ws.id) : null,
+      library: await listLibrary(env().WORKSPACES_DIR, ws.id),
     })),
   );
   const instance = admin ? await instanceOverview(db(), user.id) : null;
@@ -91,6 +95,14 @@ export default async function SettingsPage() {
       </p>
       {workspaces.some((w) => w.webhooks) ? null : <p className="muted">You own no workspace: only owners manage webhooks.</p>}
       {workspaces.map(({ ws, webhooks }) => (webhooks ? <WebhooksSection key={ws.id} workspace={ws} webhooks={webhooks} /> : null))}
+      <h2>Library</h2>
+      <p className="muted">
+        Files a flow can mount read-only into every thread (flow settings, "Mount the workspace library"). Owners upload text, PDF and
+        DOCX files; every member sees the list.
+      </p>
+      {workspaces.map(({ ws, library }) => (
+        <LibrarySection key={ws.id} workspace={ws} files={library} canManage={ws.role === "owner"} />
+      ))}
       {instance ? <InstanceAdmin accounts={instance.accounts} workspaces={instance.workspaces} /> : null}
     </main>
   );
