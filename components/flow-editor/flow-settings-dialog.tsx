@@ -6,7 +6,7 @@ import { type FieldError, useForm } from "react-hook-form";
 import { z } from "zod";
 import { fieldMessage } from "@/lib/flow/field-message";
 import { DEFAULT_MODEL_CALL_TIMEOUT_MS } from "@/lib/models/call-timeout";
-import { type FlowDocument, FlowMemory, FlowNetwork, FlowSettings, HttpMethod } from "@/lib/flow/schema";
+import { type FlowDocument, FlowLibrary, FlowMemory, FlowNetwork, FlowSettings, HttpMethod } from "@/lib/flow/schema";
 import editorStyles from "./flow-editor.module.css";
 import styles from "./flow-settings-dialog.module.css";
 
@@ -28,6 +28,7 @@ export const FlowSettingsForm = z.object({
   limits: FlowSettings.shape.limits.unwrap(),
   network: FlowNetwork.extend({ allowHosts: z.preprocess(hostLines, FlowNetwork.shape.allowHosts) }),
   memory: FlowMemory,
+  library: FlowLibrary,
 });
 
 type FormValues = z.input<typeof FlowSettingsForm>;
@@ -40,6 +41,7 @@ function toForm(s: Settings): FormValues {
     limits: { ...s.limits, modelCallTimeoutMs: s.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS },
     network: { ...s.network, allowHosts: s.network.allowHosts.join("\n"), methods: [...s.network.methods] },
     memory: { ...s.memory },
+    library: { ...s.library },
   };
 }
 
@@ -112,7 +114,7 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyR
     if (readOnly) return onClose();
     // The default model call limit stays implicit (absent) unless the flow already set one.
     const limits = out.limits.modelCallTimeoutMs === DEFAULT_MODEL_CALL_TIMEOUT_MS && settings.limits.modelCallTimeoutMs === undefined ? { maxIterations: out.limits.maxIterations, timeoutMs: out.limits.timeoutMs } : out.limits;
-    const next: Settings = { ...settings, name: out.name, description: out.description, limits, network: out.network, memory: out.memory };
+    const next: Settings = { ...settings, name: out.name, description: out.description, limits, network: out.network, memory: out.memory, library: out.library };
     if (JSON.stringify(next) !== JSON.stringify(settings)) onApply(next);
     onClose();
   });
@@ -212,6 +214,13 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyR
           <Field label="Short-term memory lifetime (hours)" htmlFor={f("ttl")} error={errors.memory?.shortTermTtlHours?.message} testId="shortTermTtlHours" hint="Default 24 hours; at most 720.">
             <input id={f("ttl")} type="number" min={1} max={720} data-testid="settings-ttl-hours" {...register("memory.shortTermTtlHours", { valueAsNumber: true })} />
           </Field>
+        </fieldset>
+
+        <fieldset className={styles.group}>
+          <legend>Library</legend>
+          <label className={styles.check}>
+            <input type="checkbox" data-testid="settings-library-mount" {...register("library.mount")} /> Mount the workspace library (read-only): every thread sees its files
+          </label>
         </fieldset>
 
         </fieldset>

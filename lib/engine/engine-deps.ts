@@ -11,6 +11,7 @@ import type { FlowDocument } from "../flow/schema";
 import { resolveModel } from "../models/resolve";
 import { reconcileTool, runTool } from "../tools/gateway";
 import { builtinRegistry, type ToolRegistry } from "../tools/registry";
+import { libraryFilesDirFor } from "../tools/library";
 import { ensureWorkspace } from "../tools/workspace";
 import { workspaceSecretAccess } from "../workspace-secrets/access";
 import type { EngineDeps, ResolvedModel } from "./deps";
@@ -24,6 +25,8 @@ export interface EngineDepsOptions {
   /** Model resolver (tests pass a scripted model). */
   resolveModel?: (modelId: string) => ResolvedModel;
   workspacesDir?: string;
+  /** The flow's workspace: its library is mounted when the flow's settings say so (docs/library.md). */
+  workspaceId?: string;
   approvalSecret?: string;
   approvalTtlMs?: number;
   /** The tools the flow may use (default: the built-ins); see workspaceToolRegistry. */
@@ -52,6 +55,8 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
   const approvalOpts = { db: opts.db, secret, now };
   const registry = opts.registry ?? builtinRegistry;
   const network = opts.doc.settings.network;
+  // The workspace library, read-only under each thread's files (docs/library.md "Mounting").
+  const libraryDir = opts.doc.settings.library.mount && opts.workspaceId ? libraryFilesDirFor(workspaces, opts.workspaceId) : undefined;
   const memory = opts.memory === undefined ? bindMemory({ db: opts.db, settings: opts.doc.settings.memory, now }) : opts.memory;
   const blobs: EngineDeps["blobs"] = {
     async put(threadId, toolName, toolCallId, content) {
@@ -79,6 +84,7 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
         // Large outputs are kept whole (up to 10M chars) and evicted to blob storage.
         return runTool(name, args, {
           workspaceDir,
+          ...(libraryDir ? { libraryDir } : {}),
           registry,
           maxOutputChars: 10_000_000,
           blobs: { read: (pointer) => blobs.read(threadId, pointer) },
@@ -93,7 +99,7 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
       },
       async reconcile(name, args, threadId, call) {
         const workspaceDir = await ensureWorkspace(workspaces, threadId);
-        return reconcileTool(name, args, { workspaceDir, registry, callKey: callKey(threadId, call.toolCallId) });
+        return reconcileTool(name, args, { workspaceDir, ...(libraryDir ? { libraryDir } : {}), registry, callKey: callKey(threadId, call.toolCallId) });
       },
     },
     blobs,

@@ -199,7 +199,16 @@ export const FlowMemory = z.object({
   shortTermTtlHours: z.number().int().min(1).max(24 * 30).default(24),
 });
 
-/** Flow-level settings (limits; 6: memory; 7: network). */
+/**
+ * The workspace library as the flow's threads see it (docs/library.md "Mounting"): when
+ * `mount` is on, every thread's file tools see the library's files read-only under the
+ * thread's own files.
+ */
+export const FlowLibrary = z.object({
+  mount: z.boolean().default(false),
+});
+
+/** Flow-level settings (limits; 6: memory; 7: network; the workspace library). */
 export const FlowSettings = z.object({
   name: z.string().min(1).max(120),
   description: z.string().max(2000).default(""),
@@ -219,6 +228,7 @@ export const FlowSettings = z.object({
     .prefault({}),
   network: FlowNetwork.prefault({}),
   memory: FlowMemory.prefault({}),
+  library: FlowLibrary.prefault({}),
 });
 
 /**
@@ -255,8 +265,9 @@ export type RulePermission = z.infer<typeof RulePermission>;
 export type ArgMatcher = z.infer<typeof ArgMatcher>;
 export type RouteCondition = z.infer<typeof RouteCondition>;
 
-/** The network and memory settings of a new flow: no network, memory on, accept promoted facts by hand. */
-export const DEFAULT_NETWORK_AND_MEMORY: Pick<FlowDocument["settings"], "network" | "memory"> = {
+/** The network, memory and library settings of a new flow: no network, memory on, accept promoted facts by hand, library not mounted. */
+export const DEFAULT_NETWORK_AND_MEMORY: Pick<FlowDocument["settings"], "network" | "memory" | "library"> = {
   network: FlowNetwork.parse({}),
   memory: FlowMemory.parse({}),
+  library: FlowLibrary.parse({}),
 };

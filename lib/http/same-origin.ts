@@ -24,9 +24,12 @@ function requestHost(headers: Headers): string | null {
  *   a request with neither comes from a program, not from a page.
  * - A body must be declared JSON (`application/json` or `+json`): an HTML form can post
  *   only `text/plain`, `multipart/form-data` or `application/x-www-form-urlencoded`.
+ * - `opts.multipart` (upload routes, docs/library.md "Uploading"): a `multipart/form-data`
+ *   body passes too, but only when the browser showed it is same-origin (`Sec-Fetch-Site` or
+ *   `Origin` present and matching), since an HTML form elsewhere can post multipart.
  * @returns AppError forbidden ("cross_origin") or unsupported_media_type ("not_json"), or null.
  */
-export function crossSiteRefusal(req: Request): AppError | null {
+export function crossSiteRefusal(req: Request, opts: { multipart?: boolean } = {}): AppError | null {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return null;
   const h = req.headers;
   const site = h.get("sec-fetch-site");
@@ -51,6 +54,7 @@ export function crossSiteRefusal(req: Request): AppError | null {
   }
   const type = h.get("content-type");
   const hasBody = type !== null || Number(h.get("content-length") ?? "0") > 0 || h.has("transfer-encoding");
+  if (opts.multipart && type !== null && /^multipart\/form-data\s*;/i.test(type.trim()) && (site !== null || origin !== null)) return null;
   if (hasBody && (type === null || !JSON_TYPE.test(type.trim()))) {
     return new AppError("unsupported_media_type", "not_json", `A request signed in with the session cookie must send its body as JSON (content-type: application/json), not ${(type ?? "no content type").slice(0, 100)}.`);
   }

@@ -57,8 +57,8 @@ function summaryContent(task: string, target: string, sources: SourceText[], con
 }
 
 /** Chooses the tool call for a single-call step, or a text reply when it needs none or cannot be done. */
-function chooseTool(task: string, context: ContextEntry[]): ToolChoice | { text: string } | undefined {
-  const other = chooseOtherTool(task);
+function chooseTool(task: string, context: ContextEntry[], tools: Set<string>): ToolChoice | { text: string } | undefined {
+  const other = chooseOtherTool(task, tools);
   if (other) return other;
   const files = fileNames(task);
   const lower = task.toLowerCase();
@@ -271,7 +271,7 @@ export function executorReply(options: LanguageModelV4CallOptions, system: strin
     if (feedback && last.toolName === "write_file") reports.push(revisionNote(feedback, String(last.input.content ?? "")));
     return { kind: "text", text: reports.join("\n\n") };
   }
-  const choice = chooseTool(task, context);
+  const choice = chooseTool(task, context, tools);
   if (!choice) {
     const text = answerInText(task, context, memoryFacts(user));
     return /^I am the offline model\b/.test(text) ? impossible(text) : { kind: "text", text };

@@ -105,7 +105,7 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
   const read = (file: string) => step("read_file", `Read ${file}`, `The full text of ${file}.`);
   // remember / recall / http_request / run_javascript / "use <tool> with {…}": one step for
   // an agent that has that tool, worded as the user put it (the executor reads the call from it).
-  const other = chooseOtherTool(task);
+  const other = chooseOtherTool(task, new Set(agents.flatMap((a) => a.tools)));
   if (other) return [step(other.toolName, task.trim(), `The result of ${other.toolName}.`)];
   const files = fileNames(task);
   const lower = task.toLowerCase();
@@ -222,6 +222,7 @@ const TOOL_CAPABILITY: Record<string, string> = {
   read_file: "read files",
   write_file: "write files",
   delete_file: "delete files",
+  search_files: "search the files",
 };
 
 export function plannerReply(options: LanguageModelV4CallOptions, system: string, user: string, tools: Set<string>): Reply {
@@ -234,7 +235,7 @@ export function plannerReply(options: LanguageModelV4CallOptions, system: string
   const flowTools = new Set(agents.flatMap((a) => a.tools));
   const missing: Missing[] = task ? missingCapabilities(task, flowTools) : [];
   const rest = missing.length > 0 ? withoutDelivery(task) : task;
-  const other = rest ? chooseOtherTool(rest) : undefined;
+  const other = rest ? chooseOtherTool(rest, flowTools) : undefined;
   if (other && !flowTools.has(other.toolName) && missing.length === 0) {
     missing.push({ capability: TOOL_CAPABILITY[other.toolName] ?? `use the ${other.toolName} tool`, reason: `no agent of this flow has the ${other.toolName} tool` });
   }

@@ -130,3 +130,33 @@ describe("offline model: steps for the non-file tools and answers from memory", 
     expect(without.text).toContain("can't answer");
   });
 });
+
+describe("offline model: search_files (docs/library.md)", () => {
+  const searchTools = { ...otherTools, ...fileTools, search_files: tool({ description: "Search", inputSchema: z.object({ query: z.string(), path: z.string().optional() }) }) };
+
+  it("searches when asked where the files say something, or to search them", async () => {
+    expect(await executorCall("Where does notes.md say the launch date is?", searchTools)).toEqual({ toolName: "search_files", input: { query: "the launch date is", path: "notes.md" } });
+    expect(await executorCall("Where do the files mention PostgreSQL?", searchTools)).toEqual({ toolName: "search_files", input: { query: "PostgreSQL" } });
+    expect(await executorCall('Search the files for "expense reports".', searchTools)).toEqual({ toolName: "search_files", input: { query: "expense reports" } });
+  });
+
+  it("keeps reading the named file when the agent has no search_files", async () => {
+    expect(await executorCall("Where does notes.md say the launch date is?", { ...otherTools, ...fileTools })).toEqual({ toolName: "read_file", input: { path: "notes.md" } });
+  });
+
+  it("answers with each passage cited as file:start-end", async () => {
+    const value = { query: "launch", results: [{ file: "notes.md", lines: [6, 7], text: "## Launch\nThe launch date is March 14.", score: 3 }], filesSearched: 2, filesSkipped: 0, capped: false };
+    expect(await reportAfter("search_files", { query: "launch" }, value)).toBe('Found in the files for "launch" (file:lines):\n- notes.md:6-7: "## Launch The launch date is March 14."');
+    expect(await reportAfter("search_files", { query: "zebra" }, { ...value, results: [] })).toBe('Nothing in the files matches "zebra".');
+  });
+
+  it("plans one search step for an agent that has search_files, and reads the file when none has", async () => {
+    const searcher: AgentInfo = { id: "searcher", name: "Searcher", instructions: "Search.", tools: [{ name: "search_files", description: "Search." }] };
+    const withSearch = await generateText({ ...planRequest("Where does notes.md say the launch date is?"), system: plannerSystem({ instructions: "", agents: [chat, worker, searcher] }) });
+    expect(PlanProposal.parse(withSearch.toolCalls[0]?.input).steps).toEqual([
+      { agent_id: "searcher", task: "Where does notes.md say the launch date is?", expected_output: expect.any(String), depends_on: [] },
+    ]);
+    const without = await generateText({ ...planRequest("Where does notes.md say the launch date is?"), system: plannerSystem({ instructions: "", agents: [chat, worker] }) });
+    expect(PlanProposal.parse(without.toolCalls[0]?.input).steps[0]).toMatchObject({ task: "Read notes.md" });
+  });
+});

@@ -24,10 +24,14 @@ function codeInBackticks(text: string): string | undefined {
  * "remember that X" -> remember; "what do you remember about X" / "recall X" -> recall;
  * "fetch <url>" / "GET <url>" -> http_request; "run javascript: <code>", code in
  * backticks after compute/evaluate/run, or "compute <expression> with JavaScript" ->
- * run_javascript.
+ * run_javascript; "search the files for X", "where does notes.md say X?" or "where do the
+ * files mention X?" -> search_files (docs/library.md), only when `tools` (the tools at hand;
+ * absent: any) has it, so a flow without it keeps answering from the files it reads.
  */
-export function chooseOtherTool(task: string): ToolChoice | undefined {
+export function chooseOtherTool(task: string, tools?: ReadonlySet<string>): ToolChoice | undefined {
   const text = task.replace(/^answer:\s*/i, "").trim();
+  const search = !tools || tools.has("search_files") ? searchChoice(text) : undefined;
+  if (search) return search;
   const use = /^use ([A-Za-z][\w.-]*) with (\{[\s\S]*\})\s*\.?$/i.exec(text);
   if (use?.[1] && use[2]) {
     try {
@@ -46,6 +50,20 @@ export function chooseOtherTool(task: string): ToolChoice | undefined {
   const spelled = /^(?:compute|evaluate|calculate|run)\s+([\s\S]+?)\s+(?:with|in|using)\s+(?:javascript|js|node(?:\.js)?)\s*[.!]?$/i.exec(text)?.[1];
   const script = /^run (?:javascript|js)\s*:\s*([\s\S]+)$/i.exec(text)?.[1] ?? (/^(?:compute|evaluate|calculate|run)\b/i.test(text) ? (codeInBackticks(text) ?? spelled) : undefined);
   if (script?.trim()) return { toolName: "run_javascript", input: { code: codeInBackticks(script) ?? script.trim() } };
+  return undefined;
+}
+
+/** The search_files call a question asks for (see {@link chooseOtherTool}), or undefined. */
+function searchChoice(text: string): ToolChoice | undefined {
+  const clean = (q: string) => q.trim().replace(/^["'“]|["'”]$/g, "").trim();
+  const searched = /^(?:please\s+)?(?:search|grep)\s+(?:in\s+)?(?:the\s+|all\s+(?:the\s+)?|my\s+)?(?:files|workspace|library|documents|docs)\s+(?:for|about)\s+([\s\S]+?)\s*[.?!]?$/i.exec(text);
+  if (searched?.[1]) return { toolName: "search_files", input: { query: clean(searched[1]) } };
+  const where = /^where\s+(?:does|do|did)\s+(?:the\s+)?([\w./-]+?)\s+(?:say|mention|talk about|state|describe|discuss)\s+([\s\S]+?)\s*\??$/i.exec(text);
+  if (where?.[1] && where[2]) {
+    const what = where[1];
+    const whole = /^(?:files?|documents?|docs|workspace|library|notes)$/i.test(what);
+    return { toolName: "search_files", input: { query: clean(where[2]), ...(whole || !/\.\w+$/.test(what) ? {} : { path: what }) } };
+  }
   return undefined;
 }
 
@@ -73,6 +91,17 @@ export function describeOtherTool(toolName: string, input: Record<string, unknow
       const facts = field(v, "facts");
       if (!Array.isArray(facts) || facts.length === 0) return `Nothing is remembered about "${String(input.query)}".`;
       return `Remembered about "${String(input.query)}":\n${facts.map((f) => `- ${String(field(f, "content"))}`).join("\n")}`;
+    }
+    case "search_files": {
+      const results = field(v, "results");
+      if (!Array.isArray(results) || results.length === 0) return `Nothing in the files matches "${String(input.query)}".`;
+      const cite = (r: unknown) => {
+        const lines = field(r, "lines");
+        const [from, to] = Array.isArray(lines) ? lines : [];
+        const text = String(field(r, "text") ?? "").replace(/\s*\n\s*/g, " ");
+        return `- ${String(field(r, "file"))}:${String(from)}-${String(to)}: "${text}"`;
+      };
+      return `Found in the files for "${String(input.query)}" (file:lines):\n${results.map(cite).join("\n")}`;
     }
     default:
       return undefined;

@@ -191,6 +191,10 @@ export function executorSystem(agent: AgentInfo): string {
     "- If an earlier result is a person's answer (who the text is for, what to focus on), shape your work by it: name that audience and put that focus first.",
     '- If an earlier result is "Reviewer feedback", act on it: use every source it says was unused and leave out every point it says is unsupported.',
     "- When the step is done, reply with plain text (no tool call): the step's result.",
+    // search_files answers passages with their lines (docs/library.md "search_files").
+    ...(agent.tools.some((t) => t.name === "search_files")
+      ? ['- To find where the files say something, call search_files; cite every fact you take from it as "file:start-end" (e.g. "notes.md:3-5").']
+      : []),
   ].join("\n");
 }
 

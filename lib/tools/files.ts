@@ -4,7 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { AppError, isAppError } from "../errors";
 import { realWorkspaceRoot, resolveInWorkspace, splitWorkspacePath, toWorkspacePath } from "./sandbox";
-import type { ToolDefinition } from "./types";
+import type { ToolContext, ToolDefinition } from "./types";
 
 /**
  * The four built-in file tools (docs/architecture.md#tools-and-mcp). Each works only inside the thread's workspace
@@ -56,6 +56,8 @@ const ListEntry = z.object({
   type: z.enum(["file", "dir"]),
   /** Size in bytes; 0 for directories. */
   sizeBytes: z.number().int().nonnegative(),
+  /** True for a file of the mounted workspace library that the thread has no copy of (docs/library.md). */
+  readOnly: z.literal(true).optional(),
 });
 
 /** list_files: the entries of one workspace directory, sorted by name (docs/architecture.md#tools-and-mcp). */
@@ -69,30 +71,43 @@ export const listFiles = fileTool({
   }),
   output: z.array(ListEntry),
   async run({ path: rel }, ctx) {
-    const dir = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
+    const lower = await listLibraryLayer(ctx, rel);
+    let upper: z.infer<typeof ListEntry>[];
     try {
-      if (!(await fs.stat(dir)).isDirectory()) {
-        throw new AppError("bad_request", "not_a_directory", `${JSON.stringify(rel)} is a file, not a directory; use read_file.`);
-      }
-      const entries: z.infer<typeof ListEntry>[] = [];
-      for (const name of (await fs.readdir(dir)).sort()) {
-        if (ctx.signal.aborted) break;
-        let real: string;
-        try {
-          // Symlinks are listed as what they point to, and only when that stays inside.
-          real = await resolveInWorkspace(ctx.workspaceDir, `${rel}/${name}`, { mustExist: true });
-        } catch {
-          continue;
-        }
-        const st = await fs.stat(real);
-        entries.push({ name, type: st.isDirectory() ? "dir" : "file", sizeBytes: st.isDirectory() ? 0 : st.size });
-      }
-      return entries;
+      upper = await listLayer(ctx.workspaceDir, rel, ctx.signal);
     } catch (err) {
-      throw fsError(err, rel);
+      if (!lower || !isAppError(err) || err.reason !== "not_found") throw err;
+      upper = [];
     }
+    return lower ? mergeLayers(upper, lower) : upper;
   },
 });
+
+/** The entries of one directory of a layer (the thread's workspace, or the library), sorted by name. */
+async function listLayer(root: string, rel: string, signal: AbortSignal): Promise<z.infer<typeof ListEntry>[]> {
+  const dir = await resolveInWorkspace(root, rel, { mustExist: true });
+  try {
+    if (!(await fs.stat(dir)).isDirectory()) {
+      throw new AppError("bad_request", "not_a_directory", `${JSON.stringify(rel)} is a file, not a directory; use read_file.`);
+    }
+    const entries: z.infer<typeof ListEntry>[] = [];
+    for (const name of (await fs.readdir(dir)).sort()) {
+      if (signal.aborted) break;
+      let real: string;
+      try {
+        // Symlinks are listed as what they point to, and only when that stays inside.
+        real = await resolveInWorkspace(root, `${rel}/${name}`, { mustExist: true });
+      } catch {
+        continue;
+      }
+      const st = await fs.stat(real);
+      entries.push({ name, type: st.isDirectory() ? "dir" : "file", sizeBytes: st.isDirectory() ? 0 : st.size });
+    }
+    return entries;
+  } catch (err) {
+    throw fsError(err, rel);
+  }
+}
 
 /** read_file: the UTF-8 text of one workspace file of at most 1 MB (docs/architecture.md#tools-and-mcp). */
 export const readFile = fileTool({
@@ -104,8 +119,7 @@ export const readFile = fileTool({
   }),
   output: z.object({ path: z.string(), content: z.string() }),
   async run({ path: rel }, ctx) {
-    const abs = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
-    const root = await realWorkspaceRoot(ctx.workspaceDir);
+    const { abs, root } = await resolveReadable(ctx, rel);
     try {
       const handle = await fs.open(abs, constants.O_RDONLY | NOFOLLOW);
       try {
@@ -206,6 +220,7 @@ export const deleteFile = fileTool({
   },
   async run({ path: rel }, ctx) {
     const segments = splitWorkspacePath(rel);
+    await refuseLibraryOnly(ctx, rel);
     const abs = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
     const root = await realWorkspaceRoot(ctx.workspaceDir);
     try {
@@ -223,3 +238,75 @@ export const deleteFile = fileTool({
     }
   },
 });
+
+// The mounted workspace library (docs/library.md "Mounting"): a read-only lower layer under
+// the thread's workspace, resolved here in code (no symlinks). The thread's own files win;
+// write_file always writes the thread's copy; a library-only file cannot be deleted.
+
+/** True for the AppErrors that mean "not there" (the path, or the library folder itself). */
+function isMissingError(err: unknown): boolean {
+  return isAppError(err) && (err.reason === "not_found" || err.reason === "workspace_missing");
+}
+
+/** The library's real path for `rel`, or null when no library is mounted or it has no such path. */
+async function libraryPath(ctx: ToolContext, rel: string): Promise<{ abs: string; root: string } | null> {
+  if (!ctx.libraryDir) return null;
+  try {
+    const abs = await resolveInWorkspace(ctx.libraryDir, rel, { mustExist: true });
+    return { abs, root: await realWorkspaceRoot(ctx.libraryDir) };
+  } catch (err) {
+    if (isMissingError(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Where read_file reads `rel`: the thread's own file, else the mounted library's.
+ * @throws the thread's resolution error (not_found, sandbox_violation) when neither has it.
+ */
+async function resolveReadable(ctx: ToolContext, rel: string): Promise<{ abs: string; root: string }> {
+  try {
+    const abs = await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
+    return { abs, root: await realWorkspaceRoot(ctx.workspaceDir) };
+  } catch (err) {
+    if (!isMissingError(err)) throw err;
+    const lower = await libraryPath(ctx, rel);
+    if (lower) return lower;
+    throw err;
+  }
+}
+
+/** The library's entries of directory `rel`, marked read-only; null when there is none to show. */
+async function listLibraryLayer(ctx: ToolContext, rel: string): Promise<z.infer<typeof ListEntry>[] | null> {
+  const lower = await libraryPath(ctx, rel);
+  if (!lower || !(await fs.stat(lower.abs)).isDirectory()) return null;
+  const entries = await listLayer(lower.root, rel, ctx.signal);
+  return entries.map((e) => (e.type === "file" ? { ...e, readOnly: true as const } : e));
+}
+
+/** The union of two listings by name, sorted; the thread's entry wins over the library's. */
+function mergeLayers(upper: z.infer<typeof ListEntry>[], lower: z.infer<typeof ListEntry>[]): z.infer<typeof ListEntry>[] {
+  const byName = new Map(lower.map((e) => [e.name, e]));
+  for (const e of upper) byName.set(e.name, e);
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * Refuses to delete a file that only the mounted library has.
+ * @throws AppError forbidden / "read_only_library_file".
+ */
+async function refuseLibraryOnly(ctx: ToolContext, rel: string): Promise<void> {
+  if (!ctx.libraryDir) return;
+  try {
+    await resolveInWorkspace(ctx.workspaceDir, rel, { mustExist: true });
+  } catch (err) {
+    if (isMissingError(err) && (await libraryPath(ctx, rel))) {
+      throw new AppError(
+        "forbidden",
+        "read_only_library_file",
+        `${JSON.stringify(rel)} is a read-only library file: it cannot be deleted from a thread. An owner can remove it in Settings > Library.`,
+      );
+    }
+    throw err;
+  }
+}

@@ -31,6 +31,8 @@ export const DEFAULT_MAX_OUTPUT_CHARS = 200_000;
 export interface RunToolOptions {
   /** Absolute path of the thread's workspace (the sandbox root). */
   workspaceDir: string;
+  /** The mounted workspace library's files (ToolContext.libraryDir); absent: none. */
+  libraryDir?: string;
   /** Wall-clock limit, ms; the tool's own `timeoutMs` still applies when shorter. */
   timeoutMs?: number;
   /** Cap on the output text, chars (default {@link DEFAULT_MAX_OUTPUT_CHARS}). */
@@ -206,6 +208,7 @@ async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolO
     // Only these capabilities reach a tool: never the engine, agents or policies (docs/architecture.md#tools-and-mcp).
     const ctx: ToolContext = {
       workspaceDir: opts.workspaceDir,
+      ...(opts.libraryDir ? { libraryDir: opts.libraryDir } : {}),
       signal: controller.signal,
       ...(opts.blobs ? { blobs: opts.blobs } : {}),
       ...(opts.network ? { network: opts.network } : {}),
@@ -219,8 +222,9 @@ async function runChecked(def: ToolDefinition, rawInput: unknown, opts: RunToolO
     result = await Promise.race([running, timeout]);
   } catch (err) {
     const message = (err instanceof Error ? err.message : String(err)).replaceAll(opts.workspaceDir, "<workspace>");
-    if (isAppError(err)) return finish("error", message, err.reason);
-    return finish("error", `Tool "${def.name}" failed: ${message}`, "tool_error");
+    const shown = opts.libraryDir ? message.replaceAll(opts.libraryDir, "<library>") : message;
+    if (isAppError(err)) return finish("error", shown, err.reason);
+    return finish("error", `Tool "${def.name}" failed: ${shown}`, "tool_error");
   } finally {
     clearTimeout(timer);
   }
@@ -255,7 +259,10 @@ export async function reconcileTool(name: string, rawInput: unknown, opts: RunTo
   if (!parsed.success) return { kind: "ask" };
   if (def.observe) {
     try {
-      const ctx: ToolContext = { workspaceDir: opts.workspaceDir, signal: AbortSignal.timeout(OBSERVE_TIMEOUT_MS), ...(opts.callKey ? { callKey: opts.callKey } : {}) };
+      const ctx: ToolContext = {
+        workspaceDir: opts.workspaceDir,
+        ...(opts.libraryDir ? { libraryDir: opts.libraryDir } : {}),
+        signal: AbortSignal.timeout(OBSERVE_TIMEOUT_MS), ...(opts.callKey ? { callKey: opts.callKey } : {}) };
       const seen = await def.observe(parsed.data, ctx);
       if (seen?.happened) return { kind: "happened", output: cap(stringify(seen.output), opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS) };
       if (seen && !seen.happened) return { kind: "retry", why: "not_happened" };

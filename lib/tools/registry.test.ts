@@ -6,7 +6,7 @@ import { runJavascript } from "./run-javascript";
 import type { ToolDefinition } from "./types";
 
 describe("built-in registry", () => {
-  it("holds the file tools, rehydrate, http_request, run_javascript, remember and recall", () => {
+  it("holds the file tools, search_files, rehydrate, http_request, run_javascript, remember and recall", () => {
     expect(Object.keys(builtinTools).sort()).toEqual([
       "delete_file",
       "http_request",
@@ -16,6 +16,7 @@ describe("built-in registry", () => {
       "rehydrate",
       "remember",
       "run_javascript",
+      "search_files",
       "write_file",
     ]);
     expect(getTool("http_request")).toBe(httpRequest);
@@ -34,6 +35,7 @@ describe("built-in registry", () => {
       ["rehydrate", false],
       ["remember", true],
       ["run_javascript", false],
+      ["search_files", false],
       ["write_file", true],
     ]);
     expect(isSideEffectTool("remember")).toBe(true);

@@ -4,10 +4,11 @@ import { httpRequest } from "./http-request";
 import { recall, remember } from "./memory-tools";
 import { rehydrate } from "./rehydrate";
 import { runJavascript } from "./run-javascript";
+import { searchFiles } from "./search-files";
 import type { ToolCatalogEntry, ToolDefinition } from "./types";
 
 /**
- * The built-in tools by name (docs/architecture.md#tools-and-mcp): the four sandboxed file tools, `rehydrate`,
+ * The built-in tools by name (docs/architecture.md#tools-and-mcp): the four sandboxed file tools, `search_files` (docs/library.md), `rehydrate`,
  * `http_request` (the flow's network allowlist), `run_javascript` (QuickJS sandbox) and
  * `remember` / `recall` (long-term memory).
  */
@@ -16,6 +17,7 @@ export const builtinTools: Record<string, ToolDefinition> = {
   [readFile.name]: readFile,
   [writeFile.name]: writeFile,
   [deleteFile.name]: deleteFile,
+  [searchFiles.name]: searchFiles,
   [rehydrate.name]: rehydrate,
   [httpRequest.name]: httpRequest,
   [runJavascript.name]: runJavascript,

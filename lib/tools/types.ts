@@ -10,6 +10,11 @@ export type PermissionLevel = "user" | "admin" | "system";
 export interface ToolContext {
   /** Absolute path of the thread's workspace directory (the sandbox root). */
   workspaceDir: string;
+  /**
+   * Absolute path of the workspace library's files when the flow mounts it (docs/library.md):
+   * the read-only lower layer under `workspaceDir`. Absent: no library.
+   */
+  libraryDir?: string;
   /** Aborted when the gateway's timeout fires. */
   signal: AbortSignal;
   /** Read access to this thread's evicted outputs (for `rehydrate`); absent outside runs. */

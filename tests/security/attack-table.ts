@@ -311,6 +311,11 @@ export const ATTACKS: Attack[] = [
     request: (v) => ({ path: `${W(v)}/secrets/SEEDED_TOKEN`, body: { hosts: ["evil.example.com"] } }),
   },
   { route: "/api/workspaces/[workspaceId]/secrets/[name]", method: "DELETE", verb: "delete a secret", need: "owner", request: (v) => ({ path: `${W(v)}/secrets/SEEDED_TOKEN` }) },
+  // Workspace library (docs/library.md): members list it, owners upload and delete. The
+  // upload's role check comes before its body is read, so a JSON body is refused the same way.
+  { route: "/api/workspaces/[workspaceId]/library", method: "GET", verb: "list a workspace's library", need: "member", request: (v) => ({ path: `${W(v)}/library` }) },
+  { route: "/api/workspaces/[workspaceId]/library", method: "POST", verb: "upload a file into a workspace's library", need: "owner", request: (v) => ({ path: `${W(v)}/library`, body: { file: "planted.md" } }) },
+  { route: "/api/workspaces/[workspaceId]/library/[name]", method: "DELETE", verb: "delete a library file", need: "owner", request: (v) => ({ path: `${W(v)}/library/notes.md` }) },
   // Members
   { route: "/api/workspaces/[workspaceId]/members", method: "GET", verb: "list a workspace's members", need: "member", request: (v) => ({ path: `${W(v)}/members` }) },
   {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ApiKeys } from "@/components/settings/api-keys";
 import { InstanceAdmin } from "@/components/settings/instance-admin";
+import { LibrarySection } from "@/components/settings/library";
 import { MembersForm } from "@/components/settings/members-form";
 import { MyInvitations } from "@/components/settings/my-invitations";
 import { ProviderForm } from "@/components/settings/provider-form";
@@ -19,6 +20,8 @@ import { requireUser } from "@/lib/http/with-user";
 import { listProviders } from "@/lib/models/provider-settings";
 import { listWebhooks } from "@/lib/webhooks/endpoints";
 import { listSecrets } from "@/lib/workspace-secrets/service";
+import { env } from "@/lib/env";
+import { listLibrary } from "@/lib/tools/library";
 
 export const dynamic = "force-dynamic";
 
@@ -35,7 +38,7 @@ const PROVIDERS = [
  * model providers (keys are sealed at rest and never shown again), the workspaces I
  * belong to with their members and, for owners, pending invitations (docs/security.md "Roles
  * and powers"), my API keys (docs/api.md "API keys"), the webhooks of the workspaces I own
- * (docs/webhooks.md), the secrets of my workspaces (docs/secrets.md), and, for instance admins only, the "Instance" section (accounts,
+ * (docs/webhooks.md), the secrets of my workspaces (docs/secrets.md), each workspace's library (docs/library.md), and, for instance admins only, the "Instance" section (accounts,
  * workspaces).
  */
 export default async function SettingsPage() {
@@ -48,6 +51,7 @@ export default async function SettingsPage() {
       invitations: can(ws.role, "manage") ? await listInvitations(db(), user.id, ws.id) : [],
       webhooks: ws.role === "owner" ? await listWebhooks(db(), user.id, ws.id) : null,
       secrets: await listSecrets(db(), user.id, ws.id),
+      library: await listLibrary(env().WORKSPACES_DIR, ws.id),
     })),
   );
   const instance = admin ? await instanceOverview(db(), user.id) : null;
@@ -100,6 +104,14 @@ export default async function SettingsPage() {
       </p>
       {workspaces.map(({ ws, secrets }) => (
         <SecretsSection key={ws.id} workspace={ws} secrets={secrets} owner={ws.role === "owner"} />
+      ))}
+      <h2>Library</h2>
+      <p className="muted">
+        Files a flow can mount read-only into every thread (flow settings, "Mount the workspace library"). Owners upload text, PDF and
+        DOCX files; every member sees the list.
+      </p>
+      {workspaces.map(({ ws, library }) => (
+        <LibrarySection key={ws.id} workspace={ws} files={library} canManage={ws.role === "owner"} />
       ))}
       {instance ? <InstanceAdmin accounts={instance.accounts} workspaces={instance.workspaces} /> : null}
     </main>

@@ -1,0 +1,15 @@
+// DELETE /api/workspaces/:workspaceId/library/:name - delete one library file (owners only).
+import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { requireLibraryAccess } from "@/lib/library/access";
+import { withUser } from "@/lib/http/with-user";
+import { deleteLibraryFile } from "@/lib/tools/library";
+import { Params } from "./schema";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = withUser({ params: Params }, async (_req, { user, params }) => {
+  await requireLibraryAccess(db(), user.id, params.workspaceId, "manage");
+  await deleteLibraryFile(env().WORKSPACES_DIR, params.workspaceId, params.name, user.id);
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,157 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "../../lib/db/client";
+import type { FlowDocument } from "../../lib/flow/schema";
+import { workspaceAssistant } from "../../templates/workspace-assistant";
+import { type Client, lastPart, readStream, signIn } from "./client";
+import type { PendingApproval } from "./runs";
+import { startServer, type TestServer } from "./server";
+
+/**
+ * The workspace library over real HTTP against the built app (docs/library.md): owners upload,
+ * other members list, other workspaces get 404; a flow that mounts it lets its runs read and
+ * search the library's files (search_files cites file and lines, and the lines hold the fact);
+ * a thread's write makes the thread's own copy and leaves the library unchanged.
+ */
+
+type ErrorBody = { error: { code: string; reason: string; message: string } };
+
+const POLICY = ["# Refund policy", "", "Customers may return goods for any reason.", "", "## Deadlines", "Refunds are paid within 30 days of the return.", "Store credit never expires."].join("\n");
+
+function form(files: { name: string; data: Uint8Array | string }[]): FormData {
+  const f = new FormData();
+  for (const { name, data } of files) f.append("file", new Blob([typeof data === "string" ? new TextEncoder().encode(data) : new Uint8Array(data)]), name);
+  return f;
+}
+
+describe("workspace library over HTTP", () => {
+  let s: TestServer;
+  let alice: Client;
+  let bob: Client;
+  let carol: Client;
+  let victor: Client;
+  let workspaceA: string;
+  let mountedFlow: string;
+
+  beforeAll(async () => {
+    s = await startServer();
+    const [a, b, c, v] = s.users;
+    if (!a || !b || !c || !v) throw new Error("users");
+    [alice, bob, carol, victor] = await Promise.all([signIn(s.url, a.email, a.password), signIn(s.url, b.email, b.password), signIn(s.url, c.email, c.password), signIn(s.url, v.email, v.password)]);
+    const db = createDb(s.dbUrl);
+    workspaceA = (await db.flow.findUniqueOrThrow({ where: { id: a.flowId } })).workspaceId;
+    await db.$disconnect();
+    // A flow of alice's workspace that mounts the library, whose assistant also has search_files.
+    const doc = structuredClone(workspaceAssistant) as FlowDocument;
+    doc.settings.library = { mount: true };
+    doc.nodes.push({ id: "t-search", type: "tool", position: { x: 720, y: 440 }, data: { tool: "search_files" } });
+    doc.edges.push({ id: "e-search", source: "assistant", target: "t-search" });
+    const created = await alice.post("/api/flows", { template: "workspace-assistant" });
+    mountedFlow = ((await created.json()) as { flowId: string }).flowId;
+    expect((await alice.post(`/api/flows/${mountedFlow}/versions`, { document: doc, message: "mount the library" })).status).toBe(201);
+  }, 120_000);
+  afterAll(async () => s?.stop());
+
+  const libraryUrl = (ws = workspaceA) => `/api/workspaces/${ws}/library`;
+  const upload = (c: Client, files: { name: string; data: Uint8Array | string }[], ws = workspaceA) =>
+    c.fetch(libraryUrl(ws), { method: "POST", body: form(files), headers: { origin: s.url } });
+  const libraryFile = (name: string) => path.join(s.workspacesDir, ".library", workspaceA, "files", name);
+
+  /** Runs `task` in a new thread of the mounted flow; the stream's chunks. */
+  async function run(task: string) {
+    const created = await alice.post("/api/threads", { flowId: mountedFlow, task });
+    expect(created.status).toBe(201);
+    const { threadId } = (await created.json()) as { threadId: string };
+    const res = await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: task } });
+    expect(res.status).toBe(200);
+    const chunks = await readStream(res);
+    return { threadId, chunks, answer: chunks.filter((c) => c.type === "text-delta").map((c) => c.delta ?? "").join("") };
+  }
+
+  it("an owner uploads; members list; approvers and viewers cannot upload or delete; other workspaces get 404", async () => {
+    const res = await upload(alice, [{ name: "policy.md", data: POLICY }]);
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { files: unknown[] }).files).toEqual([expect.objectContaining({ name: "policy.md", kind: "text", sizeBytes: Buffer.byteLength(POLICY) })]);
+    for (const c of [alice, carol, victor]) {
+      const listed = await c.fetch(libraryUrl());
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as { files: { name: string }[] }).files.map((f) => f.name)).toEqual(["policy.md"]);
+    }
+    for (const c of [carol, victor]) {
+      const refused = await upload(c, [{ name: "mine.md", data: "x" }]);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as ErrorBody).error.reason).toBe("role_forbidden");
+      expect((await c.fetch(`${libraryUrl()}/policy.md`, { method: "DELETE", headers: { origin: s.url } })).status).toBe(403);
+    }
+    expect((await bob.fetch(libraryUrl())).status).toBe(404);
+    expect((await upload(bob, [{ name: "x.md", data: "x" }])).status).toBe(404);
+    expect((await bob.fetch(`${libraryUrl()}/policy.md`, { method: "DELETE", headers: { origin: s.url } })).status).toBe(404);
+    expect(readFileSync(libraryFile("policy.md"), "utf8")).toBe(POLICY);
+  });
+
+  it("refuses binaries, bad names, too large files and a cross-site cookie upload, with the reason", async () => {
+    const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1, 0, 0, 0, 1, 8, 6, 0, 0, 0]);
+    const bin = await upload(alice, [{ name: "image.md", data: png }]);
+    expect(bin.status).toBe(415);
+    expect(((await bin.json()) as ErrorBody).error.reason).toBe("unsupported_file_type");
+    const hidden = await upload(alice, [{ name: ".env", data: "A=1" }]);
+    expect(hidden.status).toBe(422);
+    const big = await upload(alice, [{ name: "big.txt", data: "a".repeat(10 * 1_048_576 + 1) }]);
+    expect(big.status).toBe(413);
+    const foreign = await alice.fetch(libraryUrl(), { method: "POST", body: form([{ name: "x.md", data: "x" }]), headers: { origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    const json = await alice.post(libraryUrl(), { file: "x" });
+    expect(json.status).toBe(415);
+    expect(((await (await alice.fetch(libraryUrl())).json()) as { files: { name: string }[] }).files.map((f) => f.name)).toEqual(["policy.md"]);
+  });
+
+  it("a run of a flow that mounts the library reads the library file", async () => {
+    const { chunks, answer } = await run("Read policy.md");
+    expect(lastPart(chunks, "data-run")?.status).toBe("completed");
+    expect(answer).toContain("Refunds are paid within 30 days of the return.");
+    // The template flow does not mount it: there, the file is not found.
+    const other = await alice.post("/api/threads", { flowId: s.users[0]?.flowId, task: "Read policy.md" });
+    const { threadId } = (await other.json()) as { threadId: string };
+    const plain = await readStream(await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: "Read policy.md" } }));
+    expect(plain.filter((c) => c.type === "text-delta").map((c) => c.delta ?? "").join("")).not.toContain("within 30 days");
+  });
+
+  it("a search_files answer cites file and lines, and the cited lines contain the fact", async () => {
+    const { chunks, answer } = await run("Where does policy.md say refunds are paid?");
+    expect(lastPart(chunks, "data-run")?.status).toBe("completed");
+    const citation = /policy\.md:(\d+)-(\d+)/.exec(answer);
+    expect(citation, answer).not.toBeNull();
+    const [from, to] = [Number(citation?.[1]), Number(citation?.[2])];
+    const cited = readFileSync(libraryFile("policy.md"), "utf8").split("\n").slice(from - 1, to).join("\n");
+    expect(cited).toContain("Refunds are paid within 30 days");
+  });
+
+  it("a thread's write makes its own copy; the library is unchanged; an owner deletes the file", async () => {
+    const task = "Write policy.md with content: the thread's own policy";
+    const created = await alice.post("/api/threads", { flowId: mountedFlow, task });
+    const { threadId } = (await created.json()) as { threadId: string };
+    const first = await readStream(await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: task } }));
+    const approval = lastPart(first, "data-approval") as PendingApproval | undefined;
+    if (!approval) throw new Error(`no approval in ${JSON.stringify(first.map((x) => x.type))}`);
+    const decided = await alice.post(`/api/threads/${threadId}/stream`, {
+      input: { kind: "decision", decision: "approve", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash },
+    });
+    expect(lastPart(await readStream(decided), "data-run")?.status).toBe("completed");
+    expect(readFileSync(path.join(s.workspacesDir, threadId, "policy.md"), "utf8")).toBe("the thread's own policy");
+    expect(readFileSync(libraryFile("policy.md"), "utf8")).toBe(POLICY);
+
+    const gone = await alice.fetch(`${libraryUrl()}/policy.md`, { method: "DELETE", headers: { origin: s.url } });
+    expect(gone.status).toBe(204);
+    expect((await alice.fetch(`${libraryUrl()}/policy.md`, { method: "DELETE", headers: { origin: s.url } })).status).toBe(404);
+    expect(((await (await alice.fetch(libraryUrl())).json()) as { files: unknown[] }).files).toEqual([]);
+    const audit = readFileSync(path.join(s.workspacesDir, ".library", workspaceA, "audit.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { action: string; name: string; actorId: string });
+    expect(audit.map((a) => [a.action, a.name, a.actorId])).toEqual([
+      ["library_upload", "policy.md", s.users[0]?.id],
+      ["library_delete", "policy.md", s.users[0]?.id],
+    ]);
+  });
+});
