@@ -9,8 +9,8 @@ import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
 import { describeCall, isConfigRefusal } from "../outcomes";
 import { respondedCall } from "./approval-handler";
-import type { AgentSpec } from "../../flow/compile";
-import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usageOf } from "../state";
+import { type AgentSpec, callSettingsOf, modelRefOf } from "../../flow/compile";
+import { type BranchTask, type GraphUpdate, modelKey, type PlanStep, type StepBranch, usageOf } from "../state";
 
 /**
  * Executor (docs/architecture.md#nodes): the step's agent, an LLM with native tool calling over the tools
@@ -56,10 +56,11 @@ export function executorNode(deps: EngineDeps) {
     // Never run: the Executor handles it (below), so a model can say it cannot do the step.
     tools[REPORT_IMPOSSIBLE] = tool({ description: "Report that this step cannot be done with your tools, and why. The step then ends as not done; nothing is run.", inputSchema: ReportImpossible });
     try {
-      const { model } = deps.resolveModel(agent.model || deps.flow.defaultModel);
-      const res = await generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools });
+      const resolved = deps.resolveModel(modelRefOf(agent, deps.flow));
+      const { model } = resolved;
+      const res = await generateText({ model, ...callSettingsOf(agent), system: executorSystem(agentInfo(deps, agent)), messages, tools });
       const usage = usageOf(res.usage);
-      const spent: GraphUpdate = { token_usage: usage, step_usage: { [step.id]: usage } };
+      const spent: GraphUpdate = { token_usage: usage, step_usage: { [step.id]: usage }, model_usage: { [modelKey(resolved)]: usage } };
       const impossible = res.toolCalls.find((c) => c.toolName === REPORT_IMPOSSIBLE);
       if (impossible) {
         const parsed = ReportImpossible.safeParse(impossible.input);

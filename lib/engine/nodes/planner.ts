@@ -7,7 +7,8 @@ import { agentInfo } from "../agents";
 import { newStep } from "../plan-factory";
 import type { EngineDeps } from "../deps";
 import { emitPlan, emitStep, iso } from "../emit";
-import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type TokenUsage, usageOf } from "../state";
+import { callSettingsOf, modelRefOf } from "../../flow/compile";
+import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type TokenUsage, modelKey, usageOf } from "../state";
 
 /**
  * Planner (docs/architecture.md#nodes): asks the model for a plan through the forced `create_plan` tool,
@@ -28,33 +29,38 @@ export function plannerNode(deps: EngineDeps) {
     const now = iso(deps.now());
     const base = { id: randomUUID(), query: task, current_step_index: 0, summary: null, created_at: now, updated_at: now };
     const spent = { input_tokens: 0, output_tokens: 0 };
-    const steps = await proposeSteps(deps, task, spent, replanning ? (state.replan_reason ?? undefined) : undefined).catch((err: unknown) => err as Error);
+    const used: Record<string, TokenUsage> = {};
+    const steps = await proposeSteps(deps, task, spent, used, replanning ? (state.replan_reason ?? undefined) : undefined).catch((err: unknown) => err as Error);
     if (steps instanceof Error) {
       const plan: Plan = { ...base, status: "failed", steps: [], failure_reason: steps.message };
       emitPlan(config, deps.flow, plan);
-      return { plan, token_usage: spent, lifecycle: "FAILED", error: structuredError("plan_failed", `The planner could not make a plan: ${steps.message}`) };
+      return { plan, token_usage: spent, model_usage: used, lifecycle: "FAILED", error: structuredError("plan_failed", `The planner could not make a plan: ${steps.message}`) };
     }
     const plan: Plan = { ...base, status: "executing", steps, failure_reason: null };
     emitPlan(config, deps.flow, plan);
     for (const s of steps.filter((x) => x.status !== "pending")) emitStep(config, deps.flow, s, "plan_step_failed");
-    return { plan, token_usage: spent, replan_reason: null, lifecycle: "PLAN_CHECK" };
+    return { plan, token_usage: spent, model_usage: used, replan_reason: null, lifecycle: "PLAN_CHECK" };
   };
 }
 
-async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string): Promise<PlanStep[]> {
+async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, used: Record<string, TokenUsage>, replan?: string): Promise<PlanStep[]> {
   const { flow } = deps;
   const first = flow.agents[0];
   if (!first) throw new Error("the flow has no agent");
   if (flow.mode === "directed") return [newStep(0, first.id, task, "The answer to the task.", [], first.maxTries)];
-  const { model } = deps.resolveModel(flow.defaultModel);
+  // The Supervisor's model settings are the Planner's (docs/models.md "Per-node settings").
+  const resolved = deps.resolveModel(modelRefOf(flow.supervisor, flow));
+  const { model } = resolved;
   const res = await generateText({
     model,
+    ...callSettingsOf(flow.supervisor),
     system: plannerSystem({ instructions: flow.supervisor.instructions, agents: flow.agents.map((a) => agentInfo(deps, a)), humans: flow.humanInputs }),
     prompt: plannerPrompt(task, replan),
     tools: { create_plan: tool({ description: "Record the plan: ordered steps, each assigned to one agent.", inputSchema: PlanProposal }) },
     toolChoice: { type: "tool", toolName: "create_plan" },
   });
   Object.assign(spent, usageOf(res.usage));
+  used[modelKey(resolved)] = usageOf(res.usage);
   const call = res.toolCalls.find((c) => c.toolName === "create_plan");
   if (!call) throw new Error("the model did not call create_plan");
   const proposal = PlanProposal.parse(call.input);
