@@ -124,7 +124,7 @@ export async function userModelRegistry(db: Db, userId: string, envOverride?: Mo
   });
   const fromEnv = providersFromEnv(envOverride ?? env());
   const chosen = rows.find((r) => r.isDefault)?.provider;
-  return createModelRegistry([...fromEnv, ...saved], chosen ?? fromEnv[0]?.name);
+  return createModelRegistry([...fromEnv, ...saved], chosen ?? fromEnv[0]?.name ?? "offline");
 }
 
 /**
