@@ -1,4 +1,5 @@
 import { AppError } from "../errors";
+import { providerOf, unknownProviderMessage } from "../models/provider-ref";
 import type { FlowDocument } from "./schema";
 import { notRunnableReason, type ProviderCatalogView, type ToolCatalogView, validateFlow } from "./validate";
 
@@ -13,6 +14,11 @@ import { notRunnableReason, type ProviderCatalogView, type ToolCatalogView, vali
  */
 export function assertRunnable(doc: FlowDocument, tools: ToolCatalogView, version: number, providers?: ProviderCatalogView): void {
   const problems = validateFlow(doc, tools, providers);
+  // The flow's default model (Flow settings) is checked like a node's (docs/models.md "Validation").
+  const provider = providerOf(doc.settings.model);
+  if (providers && provider && !providers.configured(provider)) {
+    problems.unshift({ code: "unknown_provider", severity: "error", message: unknownProviderMessage("The flow's default model", doc.settings.model, provider) });
+  }
   const reason = notRunnableReason(problems);
   if (reason === null) return;
   throw new AppError("unprocessable", "flow_not_runnable", `Version ${version} of this flow cannot run: ${reason} Fix it in the editor and save a new version.`, {

@@ -40,6 +40,9 @@ describe("model settings in the flow spec (docs/models.md)", () => {
   it("refuses to run a flow naming an unconfigured provider", () => {
     const doc = FlowDocument.parse({ settings: { name: "f" }, ...flow({ planner: "anthropic:claude-x" }) });
     expect(() => assertRunnable(doc, catalog, 3, configured("openai"))).toThrowError(/Version 3 of this flow cannot run: The planner \('Supervisor'\) uses anthropic:claude-x, but no Anthropic provider is configured/);
+    const byDefault = FlowDocument.parse({ settings: { name: "f", model: "vllm:qwen" }, ...flow() });
+    expect(() => assertRunnable(byDefault, catalog, 4, configured("openai"))).toThrowError(/The flow's default model uses vllm:qwen, but no "vllm" provider is configured/);
+    expect(() => assertRunnable(byDefault, catalog, 4, configured("vllm"))).not.toThrow();
   });
 
   it("checks temperature (0-2) and max output (1-64000) on the node", () => {
