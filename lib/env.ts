@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { StdioCatalogueSetting } from "./mcp/stdio-catalogue";
+import { parseNamedProviders } from "./models/named-providers";
 import { parseOpenHostList } from "./net/open-hosts";
 import { RetentionHours } from "./db/prune-retention";
 
@@ -41,6 +42,20 @@ const EnvSchema = z.object({
   OPENAI_COMPATIBLE_BASE_URL: z.string().url().optional(),
   OPENAI_COMPATIBLE_MODEL: z.string().optional(),
   OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
+  /**
+   * More OpenAI-compatible servers, each under its own provider name (docs/models.md
+   * "Local servers"): comma-separated `name=baseUrl`, e.g.
+   * `ollama=http://127.0.0.1:11434/v1,vllm=http://10.0.0.5:8000/v1`; flows address them as
+   * `ollama:llama3.1`. Set by the operator, so their hosts count as opened (like
+   * OPENAI_COMPATIBLE_BASE_URL).
+   */
+  OPENAI_COMPATIBLE_PROVIDERS: z
+    .string()
+    .default("")
+    .superRefine((v, ctx) => {
+      const bad = parseNamedProviders(v).invalid;
+      if (bad.length > 0) ctx.addIssue({ code: "custom", message: `OPENAI_COMPATIBLE_PROVIDERS: ${bad.map((e) => JSON.stringify(e)).join(", ")} is not name=http(s)://host/path` });
+    }),
   /**
    * Embedding model for semantic memory search (SPEC.md 6), spoken to with the OpenAI
    * embeddings protocol at EMBEDDING_BASE_URL. Without both, memory search is lexical only.

@@ -40,6 +40,8 @@ export interface FlowEditorProps {
   access?: EditorAccess;
   /** The task the run form starts with (templates/index.ts suggestedTask; empty for a Blank flow). */
   defaultTask?: string;
+  /** Model providers configured for the user's runs (docs/models.md "Validation"); omitted: models are not checked. */
+  providers?: string[];
 }
 
 /**
@@ -83,7 +85,7 @@ export function FlowEditor(props: FlowEditorProps) {
   );
 }
 
-function Editor({ flowId, version: loadedVersion, document, tools, access = OWNER_ACCESS, defaultTask }: FlowEditorProps) {
+function Editor({ flowId, version: loadedVersion, document, tools, access = OWNER_ACCESS, defaultTask, providers }: FlowEditorProps) {
   const readOnlyReason = editDeniedReason(access);
   const readOnly = readOnlyReason !== null;
   const doc = useFlowState(document, { readOnly });
@@ -233,8 +235,13 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
   const structure = useStructure(nodes, edges);
   const policies = useMemo(() => structure.nodes.filter((n): n is PolicyNodeType => n.type === "policy"), [structure.nodes]);
   const problemList = useMemo(
-    () => validateFlow(structure, { known: (name) => catalog.has(name), sideEffect: (name) => catalog.get(name)?.sideEffect ?? true }),
-    [structure, catalog],
+    () =>
+      validateFlow(
+        structure,
+        { known: (name) => catalog.has(name), sideEffect: (name) => catalog.get(name)?.sideEffect ?? true },
+        providers ? { configured: (name) => providers.includes(name) } : undefined,
+      ),
+    [structure, catalog, providers],
   );
   const problems = useMemo(() => {
     const byNode = new Map<string, FlowProblem[]>();

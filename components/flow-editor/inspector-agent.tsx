@@ -8,6 +8,7 @@ import { AGENT_ICON_LABEL, AGENT_ICON_NAMES, agentIconName } from "@/lib/flow/ag
 import { AgentData } from "@/lib/flow/schema";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
 import styles from "./inspector.module.css";
+import { ModelFields } from "./model-fields";
 
 const ROLES = AgentData.shape.role.unwrap().options;
 const resolver = zodResolver(AgentData, FIELD_MESSAGES);
@@ -21,7 +22,8 @@ const ROLE_HINT: Record<(typeof ROLES)[number], string> = {
 };
 
 /**
- * The inspector of an Agent (docs/architecture.md#flows-and-compilation): name, role, instructions, model, max tries, icon
+ * The inspector of an Agent (docs/architecture.md#flows-and-compilation): name, role, instructions, model (with temperature
+ * and max output, docs/models.md), max tries, icon
  * (one of a small set of lucide icons, lib/flow/agent-icons.ts; an old emoji shows as its
  * nearest icon until another is picked) and colour.
  */
@@ -65,16 +67,7 @@ export const AgentForm = memo(function AgentForm({ nodeId, data, onApply, onPend
           rows={8}
         />
       </Field>
-      <Field id={`${id}-model`} label="Model" path="model" error={errors.model?.message} hint="Empty: the flow's default model.">
-        <input
-          {...register("model")}
-          {...fieldAria(`${id}-model`, errors.model?.message, true)}
-          data-testid="inspector-agent-model"
-          placeholder="flow default"
-          autoComplete="off"
-          spellCheck={false}
-        />
-      </Field>
+      <ModelFields id={id} testId="inspector-agent" register={register as never} errors={errors} />
       <Field id={`${id}-tries`} label="Max tries" path="maxTries" error={errors.maxTries?.message} hint="1 to 10; then the Supervisor re-plans or asks you.">
         <input
           {...register("maxTries", { valueAsNumber: true })}

@@ -6,11 +6,12 @@ import { useForm } from "react-hook-form";
 import { nodeDataSchema } from "@/lib/flow/node-data";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
 import { KindIcon } from "./kind-icon";
+import { ModelFields } from "./model-fields";
 
 const SupervisorData = nodeDataSchema("supervisor");
 const resolver = zodResolver(SupervisorData, FIELD_MESSAGES);
 
-/** The inspector of the Supervisor/Planner (docs/architecture.md#flows-and-compilation): its name and planning instructions. */
+/** The inspector of the Supervisor/Planner (docs/architecture.md#flows-and-compilation): its name, planning instructions, and the Planner's model settings (docs/models.md). */
 export const SupervisorForm = memo(function SupervisorForm({ nodeId, data, onApply, onPending }: NodeFormProps<"supervisor">) {
   const id = useId();
   const form = useForm({ resolver, defaultValues: data, mode: "onChange" });
@@ -38,6 +39,7 @@ export const SupervisorForm = memo(function SupervisorForm({ nodeId, data, onApp
           rows={8}
         />
       </Field>
+      <ModelFields id={id} testId="inspector-supervisor" register={register as never} errors={errors} />
     </NodeFormFrame>
   );
 });

@@ -7,6 +7,7 @@ import { nodeDataSchema } from "@/lib/flow/node-data";
 import { FIELD_MESSAGES, Field, fieldAria, type NodeFormProps, NodeFormFrame, useNodeFormSync } from "./inspector-form";
 import styles from "./inspector.module.css";
 import { KindIcon } from "./kind-icon";
+import { ModelFields } from "./model-fields";
 
 const StartData = nodeDataSchema("start");
 const EndData = nodeDataSchema("end");
@@ -29,7 +30,7 @@ export const StartForm = memo(function StartForm({ nodeId, data, onApply, onPend
   );
 });
 
-/** The inspector of an End node: its label; the Supervisor finishes here. */
+/** The inspector of an End node: its label, and the finalizer's model settings (docs/models.md); the Supervisor finishes here. */
 export const EndForm = memo(function EndForm({ nodeId, data, onApply, onPending }: NodeFormProps<"end">) {
   const id = useId();
   const form = useForm({ resolver: endResolver, defaultValues: data, mode: "onChange" });
@@ -40,7 +41,8 @@ export const EndForm = memo(function EndForm({ nodeId, data, onApply, onPending 
       <Field id={`${id}-label`} label="Label" path="label" error={error}>
         <input {...form.register("label")} {...fieldAria(`${id}-label`, error)} data-testid="inspector-end-label" autoComplete="off" />
       </Field>
-      <p className={styles.hint}>Where the Supervisor finishes. Connect the Supervisor to it.</p>
+      <p className={styles.hint}>Where the Supervisor finishes. Connect the Supervisor to it. The final answer is written with the model below.</p>
+      <ModelFields id={id} testId="inspector-end" register={form.register as never} errors={form.formState.errors} />
     </NodeFormFrame>
   );
 });

@@ -6,9 +6,14 @@ import type { ProviderView } from "@/lib/models/provider-view";
 
 type Saved = Omit<ProviderView, "updatedAt">;
 
-/** One provider's settings: key (write-only), model, base URL, default; save and remove. */
-export function ProviderForm({ provider, label, needsUrl, saved }: { provider: string; label: string; needsUrl: boolean; saved: Saved | null }) {
+/**
+ * One provider's settings: key (write-only), model, base URL, default; save and remove.
+ * `naming` (OpenAI-compatible only, docs/models.md "Local servers"): "fixed" for a named
+ * entry (its name is `provider`), "new" for a card that asks for the name of a new entry.
+ */
+export function ProviderForm({ provider, label, needsUrl, saved, naming }: { provider: string; label: string; needsUrl: boolean; saved: Saved | null; naming?: "fixed" | "new" }) {
   const router = useRouter();
+  const [name, setName] = useState("");
   const [apiKey, setApiKey] = useState("");
   const [model, setModel] = useState(saved?.model ?? "");
   const [baseUrl, setBaseUrl] = useState(saved?.baseUrl ?? "");
@@ -19,7 +24,9 @@ export function ProviderForm({ provider, label, needsUrl, saved }: { provider: s
   async function call(method: "PUT" | "DELETE") {
     setError(null);
     setStatus(null);
-    const body = { provider, ...(apiKey ? { apiKey } : {}), ...(model ? { model } : {}), ...(needsUrl ? { baseUrl } : {}), isDefault };
+    const entryName = naming === "fixed" ? provider : naming === "new" ? name.trim() : "";
+    const kind = needsUrl ? "openai-compatible" : provider;
+    const body = { provider: kind, ...(entryName ? { name: entryName } : {}), ...(apiKey ? { apiKey } : {}), ...(model ? { model } : {}), ...(needsUrl ? { baseUrl } : {}), isDefault };
     let res: Response;
     try {
       res =
@@ -57,10 +64,17 @@ export function ProviderForm({ provider, label, needsUrl, saved }: { provider: s
           data-testid={`provider-key-${provider}`}
         />
       </label>
+      {naming === "new" ? (
+        <label>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. ollama" autoComplete="off" data-testid={`provider-name-${provider}`} />
+          <span className="small muted">Flows address its models as name:model, e.g. ollama:llama3.1.</span>
+        </label>
+      ) : null}
       {needsUrl ? (
         <label>
           Base URL
-          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://llm.example.com/v1" data-testid="provider-baseurl-openai-compatible" />
+          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://llm.example.com/v1" data-testid={`provider-baseurl-${provider}`} />
           <span className="small muted">
             A server on this machine or the private network (such as a local Ollama) is reachable only once the operator opens its host with
             OUTBOUND_ALLOW_PRIVATE.

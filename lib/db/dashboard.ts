@@ -63,6 +63,10 @@ export interface DashboardPage {
 
 const PLAN_EVENTS = ["plan_generated", "plan_updated", "plan_completed", "plan_failed"];
 const RunStartedEvent = z.object({ data: z.object({ model: z.object({ provider: z.string(), modelId: z.string(), offline: z.boolean() }).nullable() }) });
+/** The events that say which models a run used: its start (the default model) and its end (tokens per model, docs/models.md "Costs"). */
+const MODEL_EVENTS = ["run_started", "run_completed", "run_failed", "run_suspended"];
+const ModelUsageRow = z.object({ provider: z.string(), name: z.string(), modelId: z.string(), inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) });
+const RunEndedEvent = z.object({ data: z.object({ usage: z.object({ byModel: z.array(ModelUsageRow).optional() }).nullable().optional() }) });
 const PlanEvent = z.object({ data: z.object({ steps: z.array(z.object({ status: z.string() })) }) });
 const AgentModels = z.object({ nodes: z.array(z.object({ type: z.string(), data: z.object({ model: z.string().optional() }).loose().optional() }).loose()) }).loose();
 
@@ -128,7 +132,7 @@ export async function listThreads(db: Db, userId: string, filters: ThreadFilters
       orderBy: { startedAt: "asc" },
       select: { id: true, threadId: true, flowVersionId: true, startedAt: true, endedAt: true, inputTokens: true, outputTokens: true },
     }),
-    db.runEvent.findMany({ where: { threadId: { in: ids }, type: "run_started" }, select: { runId: true, data: true } }),
+    db.runEvent.findMany({ where: { threadId: { in: ids }, type: { in: MODEL_EVENTS } }, select: { runId: true, type: true, data: true } }),
     db.runEvent.groupBy({ by: ["threadId"], where: { threadId: { in: ids }, type: { in: PLAN_EVENTS } }, _max: { seq: true } }),
   ]);
   const planKeys = latestPlans.flatMap((g) => (g._max.seq === null ? [] : [{ threadId: g.threadId, seq: g._max.seq }]));
@@ -146,7 +150,7 @@ export async function listThreads(db: Db, userId: string, filters: ThreadFilters
     const models: string[] = [];
     for (const r of mine) {
       const c = costs.get(r.id);
-      if (c?.model && !models.includes(c.model)) models.push(c.model);
+      for (const m of c?.models ?? []) if (!models.includes(m)) models.push(m);
       if (!c || c.usd === null) {
         cost = null;
         priceNote ??= c?.note ?? "unknown price";
@@ -206,7 +210,7 @@ export async function dashboardTotals(db: Db, userId: string, filters: ThreadFil
     db.thread.count({ where }),
     db.run.aggregate({ where: { thread: where }, _count: { _all: true }, _sum: { inputTokens: true, outputTokens: true } }),
     db.run.findMany({ where: spent, select: { id: true, flowVersionId: true, inputTokens: true, outputTokens: true } }),
-    db.runEvent.findMany({ where: { type: "run_started", run: spent }, select: { runId: true, data: true } }),
+    db.runEvent.findMany({ where: { type: { in: MODEL_EVENTS }, run: spent }, select: { runId: true, type: true, data: true } }),
   ]);
   const costs = await priceRuns(db, runs, modelsOf(started));
   let pricedUsd = 0;
@@ -226,36 +230,73 @@ export async function dashboardTotals(db: Db, userId: string, filters: ThreadFil
 }
 
 type PricedRun = { id: string; flowVersionId: string; inputTokens: number; outputTokens: number };
-type RunCost = { usd: number | null; note: string | null; model: string | null };
+type RunCost = { usd: number | null; note: string | null; models: string[] };
+type RunModels = { model: RunModel | null; byModel: z.infer<typeof ModelUsageRow>[] | null };
 
-/** The model of each run, from its `run_started` event (lib/engine/run-thread.ts). */
-function modelsOf(events: { runId: string | null; data: string }[]): Map<string, RunModel | null> {
-  const out = new Map<string, RunModel | null>();
+/**
+ * The model of each run, from its `run_started` event (lib/engine/run-thread.ts), and its
+ * tokens per model from its end events when the run recorded them (docs/models.md "Costs").
+ */
+function modelsOf(events: { runId: string | null; type: string; data: string }[]): Map<string, RunModels> {
+  const out = new Map<string, RunModels>();
+  const of = (runId: string) => out.get(runId) ?? (out.set(runId, { model: null, byModel: null }).get(runId) as RunModels);
   for (const e of events) {
     if (!e.runId) continue;
-    const parsed = RunStartedEvent.safeParse(safeJson(e.data));
-    out.set(e.runId, parsed.success ? parsed.data.data.model : null);
+    if (e.type === "run_started") {
+      const parsed = RunStartedEvent.safeParse(safeJson(e.data));
+      of(e.runId).model = parsed.success ? parsed.data.data.model : null;
+      continue;
+    }
+    const ended = RunEndedEvent.safeParse(safeJson(e.data));
+    const rows = ended.success ? ended.data.data.usage?.byModel : undefined;
+    if (rows) {
+      const entry = of(e.runId);
+      entry.byModel = [...(entry.byModel ?? []), ...rows];
+    }
   }
   return out;
 }
 
+/** "name:modelId" as a flow names a model (docs/models.md), the provider kind's own name when not renamed. */
+const refOf = (m: { provider: string; name: string; modelId: string }) => (m.name === m.provider ? m.modelId : `${m.name}:${m.modelId}`);
+
 /**
- * Prices each run at its model's list price. A run is priced at one model: when agents of
- * its flow version name other models than the run's (the executor then calls them), its
- * tokens cannot be split per model and its price is unknown. Reads the flow versions'
- * documents only for such candidates (one query).
+ * Prices each run at its models' list prices. A run that recorded its tokens per model
+ * (docs/models.md "Costs") is priced model by model, each call at its own model's price.
+ * Older runs are priced at one model: when agents of its flow version name other models
+ * than the run's, its tokens cannot be split per model and its price is unknown. Reads the
+ * flow versions' documents only for such candidates (one query).
  */
-async function priceRuns(db: Db, runs: PricedRun[], models: Map<string, RunModel | null>): Promise<Map<string, RunCost>> {
-  const needsDoc = new Set(runs.filter((r) => r.inputTokens + r.outputTokens > 0 && models.get(r.id) && !models.get(r.id)?.offline).map((r) => r.flowVersionId));
+async function priceRuns(db: Db, runs: PricedRun[], models: Map<string, RunModels>): Promise<Map<string, RunCost>> {
+  const out = new Map<string, RunCost>();
+  const single: PricedRun[] = [];
+  for (const r of runs) {
+    const byModel = models.get(r.id)?.byModel;
+    if (!byModel || byModel.length === 0 || r.inputTokens + r.outputTokens === 0) {
+      single.push(r);
+      continue;
+    }
+    let usd: number | null = 0;
+    let note: string | null = null;
+    for (const m of byModel) {
+      const c = m.provider === "offline" ? 0 : estimateCost({ modelId: m.modelId, provider: m.provider, inputTokens: m.inputTokens, outputTokens: m.outputTokens });
+      if (c === null) {
+        usd = null;
+        note ??= m.provider === "openai-compatible" ? `${refOf(m)} on an OpenAI-compatible server: its price is not known` : `no price on file for ${m.modelId} (${m.provider})`;
+      } else if (usd !== null) usd += c;
+    }
+    out.set(r.id, { usd, note, models: [...new Set(byModel.map(refOf))] });
+  }
+  const needsDoc = new Set(single.filter((r) => r.inputTokens + r.outputTokens > 0 && models.get(r.id)?.model && !models.get(r.id)?.model?.offline).map((r) => r.flowVersionId));
   const versions = needsDoc.size ? await db.flowVersion.findMany({ where: { id: { in: [...needsDoc] } }, select: { id: true, document: true } }) : [];
   const agentModels = new Map(versions.map((v) => [v.id, agentModelsOf(v.document)]));
-  const out = new Map<string, RunCost>();
-  for (const r of runs) {
-    const model = models.get(r.id) ?? null;
+  for (const r of single) {
+    const model = models.get(r.id)?.model ?? null;
     const id = model?.modelId ?? null;
-    if (r.inputTokens + r.outputTokens === 0) out.set(r.id, { usd: 0, note: null, model: id });
-    else if (!model) out.set(r.id, { usd: null, note: "the run did not record its model", model: null });
-    else if (model.offline) out.set(r.id, { usd: 0, note: null, model: id });
+    const ids = id ? [id] : [];
+    if (r.inputTokens + r.outputTokens === 0) out.set(r.id, { usd: 0, note: null, models: ids });
+    else if (!model) out.set(r.id, { usd: null, note: "the run did not record its model", models: [] });
+    else if (model.offline) out.set(r.id, { usd: 0, note: null, models: ids });
     else {
       const others = (agentModels.get(r.flowVersionId) ?? []).filter((m) => m !== model.modelId);
       const usd = others.length ? null : estimateCost({ modelId: model.modelId, provider: model.provider, inputTokens: r.inputTokens, outputTokens: r.outputTokens });
@@ -266,7 +307,7 @@ async function priceRuns(db: Db, runs: PricedRun[], models: Map<string, RunModel
             ? `${model.modelId} on an OpenAI-compatible server: its price is not known`
             : `no price on file for ${model.modelId} (${model.provider})`
           : null;
-      out.set(r.id, { usd, note, model: id });
+      out.set(r.id, { usd, note, models: ids });
     }
   }
   return out;

@@ -1,4 +1,5 @@
 import "server-only";
+import { userProviderNames } from "../models/provider-settings";
 import { AppError } from "../errors";
 import { assertRunnable } from "../flow/runnable";
 import { FlowDocument } from "../flow/schema";
@@ -38,7 +39,8 @@ export async function createThread(db: Db, userId: string, flowId: string, task:
   // The workspace's catalog: built-ins and its MCP servers' tools, as runs see it.
   const doc = FlowDocument.parse(JSON.parse(pinned.document));
   const registry = await workspaceToolRegistry(db, flow.workspaceId, doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : [])));
-  assertRunnable(doc, { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version);
+  const providers = new Set(await userProviderNames(db, userId));
+  assertRunnable(doc, { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version, { configured: (name) => providers.has(name) });
   return db.thread.create({ data: { ...opts, userId, flowId, flowVersionId: pinned.id, title: displayTitle(text), task: text, status: "idle" } });
 }
 

@@ -25,7 +25,10 @@ export interface EngineDepsOptions {
   /** Model resolver (tests pass a scripted model). */
   resolveModel?: (modelId: string) => ResolvedModel;
   workspacesDir?: string;
-  /** The flow's workspace: its library is mounted when the flow's settings say so (docs/library.md). */
+  /**
+   * The flow's workspace: its library is mounted when the flow's settings say so
+   * (docs/library.md), and its secrets reach tool calls (docs/secrets.md); absent: neither.
+   */
   workspaceId?: string;
   approvalSecret?: string;
   approvalTtlMs?: number;
@@ -33,8 +36,6 @@ export interface EngineDepsOptions {
   registry?: ToolRegistry;
   /** Memory binding (default: the memory service per the flow's settings; null: none). */
   memory?: MemoryBinding | null;
-  /** The flow's workspace: its secrets reach tool calls (docs/secrets.md); absent: none do. */
-  workspaceId?: string;
   /** The run's permission level (default "user"); see EngineDeps.permission. */
   permission?: "user" | "admin" | "system";
   now?: () => number;

@@ -16,7 +16,7 @@ import { type RunContext, type RunDepsOverrides, runContext } from "./run-contex
 import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
 import { waitingOutcomes } from "./run-outcome";
 import { withoutLiveTokens } from "./safe-state";
-import type { GraphStateValue } from "./state";
+import type { GraphStateValue, TokenUsage } from "./state";
 import { lastToldLifecycle } from "./run-end-recovery";
 import { missingTimelineParts } from "./timeline-repair";
 import type { RunChunk } from "./ui-parts";
@@ -178,7 +178,7 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
   const inRun = <T>(fn: () => T): T => withLogContext(ids, () => runTrace.within(fn));
   const model = ctx.deps.resolveModel(ctx.doc.settings.model);
   const modelView = { provider: model.provider, modelId: model.modelId, offline: model.offline };
-  let usage: { inputTokens: number; outputTokens: number } | null = null;
+  let usage: { inputTokens: number; outputTokens: number; byModel?: ModelUsage[] } | null = null;
   const runChunk = (status: RunStatus, error: StructuredError | null): Extract<RunChunk, { type: "data-run" }> => ({
     type: "data-run",
     id: runId,
@@ -230,7 +230,7 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     const question = pendingQuestion(after);
     if (question) await publishChunk({ type: "text", id: `question-${question.id}`, text: question.question });
     yield* outbox.splice(0);
-    usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0) };
+    usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0), byModel: usageByModel(v.model_usage, values.model_usage) };
     const waiting = after.tasks.some((t) => t.interrupts.length > 0);
     // A call whose outcome is unknown waits on a person's answer (retry or skip).
     const status = runStatusOf(v, question !== null || waitingOutcomes(after).length > 0, waiting);
@@ -361,4 +361,32 @@ function runStatusOf(v: GraphStateValue, asking: boolean, waiting: boolean): Run
   if (v.plan?.status === "cancelled") return "cancelled";
   if (v.lifecycle === "FAILED") return "failed";
   return v.intent !== "conversation" && v.plan?.status === "incomplete" ? "incomplete" : "completed";
+}
+
+/** One model's share of a run's tokens (docs/models.md "Costs"). */
+export interface ModelUsage {
+  /** The provider's kind (prices follow it) and its name in `name:model` references. */
+  provider: string;
+  name: string;
+  modelId: string;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/**
+ * The tokens this run spent per model: the thread's `model_usage` after the run minus before
+ * (keys `kind/name:modelId`, lib/engine/state.ts modelKey); models with no tokens are left out.
+ */
+export function usageByModel(after: Record<string, TokenUsage> | undefined, before: Record<string, TokenUsage> | undefined): ModelUsage[] {
+  const out: ModelUsage[] = [];
+  for (const [key, u] of Object.entries(after ?? {})) {
+    const prev = before?.[key];
+    const inputTokens = u.input_tokens - (prev?.input_tokens ?? 0);
+    const outputTokens = u.output_tokens - (prev?.output_tokens ?? 0);
+    if (inputTokens <= 0 && outputTokens <= 0) continue;
+    const slash = key.indexOf("/");
+    const colon = key.indexOf(":", slash + 1);
+    out.push({ provider: key.slice(0, slash), name: key.slice(slash + 1, colon), modelId: key.slice(colon + 1), inputTokens: Math.max(0, inputTokens), outputTokens: Math.max(0, outputTokens) });
+  }
+  return out;
 }

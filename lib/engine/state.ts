@@ -38,6 +38,12 @@ export const usageOf = (u: { inputTokens?: number | undefined; outputTokens?: nu
   output_tokens: u?.outputTokens ?? 0,
 });
 
+/**
+ * The `model_usage` key of a resolved model: `kind/name:modelId` (docs/models.md "Costs"); the
+ * kind prices it (lib/models/pricing.ts), the name and id say which model it was.
+ */
+export const modelKey = (m: { provider: string; name?: string; modelId: string }): string => `${m.provider}/${m.name ?? m.provider}:${m.modelId}`;
+
 /** One plan step (docs/architecture.md#state-and-channels). `depends_on` holds step ids. */
 export interface PlanStep {
   id: string;
@@ -299,6 +305,18 @@ export const GraphState = Annotation.Root({
   final_answer: replace<string | null>(() => null),
   /** Tokens of every model call in the thread; the reducer adds. */
   token_usage: Annotation<TokenUsage>({ reducer: addUsage, default: () => ({ input_tokens: 0, output_tokens: 0 }) }),
+  /**
+   * Tokens per model, keyed `provider:model` as the call resolved it (docs/models.md "Costs"),
+   * added by every node that calls a model; the run's cost prices each model's share.
+   */
+  model_usage: Annotation<Record<string, TokenUsage>>({
+    reducer: (a, b) => {
+      const out = { ...a };
+      for (const [k, v] of Object.entries(b)) out[k] = addUsage(out[k] ?? { input_tokens: 0, output_tokens: 0 }, v);
+      return out;
+    },
+    default: () => ({}),
+  }),
   /** Tokens per step id, added by the Executor; the Supervisor copies them into the plan. */
   step_usage: Annotation<Record<string, TokenUsage>>({
     reducer: (a, b) => {

@@ -117,8 +117,15 @@ export const dataSchemas = {
         suggested_action: z.enum(["RETRY", "HALT"]).optional(),
       })
       .nullable(),
-    /** Tokens this run used (all model calls). */
-    usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }).nullable().optional(),
+    /** Tokens this run used (all model calls), and per model when recorded (docs/models.md "Costs"). */
+    usage: z
+      .object({
+        inputTokens: z.number().int(),
+        outputTokens: z.number().int(),
+        byModel: z.array(z.object({ provider: z.string(), name: z.string(), modelId: z.string(), inputTokens: z.number().int(), outputTokens: z.number().int() })).optional(),
+      })
+      .nullable()
+      .optional(),
   }),
   /**
    * What memory was injected into an agent's context before a step (the last 20

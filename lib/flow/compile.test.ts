@@ -94,7 +94,7 @@ describe("compileFlowSpec", () => {
 
   it("without a supervisor node the supervisor gets a default name", () => {
     const doc: FlowDocument = { ...workspaceAssistant, nodes: workspaceAssistant.nodes.filter((n) => n.type !== "supervisor") };
-    expect(compileFlowSpec(doc, registry).supervisor).toEqual({ name: "Supervisor", instructions: "" });
+    expect(compileFlowSpec(doc, registry).supervisor).toEqual({ name: "Supervisor", instructions: "", model: "" });
   });
 
   it("decide() follows the policy rules in order, with the rule that matched", () => {

@@ -2,14 +2,23 @@ import { AppError } from "../errors";
 import { evaluatePolicy, type ToolDecision } from "../policy/evaluate-policy";
 import type { FlowDocument, PermissionLevel } from "./schema";
 
+/**
+ * The model a node calls and its settings (docs/models.md "Per-node settings"): `model` is a
+ * `provider:model` reference or a bare model id, "" for the flow default; `temperature` 0-2
+ * and `maxOutputTokens` (tokens) are sent only when set.
+ */
+export interface NodeModel {
+  model: string;
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
 /** An agent as the engine runs it: the canvas agent plus the tools wired to it by edges. */
-export interface AgentSpec {
+export interface AgentSpec extends NodeModel {
   id: string;
   name: string;
   role: string;
   instructions: string;
-  /** Model id; "" means the flow default. */
-  model: string;
   maxTries: number;
   icon: string;
   color: string;
@@ -47,7 +56,10 @@ export interface FlowSpec {
   name: string;
   mode: "autonomous" | "directed";
   defaultModel: string;
-  supervisor: { name: string; instructions: string };
+  /** The Supervisor node; its model settings are the Planner's. */
+  supervisor: { name: string; instructions: string } & NodeModel;
+  /** The finalizer's model settings (the End node's). */
+  finalizer: NodeModel;
   agents: AgentSpec[];
   /** Human input nodes, in document order. */
   humanInputs: HumanInputSpec[];
@@ -109,16 +121,43 @@ export function compileFlowSpec(
       : [],
   );
   const sup = doc.nodes.find((n) => n.type === "supervisor");
+  const end = doc.nodes.find((n) => n.type === "end");
   return {
     name: doc.settings.name,
     mode: doc.settings.mode,
     defaultModel: doc.settings.model,
-    supervisor: sup?.type === "supervisor" ? { name: sup.data.name, instructions: sup.data.instructions } : { name: "Supervisor", instructions: "" },
+    supervisor: sup?.type === "supervisor" ? { name: sup.data.name, instructions: sup.data.instructions, ...nodeModel(sup.data) } : { name: "Supervisor", instructions: "", model: "" },
+    finalizer: end?.type === "end" ? nodeModel(end.data) : { model: "" },
     agents,
     humanInputs,
     routes,
     limits: doc.settings.limits,
     decide: (tool, canonicalArgs, permission = "user") =>
       evaluatePolicy(doc, tool, canonicalArgs, { permission, isSideEffect: registry.sideEffect }),
+  };
+}
+
+/** A node's model settings, without the unset ones. */
+function nodeModel(data: { model?: string; temperature?: number; maxOutputTokens?: number }): NodeModel {
+  return {
+    model: data.model?.trim() ?? "",
+    ...(data.temperature !== undefined ? { temperature: data.temperature } : {}),
+    ...(data.maxOutputTokens !== undefined ? { maxOutputTokens: data.maxOutputTokens } : {}),
+  };
+}
+
+/**
+ * The reference a node's model resolves from (docs/models.md "Per-node settings"): its own
+ * model, else the flow's default model, else "" (the default provider's model).
+ */
+export function modelRefOf(node: NodeModel, flow: Pick<FlowSpec, "defaultModel">): string {
+  return node.model.trim() || flow.defaultModel.trim();
+}
+
+/** The AI SDK call settings of a node: temperature and maxOutputTokens, only those set. */
+export function callSettingsOf(node: NodeModel): { temperature?: number; maxOutputTokens?: number } {
+  return {
+    ...(node.temperature !== undefined ? { temperature: node.temperature } : {}),
+    ...(node.maxOutputTokens !== undefined ? { maxOutputTokens: node.maxOutputTokens } : {}),
   };
 }

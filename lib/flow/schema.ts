@@ -15,12 +15,25 @@ const position = z.object({ x: z.number().finite(), y: z.number().finite() });
 const nodeId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only");
 const toolName = z.string().min(1).max(64).regex(/^[a-z][a-z0-9_]*$/, "snake_case tool name");
 
+/**
+ * The model settings a node picks (docs/models.md "Per-node settings"): the planner
+ * (Supervisor), each Agent and the finalizer (End). `model` is `provider:model` (or a bare
+ * model id of the default provider, as saved before providers were named); empty or absent:
+ * the flow default. `temperature` 0-2 and `maxOutputTokens` 1-64,000 tokens; absent: the provider's default.
+ */
+export const NodeModelFields = {
+  model: z.string().trim().max(200).optional(),
+  temperature: z.number({ error: "temperature: a number from 0 to 2" }).min(0, "temperature: 0 to 2").max(2, "temperature: 0 to 2").optional(),
+  maxOutputTokens: z.number({ error: "maxOutputTokens: a whole number from 1 to 64000" }).int("maxOutputTokens: a whole number").min(1, "maxOutputTokens: 1 to 64000").max(64_000, "maxOutputTokens: 1 to 64000").optional(),
+};
+
 /** An agent: an LLM with instructions and tools (tools are bound by edges agent -> tool). */
 export const AgentData = z.object({
   name: z.string().min(1).max(80),
   role: z.enum(["context_builder", "planner", "plan_critic", "step_executor", "reviewer"]).default("step_executor"),
   instructions: z.string().max(20_000).default(""),
-  /** Model id; empty means the flow default. */
+  ...NodeModelFields,
+  /** `provider:model` or a model id; empty means the flow default (see NodeModelFields). */
   model: z.string().max(200).default(""),
   maxTries: z.number().int().min(1).max(10).default(3),
   /**
@@ -149,8 +162,10 @@ export const RouterData = z.object({
 /** Nodes of a flow, a union discriminated by `type` (React Flow's node type). */
 export const FlowNode = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("start"), data: z.object({ label: z.string().default("Start") }) }),
-  z.object({ ...base, type: z.literal("end"), data: z.object({ label: z.string().default("End") }) }),
-  z.object({ ...base, type: z.literal("supervisor"), data: z.object({ name: z.string().min(1), instructions: z.string().default("") }) }),
+  // End writes the final answer (the Finalizer): its model settings are the finalizer's.
+  z.object({ ...base, type: z.literal("end"), data: z.object({ label: z.string().default("End"), ...NodeModelFields }) }),
+  // The Supervisor's model settings are the Planner's.
+  z.object({ ...base, type: z.literal("supervisor"), data: z.object({ name: z.string().min(1), instructions: z.string().default(""), ...NodeModelFields }) }),
   z.object({ ...base, type: z.literal("agent"), data: AgentData }),
   z.object({ ...base, type: z.literal("tool"), data: z.object({ tool: toolName }) }),
   z.object({ ...base, type: z.literal("policy"), data: z.object({ name: z.string().min(1), rules: z.array(PolicyRule).max(200) }) }),

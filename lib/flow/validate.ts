@@ -1,3 +1,4 @@
+import { providerOf, unknownProviderMessage } from "../models/provider-ref";
 import { connectionRefusal } from "./connection-rule";
 import { describeIssue } from "./describe-issue";
 import { NODE_KIND_LABEL } from "./node-defaults";
@@ -25,7 +26,8 @@ export type ProblemCode =
   | "unbound_tool"
   | "cycle_without_exit"
   | "side_effect_uncovered"
-  | "route_target_invalid";
+  | "route_target_invalid"
+  | "unknown_provider";
 
 /**
  * One problem. `error`s make the flow not runnable; `warning`s do not. `nodeId` / `edgeId`
@@ -47,6 +49,14 @@ export interface ToolCatalogView {
   sideEffect(name: string): boolean;
 }
 
+/**
+ * The model providers the flow's runs can address (docs/models.md "Providers"): the names
+ * configured in Settings or the environment, `offline` included.
+ */
+export interface ProviderCatalogView {
+  configured(name: string): boolean;
+}
+
 type AnyNode = FlowNode | EditorNode;
 type AnyEdge = { id: string; source: string; target: string } | EditorEdge;
 
@@ -64,10 +74,11 @@ const NO_AGENT =
  * of lib/flow/schema.ts), missing Start / End / Agent, edges that join kinds the compiled graph does
  * not read (the rule `connection-rule.ts` also applies while dragging), nodes unreachable from Start, unknown tools,
  * tool nodes no agent uses, cycles with no way to End, tools with side effects that no
- * policy rule covers (docs/architecture.md#flows-and-compilation), and router routes that do not lead to a connected agent.
+ * policy rule covers (docs/architecture.md#flows-and-compilation), router routes that do not lead to a connected agent,
+ * and, when `providers` is given, models of a provider that is not configured (docs/models.md "Validation").
  * Accepts document nodes or React Flow nodes. Never throws.
  */
-export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly AnyEdge[] }, tools: ToolCatalogView): FlowProblem[] {
+export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly AnyEdge[] }, tools: ToolCatalogView, providers?: ProviderCatalogView): FlowProblem[] {
   if (doc.nodes.length === 0) return [{ code: "empty_flow", severity: "error", message: EMPTY_FLOW }];
   const problems: FlowProblem[] = [...fieldProblems(doc)];
   const byId = new Map(doc.nodes.map((n) => [n.id, n]));
@@ -111,6 +122,7 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
   for (const node of doc.nodes) {
     if (node.type === "tool") problems.push(...toolProblems(node, doc, tools, boundTools.has(node.id)));
     if (node.type === "router") problems.push(...routeProblems(node, byId, out));
+    if (providers) problems.push(...providerProblems(node, providers));
   }
   // Cycles are looked for in the edges as drawn (a cycle of edges the graph does not read is
   // still a loop the user meant): a cycle with no way to End is reported on each of its nodes.
@@ -171,6 +183,16 @@ function routeProblems(node: Extract<AnyNode, { type: "router" }>, byId: Map<str
     const why = !target ? `there is no node "${route.target}"` : target.type !== "agent" ? `"${route.target}" is not an Agent` : `the Router is not connected to "${route.target}"`;
     return [{ code: "route_target_invalid", severity: "error", nodeId: node.id, field: `routes.${i}.target`, message: `Route ${i + 1} of "${node.data.name}" goes nowhere: ${why}.` }];
   });
+}
+
+/** A node whose model names a provider that is not configured (docs/models.md "Validation"). */
+function providerProblems(node: AnyNode, providers: ProviderCatalogView): FlowProblem[] {
+  if (node.type !== "agent" && node.type !== "supervisor" && node.type !== "end") return [];
+  const ref = typeof node.data.model === "string" ? node.data.model : "";
+  const provider = providerOf(ref);
+  if (!provider || providers.configured(provider)) return [];
+  const who = node.type === "agent" ? `Agent '${nameOf(node)}'` : node.type === "supervisor" ? `The planner ('${nameOf(node)}')` : "The finalizer (End)";
+  return [{ code: "unknown_provider", severity: "error", nodeId: node.id, field: "model", message: unknownProviderMessage(who, ref, provider) }];
 }
 
 /** Appends `value` to the list under `key`. */

@@ -6,7 +6,10 @@ import { AppError } from "../errors";
 import { baseUrlProblem } from "../net/base-url-check";
 import { serverSecret } from "../secrets";
 import type { ProviderView } from "./provider-view";
-import { type ModelEnv, type ResolvedModel, resolveModel } from "./resolve";
+import { env } from "../env";
+import { PROVIDER_NAME, RESERVED_PROVIDER_NAMES } from "./provider-ref";
+import { createModelRegistry, type ModelRegistry, type ProviderEntry } from "./registry";
+import { type ModelEnv, providersFromEnv, type ResolvedModel } from "./resolve";
 
 export type { ProviderView };
 
@@ -26,6 +29,16 @@ export const ProviderInput = z.discriminatedUnion("provider", [
   z.object({ provider: z.literal("anthropic"), apiKey: apiKey.optional(), model, isDefault: z.boolean().optional() }),
   z.object({
     provider: z.literal("openai-compatible"),
+    /**
+     * The provider's name in `name:model` references (docs/models.md "Local servers"), e.g.
+     * "ollama"; absent: "openai-compatible". Each name is its own entry.
+     */
+    name: z
+      .string()
+      .trim()
+      .regex(PROVIDER_NAME, "name: lower-case letters, digits, - and _, starting with a letter (e.g. ollama)")
+      .refine((n) => !RESERVED_PROVIDER_NAMES.includes(n), "name: offline, openai and anthropic are taken; pick another (e.g. ollama)")
+      .optional(),
     baseUrl: z
       .string()
       .trim()
@@ -55,7 +68,8 @@ export function providerKey(): Buffer {
  *   "Outbound requests"; lib/net/base-url-check.ts).
  */
 export async function saveProvider(db: Db, userId: string, input: ProviderInput, key: Buffer = providerKey()): Promise<ProviderView> {
-  const existing = await db.providerCredential.findUnique({ where: { userId_provider: { userId, provider: input.provider } } });
+  const provider = input.provider === "openai-compatible" ? (input.name ?? "openai-compatible") : input.provider;
+  const existing = await db.providerCredential.findUnique({ where: { userId_provider: { userId, provider } } });
   let cipher = existing?.apiKeyCiphertext ?? null;
   let hint = existing?.apiKeyHint ?? null;
   if (input.apiKey !== undefined) {
@@ -75,8 +89,8 @@ export async function saveProvider(db: Db, userId: string, input: ProviderInput,
     isDefault: input.isDefault ?? existing?.isDefault ?? false,
   };
   const row = await db.$transaction(async (tx) => {
-    if (data.isDefault) await tx.providerCredential.updateMany({ where: { userId, provider: { not: input.provider } }, data: { isDefault: false } });
-    return tx.providerCredential.upsert({ where: { userId_provider: { userId, provider: input.provider } }, update: data, create: { userId, provider: input.provider, ...data } });
+    if (data.isDefault) await tx.providerCredential.updateMany({ where: { userId, provider: { not: provider } }, data: { isDefault: false } });
+    return tx.providerCredential.upsert({ where: { userId_provider: { userId, provider } }, update: data, create: { userId, provider, ...data } });
   });
   return view(row);
 }
@@ -93,22 +107,48 @@ export async function deleteProvider(db: Db, userId: string, provider: string): 
 }
 
 /**
- * A model resolver for the user's runs: the provider they marked "use for my runs", with the
- * decrypted key; without one, the server's environment (else the offline model).
- * @param envOverride replaces the server environment as the fallback (tests).
+ * The providers the user's runs may address (docs/models.md "Providers"): the environment's,
+ * then the user's own from Settings (a saved entry replaces the environment's of the same
+ * name), and `offline`. The default (a node naming no model) is the provider the user marked
+ * "use for my runs", else the environment's first, else offline: as when one provider served
+ * every run.
+ * @param envOverride replaces the server environment (tests).
+ */
+export async function userModelRegistry(db: Db, userId: string, envOverride?: ModelEnv, key: Buffer = providerKey()): Promise<ModelRegistry> {
+  const rows = await db.providerCredential.findMany({ where: { userId }, orderBy: { provider: "asc" } });
+  const saved: ProviderEntry[] = rows.map((r) => {
+    const apiKey = r.apiKeyCiphertext ? decryptSecret(r.apiKeyCiphertext, key) : undefined;
+    const kind = kindOf(r.provider);
+    const model = r.model || (kind === "openai" ? "gpt-4.1-mini" : kind === "anthropic" ? "claude-sonnet-4-5" : "default");
+    return { name: r.provider, kind, model, ...(apiKey ? { apiKey } : {}), ...(r.baseUrl ? { baseUrl: r.baseUrl } : {}) };
+  });
+  const fromEnv = providersFromEnv(envOverride ?? env());
+  const chosen = rows.find((r) => r.isDefault)?.provider;
+  return createModelRegistry([...fromEnv, ...saved], chosen ?? fromEnv[0]?.name ?? "offline");
+}
+
+/**
+ * A model resolver for the user's runs over {@link userModelRegistry}: a node's
+ * `provider:model` reference, a bare model id on the default provider, or "" for the default.
  */
 export async function userModelResolver(db: Db, userId: string, envOverride?: ModelEnv, key: Buffer = providerKey()): Promise<(modelId: string) => ResolvedModel> {
-  const rows = await db.providerCredential.findMany({ where: { userId } });
-  const chosen = rows.find((r) => r.isDefault);
-  if (!chosen) return (modelId) => resolveModel(modelId, envOverride);
-  const secret = chosen.apiKeyCiphertext ? decryptSecret(chosen.apiKeyCiphertext, key) : undefined;
-  const e: ModelEnv =
-    chosen.provider === "openai-compatible"
-      ? { OPENAI_COMPATIBLE_BASE_URL: chosen.baseUrl ?? undefined, OPENAI_COMPATIBLE_MODEL: chosen.model ?? undefined, OPENAI_COMPATIBLE_API_KEY: secret }
-      : chosen.provider === "openai"
-        ? { OPENAI_API_KEY: secret, ...(chosen.model ? { OPENAI_MODEL: chosen.model } : {}) }
-        : { ANTHROPIC_API_KEY: secret, ...(chosen.model ? { ANTHROPIC_MODEL: chosen.model } : {}) };
-  return (modelId) => resolveModel(modelId, e);
+  const registry = await userModelRegistry(db, userId, envOverride, key);
+  return (modelId) => registry.resolve(modelId);
+}
+
+/**
+ * Names of the providers the user's flows may address (validation: the problems panel, publish
+ * and run refusal), without decrypting any key: the environment's, the user's, and `offline`.
+ */
+export async function userProviderNames(db: Db, userId: string, envOverride?: ModelEnv): Promise<string[]> {
+  const rows = await db.providerCredential.findMany({ where: { userId }, select: { provider: true } });
+  const names = [...providersFromEnv(envOverride ?? env()).map((p) => p.name), ...rows.map((r) => r.provider), "offline"];
+  return [...new Set(names)];
+}
+
+/** The kind of a saved entry: its provider column names OpenAI, Anthropic, or an OpenAI-compatible entry's name. */
+function kindOf(provider: string): ProviderEntry["kind"] {
+  return provider === "openai" || provider === "anthropic" ? provider : "openai-compatible";
 }
 
 function view(r: { provider: string; baseUrl: string | null; model: string | null; apiKeyCiphertext: string | null; apiKeyHint: string | null; isDefault: boolean; updatedAt: Date }): ProviderView {

@@ -1,11 +1,12 @@
 import { env } from "../env";
+import { parseNamedProviders } from "../models/named-providers";
 import { type OpenHost, openHostOfUrl, parseOpenHostList } from "./open-hosts";
 
 /**
  * The hosts the operator opened to private addresses for the default guarded client
  * (docs/security.md "Operator settings"): OUTBOUND_ALLOW_PRIVATE, plus the host and port of
  * every URL the operator set in the environment itself (OPENAI_COMPATIBLE_BASE_URL,
- * EMBEDDING_BASE_URL, OTEL_EXPORTER_OTLP_ENDPOINT).
+ * OPENAI_COMPATIBLE_PROVIDERS, EMBEDDING_BASE_URL, OTEL_EXPORTER_OTLP_ENDPOINT).
  */
 
 let fromEnv: readonly OpenHost[] | undefined;
@@ -16,7 +17,8 @@ const listeners = new Set<() => void>();
 export function operatorOpenHosts(): readonly OpenHost[] {
   if (!fromEnv) {
     const e = env();
-    const urls = [e.OPENAI_COMPATIBLE_BASE_URL, e.EMBEDDING_BASE_URL, e.OTEL_EXPORTER_OTLP_ENDPOINT].map(openHostOfUrl);
+    const named = parseNamedProviders(e.OPENAI_COMPATIBLE_PROVIDERS ?? "").entries.map((p) => p.baseUrl);
+    const urls = [e.OPENAI_COMPATIBLE_BASE_URL, e.EMBEDDING_BASE_URL, e.OTEL_EXPORTER_OTLP_ENDPOINT, ...named].map(openHostOfUrl);
     fromEnv = [...parseOpenHostList(e.OUTBOUND_ALLOW_PRIVATE).hosts, ...urls.filter((h): h is OpenHost => h !== null)];
   }
   return forTests.length === 0 ? fromEnv : [...fromEnv, ...forTests];

@@ -83,7 +83,8 @@ describe("the OpenAPI document", () => {
     ]);
     expect(inbox.find((p) => p.name === "status")?.schema).toMatchObject({ enum: ["pending", "approved", "rejected", "expired", "consumed", "all"], default: "pending" });
     const remove = doc.paths["/api/settings/providers"]?.delete?.parameters ?? [];
-    expect(remove).toEqual([{ name: "provider", in: "query", required: true, schema: { type: "string", enum: ["openai", "anthropic", "openai-compatible"] } }]);
+    // openai, anthropic, openai-compatible, or a named OpenAI-compatible entry (docs/models.md).
+    expect(remove).toEqual([{ name: "provider", in: "query", required: true, schema: { type: "string", pattern: "^[a-z][a-z0-9_-]{0,31}$" } }]);
   });
 
   it("describes streams as text/event-stream and errors with the shared error body", () => {

@@ -75,6 +75,12 @@ export default async function SettingsPage() {
       {PROVIDERS.map((p) => (
         <ProviderForm key={p.provider} provider={p.provider} label={p.label} needsUrl={p.needsUrl} saved={saved.find((s) => s.provider === p.provider) ?? null} />
       ))}
+      {saved
+        .filter((s) => !PROVIDERS.some((p) => p.provider === s.provider))
+        .map((s) => (
+          <ProviderForm key={s.provider} provider={s.provider} label={`${s.provider} (OpenAI-compatible)`} needsUrl saved={s} naming="fixed" />
+        ))}
+      <ProviderForm key="named-new" provider="named-new" label="Another OpenAI-compatible server, under its own name (docs/models.md)" needsUrl saved={null} naming="new" />
       <h2>Workspaces and members</h2>
       <p className="muted">
         Flows, their runs and approvals belong to a workspace. <strong>Owners</strong> edit flows, run them, decide approvals and manage

@@ -11,8 +11,8 @@ import { emit } from "../emit";
 import { describeCall, isConfigRefusal } from "../outcomes";
 import { respondedCall } from "./approval-handler";
 import { unknownToolError, unknownToolNote } from "./unknown-tool";
-import type { AgentSpec } from "../../flow/compile";
-import { type BranchTask, type GraphUpdate, type PlanStep, type StepBranch, usageOf } from "../state";
+import { type AgentSpec, callSettingsOf, modelRefOf } from "../../flow/compile";
+import { type BranchTask, type GraphUpdate, modelKey, type PlanStep, type StepBranch, usageOf } from "../state";
 
 /**
  * Executor (docs/architecture.md#nodes): the step's agent, an LLM with native tool calling over the tools
@@ -60,11 +60,12 @@ export function executorNode(deps: EngineDeps) {
     tools[REPORT_IMPOSSIBLE] = tool({ description: "Report that this step cannot be done with your tools, and why. The step then ends as not done; nothing is run.", inputSchema: ReportImpossible });
     let spent: GraphUpdate = {};
     try {
-      const { model } = deps.resolveModel(agent.model || deps.flow.defaultModel);
+      const resolved = deps.resolveModel(modelRefOf(agent, deps.flow));
+      const { model } = resolved;
       const timeoutMs = deps.flow.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
-      const res = await withModelDeadline(timeoutMs, (d) => generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools, abortSignal: d.signal }), config?.signal);
+      const res = await withModelDeadline(timeoutMs, (d) => generateText({ model, ...callSettingsOf(agent), system: executorSystem(agentInfo(deps, agent)), messages, tools, abortSignal: d.signal }), config?.signal);
       const usage = usageOf(res.usage);
-      spent = { token_usage: usage, step_usage: { [step.id]: usage } };
+      spent = { token_usage: usage, step_usage: { [step.id]: usage }, model_usage: { [modelKey(resolved)]: usage } };
       const impossible = res.toolCalls.find((c) => c.toolName === REPORT_IMPOSSIBLE);
       if (impossible) {
         const parsed = ReportImpossible.safeParse(impossible.input);

@@ -5,7 +5,8 @@ import { conversationSystem, finalizerPrompt, finalizerSystem } from "../../mode
 import type { EngineDeps } from "../deps";
 import { emit } from "../emit";
 import { NOT_DONE, notDoneLines } from "../outcomes";
-import { type GraphStateValue, type GraphUpdate, type Plan, usageOf } from "../state";
+import { callSettingsOf, modelRefOf } from "../../flow/compile";
+import { type GraphStateValue, type GraphUpdate, modelKey, type Plan, usageOf } from "../state";
 
 /**
  * Finalizer (docs/architecture.md#nodes): writes the answer the user sees: small talk for a conversation,
@@ -44,7 +45,10 @@ export function finalizerNode(deps: EngineDeps) {
       };
       return new Command({ update, goto: "planner" });
     }
-    const { model } = deps.resolveModel(deps.flow.defaultModel);
+    // The End node's model settings are the finalizer's (docs/models.md "Per-node settings").
+    const resolved = deps.resolveModel(modelRefOf(deps.flow.finalizer, deps.flow));
+    const { model } = resolved;
+    const settings = callSettingsOf(deps.flow.finalizer);
     const last = [...state.messages].reverse().find((m) => m.role === "user")?.content ?? "";
     const plan = state.plan;
     let text: string;
@@ -56,7 +60,7 @@ export function finalizerNode(deps: EngineDeps) {
         const done = plan.steps.filter((s) => s.status === "completed").map((s) => `- ${s.task}`);
         text = `Cancelled. ${plan.failure_reason ?? "The run was cancelled."}${done.length ? `\nCompleted before that:\n${done.join("\n")}` : " Nothing else ran."}`;
       } else if (state.intent === "conversation" || !plan) {
-        const res = await withModelDeadline(callLimit, (d) => generateText({ model, system: conversationSystem(), prompt: last, abortSignal: d.signal }), config?.signal);
+        const res = await withModelDeadline(callLimit, (d) => generateText({ model, ...settings, system: conversationSystem(), prompt: last, abortSignal: d.signal }), config?.signal);
         text = res.text;
         spent = usageOf(res.usage);
       } else {
@@ -68,7 +72,7 @@ export function finalizerNode(deps: EngineDeps) {
           // The model is told that not everything was done (not what failed: the report says that), so it never calls the task done.
           const missed = plan.steps.filter((s) => NOT_DONE.includes(s.status)).length;
           const note = missed > 0 ? `${PARTLY_DONE} ${missed} step${missed === 1 ? " was" : "s were"} not done; the run's report after your answer lists them. Do not say the task is done.` : undefined;
-          const res = await withModelDeadline(callLimit, (d) => generateText({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), abortSignal: d.signal }), config?.signal);
+          const res = await withModelDeadline(callLimit, (d) => generateText({ model, ...settings, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), abortSignal: d.signal }), config?.signal);
           text = res.text;
           spent = usageOf(res.usage);
         } else {
@@ -83,7 +87,7 @@ export function finalizerNode(deps: EngineDeps) {
     emit(config, { type: "text", id: `final-${state.messages.length}`, text });
     // Small talk never fails, even after a failed task in the same thread.
     const failed = state.intent !== "conversation" && (Boolean(state.error) || plan?.status === "failed");
-    return new Command({ goto: END, update: { token_usage: spent, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null } });
+    return new Command({ goto: END, update: { token_usage: spent, model_usage: spent.input_tokens + spent.output_tokens > 0 ? { [modelKey(resolved)]: spent } : {}, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null } });
   };
 }
 

@@ -4,7 +4,8 @@ import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withModelDeadline } from "../../models/c
 import { PlanProposal, plannerPrompt, plannerSystem } from "../../models/prompts";
 import { agentInfo } from "../agents";
 import type { EngineDeps } from "../deps";
-import { type TokenUsage, usageOf } from "../state";
+import { callSettingsOf, modelRefOf } from "../../flow/compile";
+import { modelKey, type TokenUsage, usageOf } from "../state";
 
 /** How many times the planner's model is asked for a plan before the plan fails (docs/runs.md "When the model misbehaves"). */
 export const PLAN_ATTEMPTS = 2;
@@ -24,15 +25,18 @@ interface Unusable {
  * that fails the schema) is answered with the error and the model is asked again, up to
  * {@link PLAN_ATTEMPTS} calls in all. Each call has the flow's model call time limit
  * (lib/models/call-timeout.ts) and stops when `signal` (the run's cancel) aborts. The tokens of every call that answered are added to `spent`,
- * whether or not its plan was usable.
+ * and to `used` under the planner model's key (lib/engine/state.ts modelKey), whether or not its plan was usable.
  * @returns the validated proposal.
  * @throws Error whose message is the plan's failure reason, naming what the model did, e.g.
  *   "the model answered in prose twice, though it was asked again with the error (last: …)";
  *   or the model call's own error (a provider error, ModelTimeoutError), which is not re-asked.
  */
-export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string, signal?: AbortSignal): Promise<z.infer<typeof PlanProposal>> {
+export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsage, used: Record<string, TokenUsage>, replan?: string, signal?: AbortSignal): Promise<z.infer<typeof PlanProposal>> {
   const { flow } = deps;
-  const { model } = deps.resolveModel(flow.defaultModel);
+  // The Supervisor's model settings are the Planner's (docs/models.md "Per-node settings").
+  const resolved = deps.resolveModel(modelRefOf(flow.supervisor, flow));
+  const { model } = resolved;
+  const key = modelKey(resolved);
   const system = plannerSystem({ instructions: flow.supervisor.instructions, agents: flow.agents.map((a) => agentInfo(deps, a)), humans: flow.humanInputs });
   const prompt = plannerPrompt(task, replan);
   const timeoutMs = flow.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
@@ -43,6 +47,7 @@ export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsa
     const answered = await withModelDeadline(timeoutMs, (d) =>
       generateText({
         model,
+        ...callSettingsOf(flow.supervisor),
         system,
         ...(attempt === 1 ? { prompt } : { messages }),
         tools,
@@ -50,9 +55,12 @@ export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsa
         abortSignal: d.signal,
         // Every answer's tokens count, also one the SDK then refuses (no create_plan call).
         onLanguageModelCallEnd: (e) => {
-          const used = usageOf(e.usage);
-          spent.input_tokens += used.input_tokens;
-          spent.output_tokens += used.output_tokens;
+          const call = usageOf(e.usage);
+          spent.input_tokens += call.input_tokens;
+          spent.output_tokens += call.output_tokens;
+          const mine = (used[key] ??= { input_tokens: 0, output_tokens: 0 });
+          mine.input_tokens += call.input_tokens;
+          mine.output_tokens += call.output_tokens;
         },
       }).catch((err: unknown) => {
         // The forced call is missing (prose or an empty answer): the SDK throws; read its text.

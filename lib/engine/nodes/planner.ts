@@ -4,7 +4,8 @@ import { structuredError } from "../../errors";
 import { newStep } from "../plan-factory";
 import type { EngineDeps } from "../deps";
 import { emitPlan, emitStep, iso } from "../emit";
-import type { GraphStateValue, GraphUpdate, Plan, PlanStep, TokenUsage } from "../state";
+import { callSettingsOf, modelRefOf } from "../../flow/compile";
+import { type GraphStateValue, type GraphUpdate, type Plan, type PlanStep, type TokenUsage, modelKey, usageOf } from "../state";
 import { askForPlan } from "./plan-request";
 
 /**
@@ -28,25 +29,26 @@ export function plannerNode(deps: EngineDeps) {
     const now = iso(deps.now());
     const base = { id: randomUUID(), query: task, current_step_index: 0, summary: null, created_at: now, updated_at: now };
     const spent = { input_tokens: 0, output_tokens: 0 };
-    const steps = await proposeSteps(deps, task, spent, replanning ? (state.replan_reason ?? undefined) : undefined, config?.signal).catch((err: unknown) => err as Error);
+    const used: Record<string, TokenUsage> = {};
+    const steps = await proposeSteps(deps, task, spent, used, replanning ? (state.replan_reason ?? undefined) : undefined, config?.signal).catch((err: unknown) => err as Error);
     if (steps instanceof Error) {
       const plan: Plan = { ...base, status: "failed", steps: [], failure_reason: steps.message };
       emitPlan(config, deps.flow, plan);
-      return { plan, token_usage: spent, lifecycle: "FAILED", error: structuredError("plan_failed", `The planner could not make a plan: ${steps.message}`) };
+      return { plan, token_usage: spent, model_usage: used, lifecycle: "FAILED", error: structuredError("plan_failed", `The planner could not make a plan: ${steps.message}`) };
     }
     const plan: Plan = { ...base, status: "executing", steps, failure_reason: null };
     emitPlan(config, deps.flow, plan);
     for (const s of steps.filter((x) => x.status !== "pending")) emitStep(config, deps.flow, s, "plan_step_failed");
-    return { plan, token_usage: spent, replan_reason: null, lifecycle: "PLAN_CHECK" };
+    return { plan, token_usage: spent, model_usage: used, replan_reason: null, lifecycle: "PLAN_CHECK" };
   };
 }
 
-async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, replan?: string, signal?: AbortSignal): Promise<PlanStep[]> {
+async function proposeSteps(deps: EngineDeps, task: string, spent: TokenUsage, used: Record<string, TokenUsage>, replan?: string, signal?: AbortSignal): Promise<PlanStep[]> {
   const { flow } = deps;
   const first = flow.agents[0];
   if (!first) throw new Error("the flow has no agent");
   if (flow.mode === "directed") return [newStep(0, first.id, task, "The answer to the task.", [], first.maxTries)];
-  const proposal = await askForPlan(deps, task, spent, replan, signal);
+  const proposal = await askForPlan(deps, task, spent, used, replan, signal);
   const ids = proposal.steps.map(() => randomUUID());
   const planned = proposal.steps.map((s, i) => {
     const deps_ = s.depends_on.filter((d) => d < i).map((d) => ids[d] as string);

@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { getFlowWithLatest } from "@/lib/db/flows";
 import { can } from "@/lib/db/workspaces";
 import { orNotFound } from "@/lib/http/or-not-found";
+import { userProviderNames } from "@/lib/models/provider-settings";
 import { requireUser } from "@/lib/http/with-user";
 import { workspaceToolRegistry } from "@/lib/tools/workspace-registry";
 import { suggestedTask } from "@/templates";
@@ -31,10 +32,11 @@ export default async function FlowPage({ params }: { params: Promise<{ flowId: s
   const found = await orNotFound(getFlowWithLatest(db(), user.id, flowId));
   // The workspace's catalog: built-ins and its MCP servers' tools, with their sources and schemas.
   const tools = (await workspaceToolRegistry(db(), found.flow.workspaceId)).catalog();
+  const providers = await userProviderNames(db(), user.id);
   const access = { role: found.role, canEdit: can(found.role, "edit"), canRun: can(found.role, "run") };
   return (
     <main className="editor-page">
-      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={tools} access={access} defaultTask={suggestedTask(found.flow.templateKey)} />
+      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={tools} access={access} defaultTask={suggestedTask(found.flow.templateKey)} providers={providers} />
     </main>
   );
 }
