@@ -72,6 +72,11 @@ export interface RouteOptions<P, Q, B> extends InputSchemas<P, Q, B> {
    * scope").
    */
   accountLevel?: boolean;
+  /**
+   * True for the upload route: a same-origin `multipart/form-data` body passes the
+   * cross-site check (lib/http/same-origin.ts); the route reads the body itself.
+   */
+  multipart?: boolean;
 }
 
 /** Whether a request presents no API key (a malformed pair of keys counts as presenting one). */
@@ -103,7 +108,7 @@ export function withUser<P = Record<string, never>, B = undefined, Q = undefined
     try {
       // A request without a key may carry the session cookie: it must be same-origin JSON.
       if (presentsNoKey(req)) {
-        const refusal = crossSiteRefusal(req);
+        const refusal = crossSiteRefusal(req, { multipart: schemas.multipart === true });
         if (refusal) throw refusal;
       }
       const { params, query, body } = await readInput(req, ctx, schemas);
