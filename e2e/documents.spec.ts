@@ -43,7 +43,9 @@ test.describe("documents in the run view", () => {
     await run.waitForStatus("awaiting approval");
     await run.approvalCard().getByTestId("approve").click();
     await run.waitForStatus("completed");
-    expect(await run.openWorkspaceFile("q3-summary.md")).toContain("Revenue grew 18 percent");
+    // The open file's view changes when the new file's content arrives: wait for it.
+    await page.getByTestId("ws-file-q3-summary.md").click();
+    await expect(page.getByTestId("ws-file-content")).toContainText("Revenue grew 18 percent");
 
     // The original downloads as it was uploaded; the zip link is there.
     const href = await page.getByTestId("ws-download-contract.pdf").getAttribute("href");
