@@ -123,6 +123,16 @@ const EnvSchema = z.object({
    * "Payloads"). Unset: payloads carry only the path.
    */
   PUBLIC_URL: z.string().url().optional(),
+  /**
+   * Uploads into a thread's workspace (docs/documents.md "Limits"): the largest file, bytes
+   * (default 10 MB); the most bytes one workspace may hold, bytes (default 50 MB); the most
+   * files one workspace may hold (default 200).
+   */
+  UPLOAD_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(10 * 1_048_576),
+  UPLOAD_MAX_WORKSPACE_BYTES: z.coerce.number().int().min(1).default(50 * 1_048_576),
+  UPLOAD_MAX_FILES: z.coerce.number().int().min(1).default(200),
+  /** Wall-clock limit of extracting the text of one PDF or DOCX, ms (docs/documents.md "Extraction"). */
+  EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),
   /** Log level of the structured logs (pino levels). */
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** OTLP/HTTP endpoint (e.g. http://127.0.0.1:4318); when set, traces are exported there. */

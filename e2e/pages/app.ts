@@ -83,6 +83,16 @@ export class RunPage {
     if (text instanceof RegExp) await expect(this.status()).toHaveText(text, { timeout });
     else await expect(this.status()).toHaveAttribute("data-status", text === "ready to continue" ? "ready" : text.replaceAll(" ", "_"), { timeout });
   }
+  /** Uploads files with the workspace panel's picker and waits for the panel to say they are in. */
+  async uploadFiles(files: { name: string; mimeType: string; buffer: Buffer }[]): Promise<void> {
+    await this.page.getByTestId("ws-upload-input").setInputFiles(files);
+    await expect(this.page.getByTestId("ws-upload-done")).toContainText(files[files.length - 1]?.name ?? "");
+  }
+  /** Sends a message from the run view's composer (a new run on the thread). */
+  async send(text: string): Promise<void> {
+    await this.page.getByTestId("composer-input").fill(text);
+    await this.page.getByTestId("composer-send").click();
+  }
   async openWorkspaceFile(name: string): Promise<string> {
     await this.page.getByTestId(`ws-file-${name}`).click();
     const content = this.page.getByTestId("ws-file-content");

@@ -24,9 +24,10 @@ function requestHost(headers: Headers): string | null {
  *   a request with neither comes from a program, not from a page.
  * - A body must be declared JSON (`application/json` or `+json`): an HTML form can post
  *   only `text/plain`, `multipart/form-data` or `application/x-www-form-urlencoded`.
- * - `opts.multipart` (upload routes, docs/library.md "Uploading"): a `multipart/form-data`
- *   body passes too, but only when the browser showed it is same-origin (`Sec-Fetch-Site` or
- *   `Origin` present and matching), since an HTML form elsewhere can post multipart.
+ * - With `opts.multipart` (the upload routes: docs/documents.md "Upload", docs/library.md "Uploading"), a
+ *   `multipart/form-data` body is taken too, but only from a request that proves it is
+ *   same-origin (`Sec-Fetch-Site: same-origin`, or an `Origin` naming the host): an HTML form
+ *   on another site can post multipart, and browsers always send one of the two with it.
  * @returns AppError forbidden ("cross_origin") or unsupported_media_type ("not_json"), or null.
  */
 export function crossSiteRefusal(req: Request, opts: { multipart?: boolean } = {}): AppError | null {
@@ -54,7 +55,14 @@ export function crossSiteRefusal(req: Request, opts: { multipart?: boolean } = {
   }
   const type = h.get("content-type");
   const hasBody = type !== null || Number(h.get("content-length") ?? "0") > 0 || h.has("transfer-encoding");
-  if (opts.multipart && type !== null && /^multipart\/form-data\s*;/i.test(type.trim()) && (site !== null || origin !== null)) return null;
+  if (opts.multipart && type !== null && /^multipart\/form-data\s*(;|$)/i.test(type.trim())) {
+    if (site !== null || origin !== null) return null;
+    return new AppError(
+      "forbidden",
+      "cross_origin",
+      "An upload signed in with the session cookie must come from the app's own page (Sec-Fetch-Site or Origin); programs send an API key as Authorization: Bearer <key>.",
+    );
+  }
   if (hasBody && (type === null || !JSON_TYPE.test(type.trim()))) {
     return new AppError("unsupported_media_type", "not_json", `A request signed in with the session cookie must send its body as JSON (content-type: application/json), not ${(type ?? "no content type").slice(0, 100)}.`);
   }

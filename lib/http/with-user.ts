@@ -72,7 +72,10 @@ export interface RouteOptions<P, Q, B> extends InputSchemas<P, Q, B> {
    * scope").
    */
   accountLevel?: boolean;
-  /** True for upload routes: a cookie request may send `multipart/form-data` (lib/http/same-origin.ts). */
+  /**
+   * True for the upload routes: a same-origin `multipart/form-data` body passes the
+   * cross-site check (lib/http/same-origin.ts); the route reads the body itself.
+   */
   multipart?: boolean;
 }
 

@@ -6,8 +6,11 @@ import { PROMPT_MARKERS, type PromptRole } from "./prompts";
  * file names) and building the summary document it writes. Pure, deterministic.
  */
 
-/** File names the heuristics recognise. */
-const FILE_RE = /[\w./-]+\.(?:md|txt|json|csv|log)\b/g;
+/**
+ * File names the heuristics recognise: text files, and the PDF and Word documents people
+ * upload, which read_file reads as their text (docs/documents.md "Extraction").
+ */
+const FILE_RE = /[\w./-]+\.(?:md|txt|json|csv|log|pdf|docx)\b/g;
 
 
 export function messageText(m: LanguageModelV4Message): string {

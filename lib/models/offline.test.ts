@@ -298,3 +298,12 @@ describe("offline model: streaming, determinism, identity", () => {
     expect(isOfflineModel("openai/gpt-4.1")).toBe(false);
   });
 });
+
+describe("offline model: uploaded documents", () => {
+  it("reads a PDF or a DOCX named in the task, then writes the summary", async () => {
+    for (const file of ["contract.docx", "Q3-report.pdf"]) {
+      const { steps } = await plan(`Summarize ${file} into summary.md`);
+      expect(steps.map((s) => s.task)).toEqual([`Read ${file}`, `Write a summary of ${file} to summary.md`]);
+    }
+  });
+});

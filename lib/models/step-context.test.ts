@@ -30,6 +30,11 @@ describe("step context", () => {
     expect(unreadSourcesOf(context).map((u) => u.file)).toEqual(["b.md", "c.md"]);
   });
 
+  it("drops the line read_file puts above a PDF's text: it is not a point of the document", () => {
+    const result = 'Read 90 characters from c.pdf:\n[Text extracted from the PDF "c.pdf" (1 page); the original can be downloaded.]\n\nThe fee is 48000 EUR.';
+    expect(sourcesOf([{ task: "Read c.pdf", result }])).toEqual([{ file: "c.pdf", text: "The fee is 48000 EUR." }]);
+  });
+
   it("reads a reviewer's feedback in the contract's format", () => {
     const result = "Verdict: changes needed\n- Unsupported: The team will hire five people.\n- Unused source: b.md (could not be read: timeout)\n- Unused source: c.md\n\nReview of x.md: …";
     expect(feedbackOf([{ task: "Reviewer feedback", result }])).toEqual({ unsupported: ["The team will hire five people."], unused: ["b.md", "c.md"] });

@@ -57,7 +57,10 @@ export function isHumanAnswer(entry: ContextEntry): boolean {
   return /\?$/.test(task) || /^(?:who|what|which|how|when|where|why|should|do|does|is|are)\b/i.test(task) || /\b(?:audience|focus)\b/i.test(task);
 }
 
-/** The files read by earlier steps, with their text (the executor's quote, header removed). */
+/** The line read_file puts above a PDF's or DOCX's text (docs/documents.md "Extraction"): not a point of the document. */
+const EXTRACT_HEADER = /^\[Text extracted from [^\n]*\]\s*/;
+
+/** The files read by earlier steps, with their text (the executor's quote and an extract's header removed). */
 export function sourcesOf(context: ContextEntry[]): SourceText[] {
   const out: SourceText[] = [];
   for (const c of context) {
@@ -65,12 +68,12 @@ export function sourcesOf(context: ContextEntry[]): SourceText[] {
     const header = READ_HEADER.exec(c.result);
     if (header?.[1]) {
       const body = c.result.slice(header[0].length);
-      out.push({ file: header[1], text: body.replace(CUT_MARKER, "").trim(), ...(CUT_MARKER.test(body) ? { cut: true } : {}) });
+      out.push({ file: header[1], text: body.replace(CUT_MARKER, "").trim().replace(EXTRACT_HEADER, ""), ...(CUT_MARKER.test(body) ? { cut: true } : {}) });
       continue;
     }
     // A result written by another model: the file its task names, the text as given.
     const file = /^read\b/i.test(c.task) ? fileNames(c.task)[0] : undefined;
-    if (file && !REPORT.test(c.result) && c.result.trim()) out.push({ file, text: c.result.trim() });
+    if (file && !REPORT.test(c.result) && c.result.trim()) out.push({ file, text: c.result.trim().replace(EXTRACT_HEADER, "") });
   }
   return out.filter((s, i) => out.findIndex((o) => o.file === s.file) === i);
 }

@@ -20,8 +20,8 @@ const UNDOCUMENTED: Record<string, string> = {
   "/api/langgraph/[...rest]": "LangGraph Platform API endpoints not offered",
 };
 
-/** `/api/threads/[threadId]` -> `/api/threads/{threadId}`. */
-const openApiPath = (pattern: string) => pattern.replace(/\[([^\]]+)\]/g, "{$1}");
+/** `[threadId]` -> `{threadId}`; a catch-all `[...path]` is one parameter, `{path}` (its value may hold `/`). */
+const openApiPath = (pattern: string) => pattern.replace(/\[(?:\.\.\.)?([^\]]+)\]/g, "{$1}");
 
 const doc = buildOpenApiDocument(API_OPERATIONS);
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { readableText } from "../documents/readable";
 import { AppError, isAppError } from "../errors";
 import { realWorkspaceRoot, resolveInWorkspace, splitWorkspacePath, toWorkspacePath } from "./sandbox";
 import type { ToolContext, ToolDefinition } from "./types";
@@ -109,38 +110,26 @@ async function listLayer(root: string, rel: string, signal: AbortSignal): Promis
   }
 }
 
-/** read_file: the UTF-8 text of one workspace file of at most 1 MB (docs/architecture.md#tools-and-mcp). */
+/**
+ * read_file: the UTF-8 text of one workspace file of at most 1 MB, or the extracted text of a
+ * PDF or DOCX (docs/architecture.md#tools-and-mcp, docs/documents.md "Extraction").
+ */
 export const readFile = fileTool({
   name: "read_file",
-  description: "Read a text file from the workspace (UTF-8, at most 1 MB). Returns its path and content.",
+  description:
+    "Read a file from the workspace: a text file (UTF-8, at most 1 MB) as it is, a PDF or Word (DOCX) document as its extracted text. Returns its path and content.",
   sideEffect: false,
   input: z.object({
     path: workspacePath.describe('File to read, relative to the workspace root, e.g. "notes.md" or "docs/plan.md".'),
   }),
   output: z.object({ path: z.string(), content: z.string() }),
   async run({ path: rel }, ctx) {
-    const { abs, root } = await resolveReadable(ctx, rel);
+    // The thread's own file, else the mounted library's (docs/library.md "Mounting").
+    const { root } = await resolveReadable(ctx, rel);
     try {
-      const handle = await fs.open(abs, constants.O_RDONLY | NOFOLLOW);
-      try {
-        const st = await handle.stat();
-        if (st.isDirectory()) throw new AppError("bad_request", "is_a_directory", `${JSON.stringify(rel)} is a directory; use list_files.`);
-        if (!st.isFile()) throw new AppError("forbidden", "sandbox_violation", `Path ${JSON.stringify(rel)} is refused: not a regular file.`);
-        if (st.size > MAX_FILE_BYTES) {
-          throw new AppError(
-            "unprocessable",
-            "file_too_large",
-            `${JSON.stringify(rel)} is ${st.size} bytes; read_file reads files up to ${MAX_FILE_BYTES} bytes (1 MB).`,
-          );
-        }
-        const content = await handle.readFile({ encoding: "utf8", signal: ctx.signal });
-        if (content.includes("\u0000")) {
-          throw new AppError("unprocessable", "binary_file", `${JSON.stringify(rel)} looks like a binary file; read_file reads text only.`);
-        }
-        return { path: toWorkspacePath(root, abs), content };
-      } finally {
-        await handle.close();
-      }
+      // One rule for what a path reads as (docs/documents.md "Extraction"): PDF and DOCX give their text.
+      const { path: shown, content } = await readableText(root, rel, { signal: ctx.signal });
+      return { path: shown, content };
     } catch (err) {
       throw fsError(err, rel);
     }

@@ -14,6 +14,13 @@ import { AppError } from "../errors";
 /** Longest relative path accepted, in chars (docs/architecture.md#tools-and-mcp). */
 export const MAX_PATH_CHARS = 1024;
 
+/**
+ * The folder, at any depth of a workspace, that the app keeps for itself: the text extracted
+ * from uploaded PDF and DOCX files and the uploads being written (docs/documents.md
+ * "Extraction"). Every path naming it is refused, so no tool lists, reads or writes it.
+ */
+export const RESERVED_SEGMENT = ".phylactery";
+
 /** Options of {@link resolveInWorkspace}. */
 export interface ResolveOptions {
   /** Throw `not_found` when the path does not exist (default false). */
@@ -53,6 +60,8 @@ function checkSpelling(relPath: string, spelling: string, how: string): void {
   for (const segment of spelling.split(/[/\\]+/)) {
     // Windows drops trailing dots and spaces, so "... " and ".. " mean "..".
     if (/^\.\.[.\s]*$/.test(segment)) throw violation(relPath, `it contains a ".." segment${how}; paths may not leave the workspace`);
+    // Trailing dots and spaces dropped as Windows does, case folded as on case-insensitive disks.
+    if (segment.replace(/[.\s]+$/, "").toLowerCase() === RESERVED_SEGMENT) throw violation(relPath, `"${RESERVED_SEGMENT}" is reserved for the app's own files${how}`);
   }
 }
 
@@ -63,7 +72,7 @@ function checkSpelling(relPath: string, spelling: string, how: string): void {
  * too, so they are refused rather than taken literally (docs/architecture.md#tools-and-mcp).
  * @throws AppError forbidden / "sandbox_violation" for an empty path, a path longer than
  *   {@link MAX_PATH_CHARS}, NUL or other control characters, an absolute path (`/x`, `C:\x`,
- *   `\\server\share`) or any `..` segment.
+ *   `\\server\share`), any `..` segment or a {@link RESERVED_SEGMENT} segment.
  */
 export function splitWorkspacePath(relPath: string): string[] {
   if (typeof relPath !== "string" || relPath.trim() === "") throw violation(String(relPath ?? ""), "it is empty");

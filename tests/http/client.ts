@@ -7,6 +7,8 @@ export interface Client {
   post(path: string, body: unknown): Promise<Response>;
   /** The `cookie` header the client sends (its session). */
   cookie(): string;
+  /** The app's origin (`http://127.0.0.1:<port>`), as its own pages send it in `Origin`. */
+  origin?: string;
 }
 
 /** A UI message stream chunk as the server sent it. */
@@ -42,6 +44,7 @@ export async function signIn(base: string, email: string, password: string): Pro
     fetch: (p, init = {}) => fetch(`${base}${p}`, { ...init, redirect: "manual", headers: { ...(init.headers ?? {}), cookie: cookie() } }),
     post: (p, body) => client.fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     cookie,
+    origin: base,
   };
   return client;
 }

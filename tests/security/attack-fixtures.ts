@@ -34,6 +34,7 @@ export function signedOut(base: string): Client {
     fetch: (p, init = {}) => fetch(`${base}${p}`, { ...init, redirect: "manual" }),
     post: (p, body) => client.fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     cookie: () => "",
+    origin: base,
   };
   return client;
 }
@@ -47,8 +48,16 @@ export function withHeaders(c: Client, headers: Record<string, string>): Client 
     fetch: (p, init = {}) => c.fetch(p, { ...init, headers: { ...((init.headers as Record<string, string> | undefined) ?? {}), ...headers } }),
     post: (p, body) => client.fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     cookie: () => c.cookie(),
+    ...(c.origin ? { origin: c.origin } : {}),
   };
   return client;
+}
+
+/** A multipart body with one `file` part, as the app's page sends an upload (with the app's `Origin`). */
+function uploadForm(file: { name: string; text: string }): FormData {
+  const form = new FormData();
+  form.append("file", new Blob([file.text]), file.name);
+  return form;
 }
 
 /**
@@ -61,7 +70,8 @@ export async function send(c: Client, attack: Pick<Attack, "method" | "sse">, re
   const res = await c.fetch(req.path, {
     method: attack.method,
     signal: ctrl.signal,
-    ...(hasBody ? { headers: { "content-type": "application/json" }, body: JSON.stringify(req.body ?? {}) } : {}),
+    ...(hasBody && req.upload ? { headers: { origin: c.origin ?? "" }, body: uploadForm(req.upload) } : {}),
+    ...(hasBody && !req.upload ? { headers: { "content-type": "application/json" }, body: JSON.stringify(req.body ?? {}) } : {}),
   });
   if (!attack.sse || res.status !== 200 || !res.body) return { status: res.status, text: await res.text() };
   const reader = res.body.getReader();

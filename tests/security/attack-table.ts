@@ -88,6 +88,8 @@ export interface Attacker {
 export interface AttackRequest {
   path: string;
   body?: unknown;
+  /** Instead of a JSON body: one file sent as multipart/form-data (the upload route). */
+  upload?: { name: string; text: string };
 }
 
 /**
@@ -207,6 +209,9 @@ export const ATTACKS: Attack[] = [
   { route: "/api/threads/[threadId]/memory", method: "DELETE", verb: "clear a thread's memory", need: "erase", request: (v) => ({ path: `${T(v)}/memory` }) },
   { route: "/api/threads/[threadId]/memory/promote", method: "POST", verb: "promote a thread's steps to facts", need: "fact-editor", request: (v) => ({ path: `${T(v)}/memory/promote`, body: {} }) },
   { route: "/api/threads/[threadId]/memory/summarize", method: "POST", verb: "summarize a thread", need: "summarize", request: (v) => ({ path: `${T(v)}/memory/summarize`, body: {} }) },
+  { route: "/api/threads/[threadId]/files", method: "POST", verb: "upload a file into a thread's workspace", need: "run", request: (v) => ({ path: `${T(v)}/files`, upload: { name: "planted.txt", text: "planted by another tenant" } }) },
+  { route: "/api/threads/[threadId]/files", method: "GET", verb: "download a thread's workspace as a zip", need: "member", request: (v) => ({ path: `${T(v)}/files?format=zip` }) },
+  { route: "/api/threads/[threadId]/files/[...path]", method: "GET", verb: "download a thread's workspace file", need: "member", request: (v) => ({ path: `${T(v)}/files/notes.md` }) },
   { route: "/api/threads/[threadId]/workspace", method: "GET", verb: "list a thread's workspace files", need: "member", request: (v) => ({ path: `${T(v)}/workspace` }) },
   { route: "/api/threads/[threadId]/workspace", method: "GET", verb: "read a file of a thread's workspace", need: "member", request: (v) => ({ path: `${T(v)}/workspace?path=notes.md` }) },
   // Runs and decisions

@@ -6,6 +6,7 @@ import { Params as EventsParams, Query as EventsQuery } from "@/app/api/threads/
 import { Body as ForkBody, Params as ForkParams } from "@/app/api/threads/[threadId]/fork/schema";
 import { Params as ThreadParams } from "@/app/api/threads/[threadId]/schema";
 import { Body as StreamBody, FollowQuery, Params as StreamParams } from "@/app/api/threads/[threadId]/stream/schema";
+import { Params as FilesParams, ZipQuery } from "@/app/api/threads/[threadId]/files/schema";
 import { Params as WorkspaceParams, Query as WorkspaceQuery } from "@/app/api/threads/[threadId]/workspace/schema";
 import { Body as NewThreadBody } from "@/app/api/threads/schema";
 import type { ApiOperation } from "@/lib/openapi/operation";
@@ -150,6 +151,49 @@ export const threadOperations: ApiOperation[] = [
     responses: {
       200: { description: "The listing or the file, as the `list_files` / `read_file` tools return it." },
       403: { description: "The path leaves the workspace." },
+    },
+  },
+  {
+    method: "POST",
+    path: "/api/threads/{threadId}/files",
+    tag: TAG,
+    summary: "Upload files into the workspace",
+    description:
+      'A `multipart/form-data` body with one or more parts named `file`; each part\'s filename is its workspace path (the sandbox\'s path rules; sub-folders are made). The type is judged from the content: PDF, DOCX, PNG, JPEG, GIF, WebP or UTF-8 text; PDF and DOCX text is extracted, and `read_file` returns it. Limits: UPLOAD_MAX_FILE_BYTES per file (10 MB), UPLOAD_MAX_WORKSPACE_BYTES per workspace (50 MB), UPLOAD_MAX_FILES per workspace (200). Owners and approvers; not while a run owns the thread. A cookie request must come from the app\'s page (Origin / Sec-Fetch-Site). See docs/documents.md.',
+    auth: "session-or-key",
+    params: FilesParams,
+    responses: {
+      201: { description: "`{ files: [{ path, sizeBytes, sha256, type, kind, pages, extractedChars, replaced }] }`." },
+      403: { description: "A viewer, or a cookie request from another site." },
+      409: { description: "`run_in_progress`: a run owns the thread." },
+      413: { description: "`file_too_large` or `workspace_full`, naming the part (`file[0]`) and the limit." },
+      415: { description: "`not_multipart`, or `type_refused` (the content is not an accepted type, whatever the name)." },
+      422: { description: "`invalid_file_name`, `too_many_files`, `duplicate_file_name`, `no_files`, or the PDF/DOCX cannot be read (`pdf_encrypted`, `extraction_failed`, `extraction_timeout`)." },
+    },
+  },
+  {
+    method: "GET",
+    path: "/api/threads/{threadId}/files",
+    tag: TAG,
+    summary: "Download the workspace as a zip",
+    description: "`?format=zip`: every regular file of the thread's workspace as a zip (DEFLATE), streamed; symlinks are not followed and extracted text is not included. See docs/documents.md.",
+    auth: "session-or-key",
+    params: FilesParams,
+    query: ZipQuery,
+    responses: { 200: { description: "The zip (`application/zip`, attachment)." } },
+  },
+  {
+    method: "GET",
+    path: "/api/threads/{threadId}/files/{path}",
+    tag: TAG,
+    summary: "Download one workspace file",
+    description: "The original bytes of one file (a PDF as the PDF, not its text), as an attachment with its detected content type and `nosniff`. `path` may hold `/` for files in folders. See docs/documents.md.",
+    auth: "session-or-key",
+    params: z.object({ threadId: z.string().min(1).max(64), path: z.string().min(1).max(1024).describe("The workspace path, e.g. `contract.pdf` or `docs/spec.md`.") }),
+    responses: {
+      200: { description: "The file's bytes." },
+      403: { description: "The path leaves the workspace, is a symlink out of it, or is the reserved `.phylactery` folder." },
+      404: { description: "No such file." },
     },
   },
   {

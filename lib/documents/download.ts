@@ -1,0 +1,98 @@
+import { constants, promises as fs } from "node:fs";
+import { Zip, ZipDeflate } from "fflate";
+import { AppError } from "../errors";
+import { realWorkspaceRoot, resolveInWorkspace, toWorkspacePath } from "../tools/sandbox";
+import { detectType } from "./detect";
+import { MAX_DOCUMENT_BYTES } from "./readable";
+import { workspaceFiles } from "./walk";
+
+/**
+ * Downloads from a thread's workspace (docs/documents.md "Download"): one file's original
+ * bytes, or every file as a zip streamed with fflate.
+ */
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** One file to send. */
+export interface Original {
+  /** Workspace path, `/` separated. */
+  path: string;
+  bytes: Buffer;
+  /** Media type from the content (application/octet-stream when not one of the known types). */
+  contentType: string;
+}
+
+/**
+ * The original bytes of one workspace file.
+ * @throws AppError forbidden "sandbox_violation" (the sandbox's rules, the reserved folder
+ *   included); not_found "not_found"; bad_request "is_a_directory"; unprocessable "file_too_large".
+ */
+export async function readOriginal(workspaceDir: string, relPath: string): Promise<Original> {
+  const abs = await resolveInWorkspace(workspaceDir, relPath, { mustExist: true });
+  const root = await realWorkspaceRoot(workspaceDir);
+  const handle = await fs.open(abs, constants.O_RDONLY | NOFOLLOW);
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) throw new AppError("bad_request", "is_a_directory", `${JSON.stringify(relPath)} is a folder; download the workspace as a zip instead.`);
+    if (!st.isFile()) throw new AppError("forbidden", "sandbox_violation", `Path ${JSON.stringify(relPath)} is refused: not a regular file.`);
+    if (st.size > MAX_DOCUMENT_BYTES) throw new AppError("unprocessable", "file_too_large", `${JSON.stringify(relPath)} is larger than ${MAX_DOCUMENT_BYTES} bytes.`);
+    const bytes = await handle.readFile();
+    let contentType = "application/octet-stream";
+    try {
+      contentType = (await detectType(bytes, "path", relPath)).mime;
+    } catch {
+      // Not one of the accepted types (a file the agent wrote): sent as bytes.
+    }
+    return { path: toWorkspacePath(root, abs), bytes, contentType };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Every regular file of the workspace as a zip (DEFLATE), streamed: files are read one at a
+ * time, without following symlinks, and the reserved folder (extracts) is left out.
+ * @returns a byte stream of the zip; a file that vanishes meanwhile is skipped.
+ */
+export async function zipWorkspace(workspaceDir: string): Promise<ReadableStream<Uint8Array>> {
+  const root = await realWorkspaceRoot(workspaceDir);
+  const files = await workspaceFiles(root);
+  let zip: Zip;
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      zip = new Zip((err, chunk, final) => {
+        if (err) {
+          controller.error(err);
+          return;
+        }
+        controller.enqueue(chunk);
+        if (final) controller.close();
+      });
+      try {
+        for (const f of files) {
+          let bytes: Buffer;
+          try {
+            const handle = await fs.open(f.abs, constants.O_RDONLY | NOFOLLOW);
+            try {
+              if (!(await handle.stat()).isFile()) continue;
+              bytes = await handle.readFile();
+            } finally {
+              await handle.close();
+            }
+          } catch {
+            continue;
+          }
+          const entry = new ZipDeflate(f.path, { level: 6 });
+          zip.add(entry);
+          entry.push(bytes, true);
+        }
+        zip.end();
+      } catch (err) {
+        controller.error(err);
+      }
+    },
+    cancel() {
+      zip?.terminate();
+    },
+  });
+}
