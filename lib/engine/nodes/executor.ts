@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Command, isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { generateText, type ModelMessage, type ToolSet, tool } from "ai";
+import { type ModelMessage, type ToolSet, tool } from "ai";
 import { executorPrompt, executorSystem, REPORT_IMPOSSIBLE, ReportImpossible } from "../../models/prompts";
 import { canonicalArgs } from "../../policy/canonical";
 import { agentInfo } from "../agents";
 import { mirror, sendBranch, stepOf } from "../branch";
 import type { EngineDeps } from "../deps";
-import { emit } from "../emit";
+import { emit, emitLive } from "../emit";
+import { streamCall } from "../stream-call";
 import { describeCall, isConfigRefusal } from "../outcomes";
 import { respondedCall } from "./approval-handler";
 import type { AgentSpec } from "../../flow/compile";
@@ -57,7 +58,22 @@ export function executorNode(deps: EngineDeps) {
     tools[REPORT_IMPOSSIBLE] = tool({ description: "Report that this step cannot be done with your tools, and why. The step then ends as not done; nothing is run.", inputSchema: ReportImpossible });
     try {
       const { model } = deps.resolveModel(agent.model || deps.flow.defaultModel);
-      const res = await generateText({ model, system: executorSystem(agentInfo(deps, agent)), messages, tools });
+      // The agent's text streams as it is written (docs/runs.md "Streaming"); its tool calls
+      // arrive whole; the run's cancel ends the model's stream.
+      const live = `step-${step.id}-${step.tries}-${messages.length}`;
+      let wrote = false;
+      const res = await streamCall({
+        model,
+        system: executorSystem(agentInfo(deps, agent)),
+        messages,
+        tools,
+        abortSignal: config?.signal,
+        onText: (delta) => {
+          wrote = true;
+          emitLive(config, { type: "text-delta", id: live, node: "executor", delta });
+        },
+      });
+      if (wrote) emitLive(config, { type: "text-end", id: live, node: "executor", text: res.text.trim() });
       const usage = usageOf(res.usage);
       const spent: GraphUpdate = { token_usage: usage, step_usage: { [step.id]: usage } };
       const impossible = res.toolCalls.find((c) => c.toolName === REPORT_IMPOSSIBLE);
