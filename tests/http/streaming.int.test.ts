@@ -8,7 +8,7 @@ import { startServer, type TestServer } from "./server";
  * docs/langgraph-api.md#stream-modes): the run stream carries the answer in many text
  * deltas, a follower joining mid-answer gets the text so far then the rest, and the official
  * LangGraph SDK gets partial message chunks in the messages-tuple and messages modes. The
- * offline model pauses 40 ms between words here, so an answer takes about a second.
+ * offline model pauses 80 ms between words here, so an answer takes a few seconds.
  */
 
 type SdkChunk = { event: string; data: unknown; id?: string };
@@ -49,7 +49,7 @@ describe("answers that stream over HTTP", () => {
   let flowId: string;
 
   beforeAll(async () => {
-    s = await startServer({ OFFLINE_STREAM_WORD_MS: "40" });
+    s = await startServer({ OFFLINE_STREAM_WORD_MS: "80" });
     const [a, , c] = s.users;
     if (!a || !c) throw new Error("users missing");
     flowId = a.flowId;
@@ -88,9 +88,8 @@ describe("answers that stream over HTTP", () => {
     const threadId = await newThread("hello");
     const res = await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: "hello" } });
     // Wait until the answer has started, then carol (an approver of the workspace) opens the thread.
-    const { head, rest } = await readUntil(res, (c) => c.type === "text-delta" && deltasOf([c]).length === 1 && (c.delta ?? "").length > 0);
-    await new Promise((r) => setTimeout(r, 150));
-    const follow = await carol.fetch(`/api/threads/${threadId}/stream`);
+    const { head, rest } = await readUntil(res, (c) => c.type === "text-delta" && deltasOf([c]).length === 1);
+    const follow = await carol.fetch(`/api/threads/${threadId}/stream?runId=${res.headers.get("x-run-id")}`);
     expect(follow.status).toBe(200);
     const followed = await readStream(follow);
     const full = deltasOf([...head, ...(await rest())]).join("");
