@@ -8,6 +8,7 @@ import { FlowsPage, RunPage, SignInPage } from "./pages/app";
  */
 test.describe("answers that stream", () => {
   test("the answer appears word by word in the run view", async ({ page }) => {
+    test.setTimeout(120_000);
     const recorder = new AnswerRecorder(page);
     await recorder.install();
     await new SignInPage(page).signIn();
