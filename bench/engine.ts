@@ -26,7 +26,7 @@ import { z } from "zod";
 import { PrismaCheckpointSaver } from "../lib/db/checkpointer";
 import { createTestDb, type TestDb } from "../lib/db/test-db";
 import { buildGraph } from "../lib/engine/graph";
-import { fakeDeps, textTurn, toolTurn } from "../lib/engine/node-fixtures";
+import { fakeDeps, streamable, textTurn, toolTurn } from "../lib/engine/node-fixtures";
 import { workspaceAssistant } from "../templates/workspace-assistant";
 
 const STEPS = 10;
@@ -88,7 +88,7 @@ const HandState = Annotation.Root({
 
 /** A scripted model that makes `perStep` read_file calls, then answers (counting tool results since its last answer). */
 function handModel(perStep: number): MockLanguageModelV4 {
-  return new MockLanguageModelV4({
+  return streamable(new MockLanguageModelV4({
     doGenerate: async (opts: LanguageModelV4CallOptions) => {
       let since = 0;
       for (const m of opts.prompt) {
@@ -97,7 +97,7 @@ function handModel(perStep: number): MockLanguageModelV4 {
       }
       return since < perStep ? toolTurn("read_file", { path: `notes-${since}.md` }, `call_${since}`) : textTurn("step done");
     },
-  });
+  }));
 }
 
 const readTool = { read_file: tool({ description: "Reads a file of the workspace.", inputSchema: z.object({ path: z.string() }) }) };

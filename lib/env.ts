@@ -87,6 +87,12 @@ const EnvSchema = z.object({
    * one core always stays free for the server's event loop.
    */
   JS_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  /**
+   * The offline model's pause between two streamed words, ms (docs/runs.md "Streaming"), so
+   * its answers appear word by word as a real model's would; one answer's pauses add up to at
+   * most 50 of them (500 ms at the default). 0 streams at once.
+   */
+  OFFLINE_STREAM_WORD_MS: z.coerce.number().int().min(0).max(1_000).default(10),
   /** How often expired short-term memory is purged, ms (SPEC.md 6 TTL sweeper). */
   MEMORY_SWEEP_MS: z.coerce.number().int().min(200).default(60_000),
   /**

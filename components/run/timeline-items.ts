@@ -17,7 +17,8 @@ export function timeline(messages: RunUIMessage[]): TimelineItem[] {
         continue;
       }
       if (part.type === "text") {
-        items.push({ key: `${m.id}-${i}`, kind: "text", text: part.text });
+        // An answer still being written grows as its deltas arrive (docs/runs.md "Streaming").
+        items.push({ key: `${m.id}-${i}`, kind: "text", text: part.text, streaming: part.state === "streaming" });
         continue;
       }
       if (!part.type.startsWith("data-") || !("id" in part) || !part.id || !("data" in part)) continue;

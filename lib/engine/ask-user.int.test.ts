@@ -1,7 +1,7 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
-import { textTurn, toolTurn } from "./node-fixtures";
+import { streamable, textTurn, toolTurn } from "./node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 /**
@@ -15,7 +15,7 @@ describe("asking the user", () => {
 
   it("the question waits as an interrupt and the next message answers it", async () => {
     let healthy = false;
-    const model = new MockLanguageModelV4({
+    const model = streamable(new MockLanguageModelV4({
       doGenerate: async (opts: LanguageModelV4CallOptions) => {
         const text = JSON.stringify(opts.prompt);
         if (text.includes("[phylactery:planner]")) {
@@ -28,7 +28,7 @@ describe("asking the user", () => {
         }
         return textTurn("Done after your answer.");
       },
-    });
+    }));
     f = await engineFixture(undefined, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const threadId = await f.newThread("Summarize notes.md");
     const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md" }));

@@ -47,3 +47,22 @@ export function emitStep(
 
 /** ISO-8601 time of a clock reading (ms). */
 export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * A live text chunk (docs/runs.md "Streaming"): a piece of the text a node's model is writing
+ * (`text-delta`), or the end of a step's text with its finished form (`text-end`). The run service hands it to the
+ * process's live text (lib/events/live-text.ts) and never stores it: the finished text is
+ * stored once, as the answer's `text` chunk or the step's result.
+ */
+export type LiveChunk = { type: "text-delta"; id: string; node: "finalizer" | "executor"; delta: string } | { type: "text-end"; id: string; node: "finalizer" | "executor"; text: string };
+
+/** True when a custom stream payload is a {@link LiveChunk}. */
+export function isLiveChunk(payload: unknown): payload is LiveChunk {
+  const t = (payload as { type?: unknown } | null)?.type;
+  return (t === "text-delta" || t === "text-end") && typeof (payload as { id?: unknown }).id === "string";
+}
+
+/** Sends a {@link LiveChunk} through LangGraph's custom stream writer (dropped outside a streaming run). */
+export function emitLive(config: LangGraphRunnableConfig | undefined, chunk: LiveChunk): void {
+  config?.writer?.(chunk);
+}

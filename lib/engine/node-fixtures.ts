@@ -1,4 +1,4 @@
-import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from "@ai-sdk/provider";
+import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { z } from "zod";
 import { compileFlowSpec } from "../flow/compile";
@@ -35,6 +35,51 @@ export const toolTurn = (toolName: string, input: unknown, toolCallId = "call_1"
   warnings: [],
 });
 
+/**
+ * The stream parts of a scripted turn, as a provider streams it: text word by word (a word and
+ * its trailing space each), tool calls whole.
+ */
+export function streamPartsOf(r: LanguageModelV4GenerateResult): LanguageModelV4StreamPart[] {
+  const parts: LanguageModelV4StreamPart[] = [{ type: "stream-start", warnings: [] }];
+  r.content.forEach((c, i) => {
+    if (c.type === "text") {
+      parts.push({ type: "text-start", id: `t${i}` });
+      for (const delta of c.text.match(/\s*\S+\s*|\s+/g) ?? []) parts.push({ type: "text-delta", id: `t${i}`, delta });
+      parts.push({ type: "text-end", id: `t${i}` });
+    } else if (c.type === "tool-call") {
+      parts.push(c);
+    }
+  });
+  parts.push({ type: "finish", usage: r.usage, finishReason: r.finishReason });
+  return parts;
+}
+
+/**
+ * A scripted model for the nodes (`doGenerate` as MockLanguageModelV4 takes it): `generateText`
+ * gets the turns as scripted, `streamText` gets the same turns streamed ({@link streamPartsOf});
+ * every call of either is in `doGenerateCalls`.
+ */
+export function scriptedModel(doGenerate: Script): MockLanguageModelV4 {
+  return streamable(new MockLanguageModelV4({ doGenerate }));
+}
+
+/** Gives a mock model that only generates a `doStream` that streams what it generates ({@link streamPartsOf}). */
+export function streamable(model: MockLanguageModelV4): MockLanguageModelV4 {
+  model.doStream = async (opts) => {
+    const r = await model.doGenerate(opts);
+    const parts = streamPartsOf(r);
+    return {
+      stream: new ReadableStream<LanguageModelV4StreamPart>({
+        start(controller) {
+          for (const p of parts) controller.enqueue(p);
+          controller.close();
+        },
+      }),
+    };
+  };
+  return model;
+}
+
 /** Fake services plus what the nodes did with them. */
 export interface FakeDeps extends EngineDeps {
   model: MockLanguageModelV4;
@@ -64,7 +109,7 @@ export type Script = LanguageModelV4GenerateResult[] | ((opts: LanguageModelV4Ca
 /** Builds {@link FakeDeps} for a flow (default: the Workspace assistant) and a scripted model. */
 export function fakeDeps(turns: Script = [], doc: FlowDocument = workspaceAssistant): FakeDeps {
   const known = new Set(["list_files", "read_file", "write_file", "delete_file", "rehydrate"]);
-  const model = new MockLanguageModelV4({ doGenerate: turns });
+  const model = scriptedModel(turns);
   const deps: FakeDeps = {
     model,
     audits: [],

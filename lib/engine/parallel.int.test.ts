@@ -3,7 +3,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { textTurn, toolTurn } from "./node-fixtures";
+import { streamable, textTurn, toolTurn } from "./node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 /**
@@ -17,7 +17,7 @@ describe("parallel steps", () => {
   afterEach(async () => f?.cleanup());
 
   it("two writes wait for approval together; each card resumes its own branch; then the last step runs", async () => {
-    const model = new MockLanguageModelV4({
+    const model = streamable(new MockLanguageModelV4({
       doGenerate: async (opts: LanguageModelV4CallOptions) => {
         const text = JSON.stringify(opts.prompt);
         if (text.includes("[phylactery:planner]")) {
@@ -38,7 +38,7 @@ describe("parallel steps", () => {
         }
         return textTurn("All done.");
       },
-    });
+    }));
     f = await engineFixture(undefined, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const threadId = await f.newThread("Write a.md and b.md");
     const first = await collect(await f.prepare(threadId, { kind: "message", text: "Write a.md and b.md" }));

@@ -8,6 +8,7 @@ import { endWaitingRuns } from "../db/waiting-runs";
 import { type StructuredError, structuredError } from "../errors";
 import { publish, subscribe, type TraceIds } from "../events/bus";
 import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
+import { appendLiveText, clearLiveText, endLiveText, storedLiveText } from "../events/live-text";
 import { notifyThreadEvent } from "../events/thread-events";
 import { logger, withLogContext } from "../log";
 import type { RunStatus } from "../run-status";
@@ -15,7 +16,8 @@ import { startRunTrace } from "../telemetry";
 import { type RunContext, type RunDepsOverrides, runContext } from "./run-context";
 import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
 import { waitingOutcomes } from "./run-outcome";
-import { withoutLiveTokens } from "./safe-state";
+import { isLiveChunk } from "./emit";
+import { redactSecrets, withoutLiveTokens } from "./safe-state";
 import type { GraphStateValue, TokenUsage } from "./state";
 import { lastToldLifecycle } from "./run-end-recovery";
 import { missingTimelineParts } from "./timeline-repair";
@@ -126,6 +128,8 @@ async function* runGraph(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcom
   } finally {
     // Also when the caller abandons the stream (a dying worker in tests): no stray subscriber.
     for (const off of subscriptions) off();
+    // Nothing of the run's live text stays in memory, however it ended.
+    clearLiveText(o.job.threadId, o.job.runId);
   }
 }
 
@@ -156,6 +160,8 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
       if (seen.has(key)) return;
       seen.add(key);
       await store(stored.name, data);
+      // The answer's finished text is stored: followers read it from there, not from memory.
+      if (stored.chunk?.type === "text") storedLiveText(threadId, stored.chunk.id);
       if (stored.chunk) outbox.push(stored.chunk);
     },
     { runId },
@@ -209,7 +215,12 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
       const r = await inRun(() => it.next());
       if (r.done) break;
       const [mode, payload] = r.value;
-      if (mode === "custom") {
+      if (mode === "custom" && isLiveChunk(payload)) {
+        // Text as the model writes it (docs/runs.md "Streaming"): to this process's followers,
+        // never stored; redacted as a stored answer is (a piece never splits a word).
+        if (payload.type === "text-delta") appendLiveText(threadId, runId, payload.id, payload.node, redactSecrets(payload.delta));
+        else endLiveText(threadId, payload.id, redactSecrets(payload.text));
+      } else if (mode === "custom") {
         await inRun(() => publishChunk(payload as RunChunk));
       } else {
         // Node updates: record each lifecycle transition (docs/runs.md#lifecycle).

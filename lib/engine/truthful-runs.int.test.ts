@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureWorkspace } from "../tools/workspace";
 import { memoryAssistant } from "../../templates/memory-assistant";
-import { textTurn, toolTurn } from "./node-fixtures";
+import { streamable, textTurn, toolTurn } from "./node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 import type { RunChunk } from "./ui-parts";
 
@@ -73,14 +73,14 @@ describe("truthful runs", () => {
 
   /** A scripted (non-offline) model: the planner's and the executors' turns, and a finalizer that claims success. */
   function scripted(planner: unknown, executor: (opts: LanguageModelV4CallOptions) => ReturnType<typeof textTurn>) {
-    return new MockLanguageModelV4({
+    return streamable(new MockLanguageModelV4({
       doGenerate: async (opts: LanguageModelV4CallOptions) => {
         const text = JSON.stringify(opts.prompt);
         if (text.includes("[phylactery:planner]")) return toolTurn("create_plan", planner);
         if (text.includes("[phylactery:executor]")) return executor(opts);
         return textTurn("Done: everything you asked.");
       },
-    });
+    }));
   }
 
   it("any model: a capability the plan says no agent has ends the run incomplete, naming it; the rest is done", async () => {
@@ -125,7 +125,7 @@ describe("truthful runs", () => {
 
   it("any model: a call refused by the flow's configuration (network off) is not retried, re-planned or asked about", async () => {
     let plans = 0;
-    const model = new MockLanguageModelV4({
+    const model = streamable(new MockLanguageModelV4({
       doGenerate: async (opts: LanguageModelV4CallOptions) => {
         const text = JSON.stringify(opts.prompt);
         if (text.includes("[phylactery:planner]")) {
@@ -138,7 +138,7 @@ describe("truthful runs", () => {
         }
         return textTurn("Fetched.");
       },
-    });
+    }));
     f = await engineFixture(memoryAssistant, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const threadId = await f.newThread("Fetch https://example.com");
     const chunks = await collect(await f.prepare(threadId, { kind: "message", text: "Fetch https://example.com" }));

@@ -1,7 +1,9 @@
 import type { Db } from "../db/client";
 import { leaseRunOf } from "../db/lease";
+import type { LiveChunk } from "../engine/emit";
 import type { RunChunk } from "../engine/ui-parts";
 import type { Fanout } from "./fanout";
+import { followLiveText, type LiveTextEvent } from "./live-text";
 import { chunkOfStored } from "./stored-chunk";
 import { onThreadEvent } from "./thread-events";
 
@@ -34,12 +36,28 @@ export interface FollowOptions {
    * (default 5 s; a worker killed there leaves the lease to recovery).
    */
   afterRunGraceMs?: number;
+  /**
+   * Also yield the followed run's live text (docs/runs.md "Streaming"): the text its models are
+   * writing, as {@link FollowedLive} items, when the run executes in this process. A follower
+   * joining mid-answer first gets the text so far in one delta. A part whose finished text
+   * was read from the database gets no more deltas.
+   */
+  live?: boolean;
 }
 
 /** One followed event: its seq (the cursor to resume after) and the chunk the run streamed. */
 export interface FollowedChunk {
   seq: number;
   chunk: RunChunk;
+}
+
+/**
+ * A live text item of the followed run: never stored, so its `seq` is the cursor it came
+ * after (resuming from it loses nothing stored; the finished text is stored).
+ */
+export interface FollowedLive {
+  seq: number;
+  live: LiveChunk;
 }
 
 /** Run row statuses of a run that has not ended: waiting for a worker, or executing. */
@@ -62,7 +80,9 @@ const isFinalRun = (chunk: RunChunk): boolean => chunk.type === "data-run" && ch
  * `endedGraceMs` (default 3 s), or when `signal` aborts.
  * @throws whatever the database throws.
  */
-export async function* followThread(db: Db, threadId: string, opts: FollowOptions): AsyncGenerator<FollowedChunk> {
+export function followThread(db: Db, threadId: string, opts: FollowOptions & { live: true }): AsyncGenerator<FollowedChunk | FollowedLive>;
+export function followThread(db: Db, threadId: string, opts: FollowOptions): AsyncGenerator<FollowedChunk>;
+export async function* followThread(db: Db, threadId: string, opts: FollowOptions): AsyncGenerator<FollowedChunk | FollowedLive> {
   const { signal, pollMs = 1_000, endedGraceMs = 3_000, batch = 200, afterRunGraceMs = 5_000 } = opts;
   let cursor = opts.after;
   let followed = opts.runId ?? null;
@@ -80,6 +100,16 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
     opts.fanout,
   );
   signal?.addEventListener("abort", rouse);
+  // Live text waits here until the stored events before it are read (they were stored first).
+  const liveQueue: LiveTextEvent[] = [];
+  /** Parts whose finished text was read from the database: their late deltas are dropped. */
+  const finished = new Set<string>();
+  const stopLive = opts.live
+    ? followLiveText(threadId, (e) => {
+        liveQueue.push(e);
+        rouse();
+      })
+    : () => undefined;
   /** When the followed run's row was first seen ended with nothing left to read (ms). */
   let endedSince: number | null = null;
   try {
@@ -98,6 +128,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
         if (followed !== null && row.runId !== followed) continue;
         const chunk = chunkOfStored(row);
         if (!chunk) continue;
+        if (chunk.type === "text") finished.add(chunk.id);
         if (isFinalRun(chunk)) {
           await afterRunWork(db, threadId, row.runId ?? "", afterRunGraceMs, signal);
           yield { seq: row.seq, chunk };
@@ -107,6 +138,13 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
       }
       if (rows.length > 0) endedSince = null;
       if (rows.length === batch) continue;
+      // Everything stored before this live text was just read: now the text, in order.
+      for (const e of liveQueue.splice(0)) {
+        if (signal?.aborted) return;
+        if (followed === null || e.runId !== followed || finished.has(e.id)) continue;
+        if (e.kind === "end") finished.add(e.id);
+        yield { seq: cursor, live: e.kind === "delta" ? { type: "text-delta", id: e.id, node: e.node, delta: e.delta } : { type: "text-end", id: e.id, node: e.node, text: e.text } };
+      }
       if (followed !== null && rows.length === 0) {
         const run = await db.run.findUnique({ where: { id: followed }, select: { status: true } });
         if (!run || !ACTIVE_RUN_STATUSES.includes(run.status)) {
@@ -128,6 +166,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
     }
   } finally {
     unlisten();
+    stopLive();
     signal?.removeEventListener("abort", rouse);
   }
 }

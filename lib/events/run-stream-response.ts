@@ -1,4 +1,5 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
+import type { LiveChunk } from "../engine/emit";
 import type { RunChunk, RunUIMessage } from "../engine/ui-parts";
 import { logger } from "../log";
 
@@ -18,24 +19,52 @@ export interface RunStreamResponseOptions {
  * The AI SDK UI message stream response of one run (docs/architecture.md#live-streams):
  * `start` (messageId `run-<runId>`), each chunk (text as text-start/delta/end, data parts as
  * they are), then `finish`. `chunks` is usually a follow of the thread's stored events
- * (lib/events/follow-thread.ts); whatever it yields is written in order. A chunk source
- * that throws ends the stream with an `error` part naming the failure (and is logged).
+ * (lib/events/follow-thread.ts); whatever it yields is written in order. The answer's live
+ * text (docs/runs.md "Streaming") opens its text part and grows it delta by delta; the
+ * stored answer then adds what is missing (the rest of the text, the run's report) and ends
+ * the part. A stored answer that does not go on from what was streamed (a model error after
+ * some text) comes as a part of its own. A step's live text (node `executor`) is not
+ * written: the step shows its result when it ends. A chunk source that throws ends the
+ * stream with an `error` part naming the failure (and is logged).
  */
-export function runStreamResponse(chunks: AsyncIterable<{ chunk: RunChunk } | RunChunk>, opts: RunStreamResponseOptions): Response {
+export function runStreamResponse(chunks: AsyncIterable<{ chunk: RunChunk } | { live: LiveChunk } | RunChunk>, opts: RunStreamResponseOptions): Response {
   const transform = opts.transform ?? ((c: RunChunk) => c);
   const stream = createUIMessageStream<RunUIMessage>({
     async execute({ writer }) {
       writer.write({ type: "start", messageId: `run-${opts.runId}` });
+      /** Text written so far of each answer part still open, by part id. */
+      const open = new Map<string, string>();
       for await (const item of chunks) {
+        if ("live" in item) {
+          const live = item.live;
+          if (live.type !== "text-delta" || live.node !== "finalizer") continue;
+          const so = open.get(live.id);
+          if (so === undefined) writer.write({ type: "text-start", id: live.id });
+          writer.write({ type: "text-delta", id: live.id, delta: live.delta });
+          open.set(live.id, (so ?? "") + live.delta);
+          continue;
+        }
         const chunk = await transform("chunk" in item ? item.chunk : item);
         if (chunk.type === "text") {
-          writer.write({ type: "text-start", id: chunk.id });
-          writer.write({ type: "text-delta", id: chunk.id, delta: chunk.text });
-          writer.write({ type: "text-end", id: chunk.id });
+          const so = open.get(chunk.id);
+          open.delete(chunk.id);
+          if (so !== undefined && chunk.text.startsWith(so)) {
+            const rest = chunk.text.slice(so.length);
+            if (rest) writer.write({ type: "text-delta", id: chunk.id, delta: rest });
+            writer.write({ type: "text-end", id: chunk.id });
+            continue;
+          }
+          if (so !== undefined) writer.write({ type: "text-end", id: chunk.id });
+          const id = so === undefined ? chunk.id : `${chunk.id}-final`;
+          writer.write({ type: "text-start", id });
+          writer.write({ type: "text-delta", id, delta: chunk.text });
+          writer.write({ type: "text-end", id });
         } else {
           writer.write(chunk);
         }
       }
+      // An answer cut off (a cancel mid-answer): its part ends with what was written.
+      for (const id of open.keys()) writer.write({ type: "text-end", id });
       writer.write({ type: "finish" });
     },
     onError: (err) => {

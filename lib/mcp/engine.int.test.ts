@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { fixtureCommand, setStdioCommands } from "../../tests/fixtures/mcp-server";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
-import { textTurn, toolTurn } from "../engine/node-fixtures";
+import { streamable, textTurn, toolTurn } from "../engine/node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
 import type { FlowDocument } from "../flow/schema";
 import { closeAllMcpClients } from "./client-pool";
@@ -50,7 +50,7 @@ describe("MCP tools in a run", () => {
   it("echo runs without approval; save_note waits for approval and reaches the server only after it", async () => {
     process.env.PROVIDER_KEYS_SECRET = "mcp-test-provider-keys-secret-0123456789";
     writeFileSync(notes, "");
-    const model = new MockLanguageModelV4({
+    const model = streamable(new MockLanguageModelV4({
       doGenerate: async (opts: LanguageModelV4CallOptions) => {
         const text = JSON.stringify(opts.prompt);
         if (text.includes("[phylactery:planner]")) {
@@ -69,7 +69,7 @@ describe("MCP tools in a run", () => {
         }
         return textTurn("The note is saved.");
       },
-    });
+    }));
     f = await engineFixture(mcpFlow(), { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const { workspaceId } = await f.t.db.flow.findUniqueOrThrow({ where: { id: f.flowId } });
     setStdioCommands({ notes: fixtureCommand([], { env: ["MCP_NOTES_FILE"] }) });

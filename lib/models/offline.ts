@@ -6,6 +6,7 @@ import type {
   LanguageModelV4StreamPart,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { env } from "../env";
 import { executorReply } from "./offline-executor";
 import { plannerReply, type Reply } from "./offline-planner";
 import { isQuestion, outputFiles } from "./offline-request";
@@ -154,12 +155,42 @@ function streamParts(out: Reply, usage: LanguageModelV4Usage): LanguageModelV4St
   return parts;
 }
 
+/** The most one streamed answer's pauses add up to, in word pauses (500 ms at the default 10 ms). */
+const MAX_STREAM_PAUSES = 50;
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Options of {@link createOfflineModel}. */
+export interface OfflineModelOptions {
+  /**
+   * Pause between two streamed words, ms (default: OFFLINE_STREAM_WORD_MS, 10); the pauses
+   * of one answer add up to at most 50 of them (a long answer's words come faster). Only the
+   * timing changes, never the words.
+   */
+  wordMs?: number;
+}
+
 /**
  * Creates the deterministic offline model (provider "phylactery", model id "offline").
  * The role comes from the `[phylactery:*]` marker of the system prompt; without a marker it
  * answers like the conversation role. Only tools offered in `options.tools` are called.
+ * `streamText` gets the text word by word (docs/runs.md "Streaming"), with a short pause
+ * between words, and tool calls whole; an aborted call's stream ends with the abort reason
+ * as its error, at once.
  */
-export function createOfflineModel(): LanguageModelV4 {
+export function createOfflineModel(opts: OfflineModelOptions = {}): LanguageModelV4 {
   return {
     specificationVersion: "v4",
     provider: PROVIDER,
@@ -182,10 +213,21 @@ export function createOfflineModel(): LanguageModelV4 {
     async doStream(options) {
       const out = reply(options);
       const parts = streamParts(out, usageOf(options, out));
+      const words = parts.filter((p) => p.type === "text-delta").length;
+      const wordMs = opts.wordMs ?? env().OFFLINE_STREAM_WORD_MS;
+      const ms = words > 1 ? Math.min(wordMs, Math.floor((MAX_STREAM_PAUSES * wordMs) / (words - 1))) : 0;
+      const signal = options.abortSignal;
+      let next = 0;
+      let wrote = false;
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-          controller.close();
+        async pull(controller) {
+          const part = parts[next++];
+          if (part?.type === "text-delta" && wrote && ms > 0) await pause(ms, signal);
+          // The caller gave up (the run was cancelled): the stream stops here.
+          if (signal?.aborted) return controller.error(signal.reason ?? new Error("aborted"));
+          if (!part) return controller.close();
+          if (part.type === "text-delta") wrote = true;
+          controller.enqueue(part);
         },
       });
       return { stream };

@@ -2,12 +2,12 @@ import { z } from "zod";
 
 /**
  * The stream modes Phylactery serves (docs/langgraph-api.md#stream-modes): `values` (the
- * thread's state after each step), `updates` (what each node wrote), `messages-tuple` (the
- * agent's messages with their metadata), `custom` (the run's named events, as the run view
+ * thread's state after each step), `updates` (what each node wrote), `messages` and
+ * `messages-tuple` (the text of the answer and of each step as the model writes it), `custom` (the run's named events, as the run view
  * gets them) and `events` (one `on_chain_end` per node that finished, one `on_chain_start` per node that starts, and errors).
  */
-export const StreamMode = z.enum(["values", "updates", "messages-tuple", "custom", "events"], {
-  error: "stream_mode: one of values, updates, messages-tuple, custom, events (docs/langgraph-api.md#stream-modes)",
+export const StreamMode = z.enum(["values", "updates", "messages", "messages-tuple", "custom", "events"], {
+  error: "stream_mode: one of values, updates, messages, messages-tuple, custom, events (docs/langgraph-api.md#stream-modes)",
 });
 export type StreamMode = z.infer<typeof StreamMode>;
 
@@ -76,7 +76,7 @@ export const RunBody = z.object({
   metadata: z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 16_384, "metadata: at most 16 KB of JSON").nullable().optional(),
   config: z.record(z.string(), z.unknown()).nullable().optional(),
   context: z.record(z.string(), z.unknown()).nullable().optional(),
-  stream_mode: z.union([StreamMode, z.array(StreamMode).max(5)]).optional(),
+  stream_mode: z.union([StreamMode, z.array(StreamMode).max(6)]).optional(),
   stream_subgraphs: z.boolean().optional(),
   stream_resumable: z.boolean().optional(),
   on_disconnect: z.enum(["cancel", "continue"]).optional(),

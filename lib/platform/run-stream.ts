@@ -43,11 +43,62 @@ function updatesOf(parent: StateSnapshot | null): Record<string, unknown>[] {
   return parent.tasks.filter((t) => t.result !== undefined).map((t) => ({ [t.name]: t.result }));
 }
 
+/** An AIMessageChunk as LangChain serialises it: one piece of a message being written. */
+const messageChunk = (id: string, content: string) => ({ type: "AIMessageChunk", id, content, tool_calls: [], tool_call_chunks: [], invalid_tool_calls: [], additional_kwargs: {}, response_metadata: {} });
+/** An AI message as LangChain serialises it (the `messages` mode's partial and complete messages). */
+const aiMessage = (id: string, content: string) => ({ type: "ai", id, content, tool_calls: [], invalid_tool_calls: [], additional_kwargs: {}, response_metadata: {} });
+
+/**
+ * The `messages` and `messages-tuple` events of a run stream (docs/langgraph-api.md#stream-modes),
+ * as the official server sends them. messages-tuple: `messages` `[AIMessageChunk, metadata]`
+ * per piece of text as the model writes it (the chunk's `content` is the piece), and a message
+ * never streamed comes whole (`type: "ai"`). messages: `messages/metadata`
+ * `{ <id>: { metadata } }` once per message, `messages/partial` `[message]` with the text so
+ * far after each piece, `messages/complete` `[message]` when it is finished. The metadata is
+ * `{ langgraph_node, thread_id, run_id }`.
+ */
+function messageEvents(o: Pick<PlatformStreamOptions, "modes" | "threadId" | "runId">, send: (event: string, data: unknown, id: string) => void) {
+  const tuple = o.modes.has("messages-tuple");
+  const whole = o.modes.has("messages");
+  /** Text sent so far of each message being written. */
+  const sent = new Map<string, string>();
+  let n = 0;
+  const meta = (node: string) => ({ langgraph_node: node, thread_id: o.threadId, run_id: o.runId });
+  const started = (id: string, node: string, seq: number) => {
+    if (whole && !sent.has(id)) send("messages/metadata", { [id]: { metadata: meta(node) } }, `${seq}m${++n}`);
+  };
+  return {
+    /** A piece of a message's text, as it was written. */
+    delta(id: string, node: string, delta: string, seq: number): void {
+      started(id, node, seq);
+      const so = (sent.get(id) ?? "") + delta;
+      sent.set(id, so);
+      if (tuple) send("messages", [messageChunk(id, delta), meta(node)], `${seq}m${++n}`);
+      if (whole) send("messages/partial", [aiMessage(id, so)], `${seq}m${++n}`);
+    },
+    /** A message's finished text (stored, or a step's text at its end). */
+    done(id: string, node: string, text: string, seq: number): void {
+      if (!tuple && !whole) return;
+      const so = sent.get(id);
+      started(id, node, seq);
+      sent.delete(id);
+      if (tuple) {
+        if (so === undefined) send("messages", [{ type: "ai", id, content: text, tool_calls: [] }, meta(node)], `${seq}m${++n}`);
+        else {
+          const rest = text.startsWith(so) ? text.slice(so.length) : `\n\n${text}`;
+          if (rest) send("messages", [messageChunk(id, rest), meta(node)], `${seq}m${++n}`);
+        }
+      }
+      if (whole) send("messages/complete", [aiMessage(id, text)], `${seq}m${++n}`);
+    },
+  };
+}
+
 /**
  * A LangGraph Platform run stream (docs/langgraph-api.md#stream-modes) as server-sent events:
  * `metadata` `{ run_id, attempt }` first; then, as the run goes, `custom` (the run's named
- * events, as stored), `messages` (`[message, metadata]` for each agent message: the
- * messages-tuple mode), and from each checkpoint the run writes `values` (the state),
+ * events, as stored), `messages` / `messages/*` (the text of the answer and of the
+ * agents' steps as it is written: see messageEvents), and from each checkpoint the run writes `values` (the state),
  * `updates` (`{ node: update }`) and `events` (`on_chain_end` per node that finished, then
  * `on_chain_start` per node the checkpoint hands over to); when the run stops at
  * an interrupt, `updates` `{ __interrupt__ }` and `values` with `__interrupt__`; an `error`
@@ -88,17 +139,24 @@ export function platformRunStream(o: PlatformStreamOptions): Response {
         if (o.modes.has("values")) sink.event("values", o.reader.values(snapshot), `${cursor}.${step}v`);
       }
     };
+    const messages = messageEvents(o, (event, data, id) => sink.event(event, data, id));
     const run = async (): Promise<void> => {
       sink.event("metadata", { run_id: o.runId, attempt: 1 });
       let last: RunChunk | null = null;
       let lastStateRead = 0;
-      for await (const { seq, chunk } of followThread(o.db, o.threadId, { after: o.afterSeq, runId: o.runId, signal: stop.signal })) {
+      const live = o.modes.has("messages") || o.modes.has("messages-tuple");
+      for await (const item of followThread(o.db, o.threadId, { after: o.afterSeq, runId: o.runId, signal: stop.signal, live: true })) {
+        if ("live" in item) {
+          if (!live) continue;
+          if (item.live.type === "text-delta") messages.delta(item.live.id, item.live.node, item.live.delta, item.seq);
+          else messages.done(item.live.id, item.live.node, item.live.text, item.seq);
+          continue;
+        }
+        const { seq, chunk } = item;
         cursor = seq;
         last = chunk;
         if (o.modes.has("custom")) sink.event("custom", chunk, String(seq));
-        if (o.modes.has("messages-tuple") && chunk.type === "text") {
-          sink.event("messages", [{ type: "ai", id: chunk.id, content: chunk.text, tool_calls: [] }, { langgraph_node: "finalizer", thread_id: o.threadId, run_id: o.runId }], `${seq}m`);
-        }
+        if (chunk.type === "text") messages.done(chunk.id, "finalizer", chunk.text, seq);
         if (wantsState && Date.now() - lastStateRead >= 200) {
           lastStateRead = Date.now();
           await emitState(false);

@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { Command, isGraphBubbleUp, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { generateText, type ModelMessage, type ToolSet, tool } from "ai";
+import { type ModelMessage, type ToolSet, tool } from "ai";
 import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withModelDeadline } from "../../models/call-timeout";
 import { executorPrompt, executorSystem, REPORT_IMPOSSIBLE, ReportImpossible } from "../../models/prompts";
 import { canonicalArgs } from "../../policy/canonical";
 import { agentInfo } from "../agents";
 import { mirror, sendBranch, stepOf } from "../branch";
 import type { EngineDeps } from "../deps";
-import { emit } from "../emit";
+import { emit, emitLive } from "../emit";
+import { streamCall } from "../stream-call";
 import { describeCall, isConfigRefusal } from "../outcomes";
 import { respondedCall } from "./approval-handler";
 import { unknownToolError, unknownToolNote } from "./unknown-tool";
@@ -63,7 +64,29 @@ export function executorNode(deps: EngineDeps) {
       const resolved = deps.resolveModel(modelRefOf(agent, deps.flow));
       const { model } = resolved;
       const timeoutMs = deps.flow.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
-      const res = await withModelDeadline(timeoutMs, (d) => generateText({ model, ...callSettingsOf(agent), system: executorSystem(agentInfo(deps, agent)), messages, tools, abortSignal: d.signal }), config?.signal);
+      // The agent's text streams as it is written (docs/runs.md "Streaming"); its tool calls
+      // arrive whole; the run's cancel and the call's time limit end the model's stream.
+      const live = `step-${step.id}-${step.tries}-${messages.length}`;
+      let wrote = false;
+      const res = await withModelDeadline(
+        timeoutMs,
+        (d) =>
+          streamCall({
+            model,
+            ...callSettingsOf(agent),
+            system: executorSystem(agentInfo(deps, agent)),
+            messages,
+            tools,
+            abortSignal: d.signal,
+            onPart: d.touch,
+            onText: (delta) => {
+              wrote = true;
+              emitLive(config, { type: "text-delta", id: live, node: "executor", delta });
+            },
+          }),
+        config?.signal,
+      );
+      if (wrote) emitLive(config, { type: "text-end", id: live, node: "executor", text: res.text.trim() });
       const usage = usageOf(res.usage);
       spent = { token_usage: usage, step_usage: { [step.id]: usage }, model_usage: { [modelKey(resolved)]: usage } };
       const impossible = res.toolCalls.find((c) => c.toolName === REPORT_IMPOSSIBLE);

@@ -25,7 +25,21 @@ describe("finalizerNode", () => {
     expect(promptOf(deps)).toContain("[phylactery:conversation]");
     expect(promptOf(deps)).toContain("hello there");
     expect(promptOf(deps)).not.toContain("[phylactery:finalizer]");
-    expect(chunks).toEqual([{ type: "text", id: "final-1", text: "Hello!" }]);
+    expect(chunks).toEqual([
+      { type: "text-delta", id: "final-1", node: "finalizer", delta: "Hello!" },
+      { type: "text", id: "final-1", text: "Hello!" },
+    ]);
+  });
+
+  it("streams the answer word by word as live deltas, then emits the finished text once (docs/runs.md \"Streaming\")", async () => {
+    const deps = fakeDeps([textTurn("  Hello there, how can I help?  ")]);
+    const { config, chunks } = recorder();
+    await finalizerNode(deps)(baseState({ intent: "conversation", messages: [{ role: "user", content: "hi" }] }), config as never);
+    const deltas = chunks.filter((c) => (c.type as string) === "text-delta").map((c) => (c as unknown as { delta: string }).delta);
+    // One delta per word; together they are the trimmed answer, never a trailing space.
+    expect(deltas).toEqual(["Hello", " there,", " how", " can", " I", " help?"]);
+    expect(chunks.filter((c) => c.type === "text")).toEqual([{ type: "text", id: "final-1", text: "Hello there, how can I help?" }]);
+    expect(chunks.at(-1)?.type).toBe("text");
   });
 
   it("a conversation after a finished task still gets the conversation prompt, not a plan summary", async () => {

@@ -1,9 +1,9 @@
 import { Command, END, interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
-import { generateText } from "ai";
-import { DEFAULT_MODEL_CALL_TIMEOUT_MS, withModelDeadline } from "../../models/call-timeout";
+import { DEFAULT_MODEL_CALL_TIMEOUT_MS, type ModelCallDeadline, withModelDeadline } from "../../models/call-timeout";
 import { conversationSystem, finalizerPrompt, finalizerSystem } from "../../models/prompts";
 import type { EngineDeps } from "../deps";
-import { emit } from "../emit";
+import { emit, emitLive } from "../emit";
+import { streamCall } from "../stream-call";
 import { NOT_DONE, notDoneLines } from "../outcomes";
 import { callSettingsOf, modelRefOf } from "../../flow/compile";
 import { type GraphStateValue, type GraphUpdate, modelKey, type Plan, usageOf } from "../state";
@@ -12,7 +12,8 @@ import { type GraphStateValue, type GraphUpdate, modelKey, type Plan, usageOf } 
  * Finalizer (docs/architecture.md#nodes): writes the answer the user sees: small talk for a conversation,
  * otherwise the model's summary of the steps that were done, followed by the run's own
  * account of what was not done (blocked, rejected, failed, skipped: who or what and why)
- * and of an error that stopped it; a run cancelled by an approver says so. Streams it as text and appends it to the
+ * and of an error that stopped it; a run cancelled by an approver says so. The model's text streams as it is
+ * written (live deltas, never stored), then the whole answer is emitted once as text and appended to the
  * thread's messages; the run's lifecycle ends COMPLETED or FAILED -> END.
  * When the Supervisor gives up on a plan, the Finalizer asks the user how to proceed and
  * the run waits for the answer as an interrupt (the run service shows the question); the
@@ -54,13 +55,17 @@ export function finalizerNode(deps: EngineDeps) {
     let text: string;
     let spent = { input_tokens: 0, output_tokens: 0 };
     const callLimit = deps.flow.limits.modelCallTimeoutMs ?? DEFAULT_MODEL_CALL_TIMEOUT_MS;
+    // The answer streams as it is written (docs/runs.md "Streaming"), under the id of the text
+    // part stored once it is finished; the run's cancel and the call's time limit end the model's stream.
+    const id = `final-${state.messages.length}`;
+    const write = (d: ModelCallDeadline) => ({ ...settings, abortSignal: d.signal, onPart: d.touch, onText: (delta: string) => emitLive(config, { type: "text-delta", id, node: "finalizer", delta }) });
     try {
       if (plan?.status === "cancelled") {
         // Dismissed by an approver: say so plainly; no model call.
         const done = plan.steps.filter((s) => s.status === "completed").map((s) => `- ${s.task}`);
         text = `Cancelled. ${plan.failure_reason ?? "The run was cancelled."}${done.length ? `\nCompleted before that:\n${done.join("\n")}` : " Nothing else ran."}`;
       } else if (state.intent === "conversation" || !plan) {
-        const res = await withModelDeadline(callLimit, (d) => generateText({ model, ...settings, system: conversationSystem(), prompt: last, abortSignal: d.signal }), config?.signal);
+        const res = await withModelDeadline(callLimit, (d) => streamCall({ model, system: conversationSystem(), prompt: last, ...write(d) }), config?.signal);
         text = res.text;
         spent = usageOf(res.usage);
       } else {
@@ -72,7 +77,7 @@ export function finalizerNode(deps: EngineDeps) {
           // The model is told that not everything was done (not what failed: the report says that), so it never calls the task done.
           const missed = plan.steps.filter((s) => NOT_DONE.includes(s.status)).length;
           const note = missed > 0 ? `${PARTLY_DONE} ${missed} step${missed === 1 ? " was" : "s were"} not done; the run's report after your answer lists them. Do not say the task is done.` : undefined;
-          const res = await withModelDeadline(callLimit, (d) => generateText({ model, ...settings, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), abortSignal: d.signal }), config?.signal);
+          const res = await withModelDeadline(callLimit, (d) => streamCall({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), ...write(d) }), config?.signal);
           text = res.text;
           spent = usageOf(res.usage);
         } else {
@@ -84,7 +89,7 @@ export function finalizerNode(deps: EngineDeps) {
     }
     text = text.trim() || "(no answer)";
     if (plan && plan.status !== "cancelled" && state.intent !== "conversation") text = withReport(text, plan, state.error?.message ?? null);
-    emit(config, { type: "text", id: `final-${state.messages.length}`, text });
+    emit(config, { type: "text", id, text });
     // Small talk never fails, even after a failed task in the same thread.
     const failed = state.intent !== "conversation" && (Boolean(state.error) || plan?.status === "failed");
     return new Command({ goto: END, update: { token_usage: spent, model_usage: spent.input_tokens + spent.output_tokens > 0 ? { [modelKey(resolved)]: spent } : {}, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null } });

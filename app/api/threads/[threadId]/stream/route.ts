@@ -33,7 +33,7 @@ export const POST = withUser({ params: Params, body: Body }, async (req, { user,
   const { role } = await threadAccess(db(), user.id, params.threadId);
   const viewer = { canDecide: can(role, "decide") };
   const secret = viewer.canDecide ? approvalSecret() : undefined;
-  const chunks = followThread(db(), params.threadId, { after: accepted.afterSeq, runId: accepted.runId, signal: req.signal });
+  const chunks = followThread(db(), params.threadId, { after: accepted.afterSeq, runId: accepted.runId, signal: req.signal, live: true });
   return runStreamResponse(chunks, {
     runId: accepted.runId,
     transform: (chunk) => chunkForViewer(db(), viewer, chunk, { secret }),
@@ -56,7 +56,7 @@ export const GET = withUser({ params: Params, query: FollowQuery }, async (req, 
   if (!target) return new Response(null, { status: 204 });
   const viewer = { canDecide: can(role, "decide") };
   const secret = viewer.canDecide ? approvalSecret() : undefined;
-  const chunks = followThread(db(), params.threadId, { after: query.after ?? target.after, runId: target.runId, signal: req.signal });
+  const chunks = followThread(db(), params.threadId, { after: query.after ?? target.after, runId: target.runId, signal: req.signal, live: true });
   return runStreamResponse(chunks, {
     runId: target.runId,
     transform: (chunk) => chunkForViewer(db(), viewer, chunk, { secret }),
