@@ -58,9 +58,8 @@ export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsa
           const call = usageOf(e.usage);
           spent.input_tokens += call.input_tokens;
           spent.output_tokens += call.output_tokens;
-          const mine = (used[key] ??= { input_tokens: 0, output_tokens: 0 });
-          mine.input_tokens += call.input_tokens;
-          mine.output_tokens += call.output_tokens;
+          const before = used[key] ?? { input_tokens: 0, output_tokens: 0 };
+          used[key] = { input_tokens: before.input_tokens + call.input_tokens, output_tokens: before.output_tokens + call.output_tokens };
         },
       }).catch((err: unknown) => {
         // The forced call is missing (prose or an empty answer): the SDK throws; read its text.
