@@ -13,9 +13,14 @@ const root = path.resolve(__dirname, "..");
 const docsDir = path.join(root, "docs");
 const pages = ["README.md", "SECURITY.md", ...readdirSync(docsDir).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
 
+/** Markdown without fenced code blocks (indented ones too). */
+function withoutFences(markdown: string): string {
+  return markdown.replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[^\n]*$/gm, "");
+}
+
 /** Markdown without fenced code blocks and inline code spans (links there are examples). */
 function prose(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "").replace(/`[^`\n]*`/g, "");
+  return withoutFences(markdown).replace(/`[^`\n]*`/g, "");
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -32,7 +37,8 @@ function slug(heading: string): string {
 function anchorsOf(markdown: string): Set<string> {
   const seen = new Map<string, number>();
   const out = new Set<string>();
-  for (const m of prose(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
+  // Headings keep their code spans: "## `search_files`" is #search_files.
+  for (const m of withoutFences(markdown).matchAll(/^#{1,6}\s+(.+?)\s*#*\s*$/gm)) {
     const base = slug(m[1] ?? "");
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
@@ -70,6 +76,7 @@ describe("docs links", () => {
     expect(slug("Retries, limits and eviction")).toBe("retries-limits-and-eviction");
     expect(slug("Verifying a webhook (Node, no dependencies)")).toBe("verifying-a-webhook-node-no-dependencies");
     expect(slug("`run_javascript` and MCP")).toBe("run_javascript-and-mcp");
+    expect([...anchorsOf("# A\n\n  ```sh\n  # not a heading\n  ```\n\n## `search_files`\n")]).toEqual(["a", "search_files"]);
     expect([...anchorsOf("# A\n## B\n## B\n```\n# not a heading\n```\n")]).toEqual(["a", "b", "b-1"]);
     expect(linksOf("[a](x.md) ![i](y.png \"t\") `[c](z.md)`\n```\n[d](w.md)\n```\n[e](https://e.com)")).toEqual(["x.md", "y.png", "https://e.com"]);
     expect(brokenLink("docs/api.md", "runs.md#status-vocabulary")).toBeNull();

@@ -13,6 +13,7 @@ export const TAGS: { name: string; description: string }[] = [
   { name: "API keys", description: "Keys that let programs call this API as their user." },
   { name: "Webhooks", description: "Signed HTTP callbacks when approvals are requested or decided and runs end." },
   { name: "Secrets", description: "Workspace secrets that tools refer to as {{secret:NAME}}, sent only to the hosts each names." },
+  { name: "Library", description: "Workspace library files that flows mount read-only into every thread, and search_files cites." },
   {
     name: "LangGraph Platform API",
     description:

@@ -7,6 +7,7 @@ import { invitationOperations } from "./invitations";
 import { keyOperations } from "./keys";
 import { langgraphOperations } from "./langgraph";
 import { langgraphRunOperations } from "./langgraph-runs";
+import { libraryOperations } from "./library";
 import { mcpOperations } from "./mcp";
 import { memoryOperations } from "./memory";
 import { secretOperations } from "./secrets";
@@ -27,6 +28,7 @@ export const API_OPERATIONS: readonly ApiOperation[] = [
   ...keyOperations,
   ...webhookOperations,
   ...secretOperations,
+  ...libraryOperations,
   ...langgraphOperations,
   ...langgraphRunOperations,
   ...settingsOperations,
