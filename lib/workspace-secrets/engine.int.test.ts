@@ -8,7 +8,7 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TestDb } from "../db/test-db";
-import { textTurn, toolTurn } from "../engine/node-fixtures";
+import { streamable, textTurn, toolTurn } from "../engine/node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
 import { setLogDestination } from "../log";
 import { pagesContaining, rowsContaining } from "../memory/test-fixtures";
@@ -101,7 +101,8 @@ describe("workspace secrets in runs", () => {
 
   /** A scripted model: a one-step plan for the helper, whose executor makes `call` once, then reports. */
   function scripted(task: string, call: Record<string, unknown>, onExecutor?: (prompt: string) => void) {
-    return new MockLanguageModelV4({
+    // Streamable: the executor and the finalizer stream (docs/runs.md "Streaming").
+    const model = new MockLanguageModelV4({
       doGenerate: async (opts: LanguageModelV4CallOptions) => {
         const text = JSON.stringify(opts.prompt);
         if (text.includes("[phylactery:planner]")) return toolTurn("create_plan", { steps: [{ agent_id: "helper", task, expected_output: "The answer.", depends_on: [] }] });
@@ -112,6 +113,7 @@ describe("workspace secrets in runs", () => {
         return textTurn("Finished.");
       },
     });
+    return streamable(model);
   }
 
   it("sends a canary to the echo server after the approval, which binds the reference; then the value is nowhere", async () => {
