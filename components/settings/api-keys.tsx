@@ -2,7 +2,10 @@
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { LocalTime } from "@/components/ui/local-time";
-import { notify } from "@/components/ui/notify";
+import { ConfirmAction } from "./confirm-action";
+import { CopyButton } from "./copy-button";
+import { FormError } from "./form-error";
+import { RowTable } from "./row-table";
 import { useApiCall } from "./use-api-call";
 import type { ApiKeyView } from "@/lib/auth/api-keys";
 
@@ -60,16 +63,6 @@ export function ApiKeys({ keys, workspaces }: { keys: ApiKeyRow[]; workspaces: {
     }
   }
 
-  async function copy() {
-    if (!created) return;
-    try {
-      await navigator.clipboard.writeText(created.key);
-      notify.success("Key copied to the clipboard.");
-    } catch {
-      notify.error("Could not copy: select the key in the field and copy it by hand.");
-    }
-  }
-
   async function revoke(k: ApiKeyRow) {
     setConfirming(null);
     await call(`/api/keys/${encodeURIComponent(k.id)}`, "DELETE", undefined, `Key "${k.name}" revoked.`);
@@ -77,24 +70,17 @@ export function ApiKeys({ keys, workspaces }: { keys: ApiKeyRow[]; workspaces: {
 
   return (
     <section className="card stack" data-testid="api-keys">
-      {keys.length === 0 ? (
-        <p className="muted" data-testid="api-keys-empty">
-          No API keys yet. Keys let your code use Phylactery's JSON API as you, with your roles: send one as{" "}
-          <code>Authorization: Bearer &lt;key&gt;</code> (see docs/api.md).
-        </p>
-      ) : (
-        <table className="threads">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Key</th>
-              <th>Workspace</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
+      <RowTable
+        columns={["Name", "Key", "Workspace", "Created", "Last used"]}
+        rows={keys.length}
+        empty={
+          <>
+            No API keys yet. Keys let your code use Phylactery's JSON API as you, with your roles: send one as{" "}
+            <code>Authorization: Bearer &lt;key&gt;</code> (see docs/api.md).
+          </>
+        }
+        emptyTestId="api-keys-empty"
+      >
             {keys.map((k) => (
               <tr key={k.id} data-testid={`api-key-row-${k.name}`}>
                 <td>{k.name}</td>
@@ -113,27 +99,24 @@ export function ApiKeys({ keys, workspaces }: { keys: ApiKeyRow[]; workspaces: {
                     <span className="badge" data-testid={`api-key-revoked-${k.name}`}>
                       revoked
                     </span>
-                  ) : confirming === k.id ? (
-                    <span className="row gap">
-                      <span className="small">Revoke "{k.name}"? Code using it stops working at once.</span>
-                      <button type="button" className="danger" disabled={busy} onClick={() => revoke(k)} data-testid={`api-key-revoke-confirm-${k.name}`}>
-                        Revoke
-                      </button>
-                      <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                        Cancel
-                      </button>
-                    </span>
                   ) : (
-                    <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming(k.id)} data-testid={`api-key-revoke-${k.name}`}>
-                      Revoke
-                    </button>
+                    <ConfirmAction
+                      confirming={confirming === k.id}
+                      setConfirming={(on) => setConfirming(on ? k.id : null)}
+                      onConfirm={() => revoke(k)}
+                      busy={busy}
+                      label="Revoke"
+                      prompt={`Revoke "${k.name}"? Code using it stops working at once.`}
+                      confirmLabel="Revoke"
+                      row
+                      testId={`api-key-revoke-${k.name}`}
+                      confirmTestId={`api-key-revoke-confirm-${k.name}`}
+                    />
                   )}
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      )}
+      </RowTable>
       {created ? (
         <div className="stack" data-testid="api-key-created">
           <label>
@@ -144,9 +127,7 @@ export function ApiKeys({ keys, workspaces }: { keys: ApiKeyRow[]; workspaces: {
             <strong>Copy it now: it will not be shown again.</strong> Only a hash of it is kept; if you lose it, revoke it and make a new one.
           </p>
           <div className="row gap">
-            <button type="button" onClick={copy} data-testid="api-key-copy">
-              Copy
-            </button>
+            <CopyButton text={created.key} copied="Key copied to the clipboard." failed="Could not copy: select the key in the field and copy it by hand." testId="api-key-copy" />
             <button type="button" className="secondary" onClick={() => setCreated(null)} data-testid="api-key-done">
               Done
             </button>
@@ -173,11 +154,7 @@ export function ApiKeys({ keys, workspaces }: { keys: ApiKeyRow[]; workspaces: {
           Create key
         </button>
       </form>
-      {error ? (
-        <p className="error" role="alert" data-testid="api-keys-error">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} testId="api-keys-error" />
     </section>
   );
 }

@@ -1,5 +1,8 @@
 "use client";
 import { type FormEvent, useState } from "react";
+import { ConfirmAction } from "./confirm-action";
+import { FormError } from "./form-error";
+import { SettingsCard } from "./settings-card";
 import { useApiCall } from "./use-api-call";
 
 /** Roles of a workspace member: owner, approver, viewer. */
@@ -72,10 +75,14 @@ export function MembersForm({
   }
 
   return (
-    <section className="card stack" data-testid={`members-${workspace.id}`}>
-      <h3>
-        {workspace.name} <span className="badge">your role: {workspace.role}</span>
-      </h3>
+    <SettingsCard
+      testId={`members-${workspace.id}`}
+      title={
+        <>
+          {workspace.name} <span className="badge">your role: {workspace.role}</span>
+        </>
+      }
+    >
       <table className="threads">
         <thead>
           <tr>
@@ -114,21 +121,18 @@ export function MembersForm({
               </td>
               {isOwner ? (
                 <td>
-                  {confirming === m.userId ? (
-                    <span className="row gap">
-                      <span className="small">Remove {m.userId === myUserId ? "yourself" : m.email}?</span>
-                      <button type="button" className="danger" disabled={busy} onClick={() => remove(m)} data-testid={`member-remove-confirm-${m.email}`}>
-                        Remove
-                      </button>
-                      <button type="button" className="secondary" onClick={() => setConfirming(null)}>
-                        Cancel
-                      </button>
-                    </span>
-                  ) : (
-                    <button type="button" className="secondary" disabled={busy} onClick={() => setConfirming(m.userId)} data-testid={`member-remove-${m.email}`}>
-                      Remove
-                    </button>
-                  )}
+                  <ConfirmAction
+                    confirming={confirming === m.userId}
+                    setConfirming={(on) => setConfirming(on ? m.userId : null)}
+                    onConfirm={() => remove(m)}
+                    busy={busy}
+                    label="Remove"
+                    prompt={`Remove ${m.userId === myUserId ? "yourself" : m.email}?`}
+                    confirmLabel="Remove"
+                    row
+                    testId={`member-remove-${m.email}`}
+                    confirmTestId={`member-remove-confirm-${m.email}`}
+                  />
                 </td>
               ) : null}
             </tr>
@@ -197,11 +201,7 @@ export function MembersForm({
           {notice}
         </p>
       ) : null}
-      {error ? (
-        <p className="error" role="alert" data-testid="members-error">
-          {error}
-        </p>
-      ) : null}
-    </section>
+      <FormError error={error} testId="members-error" />
+    </SettingsCard>
   );
 }

@@ -1,6 +1,11 @@
 "use client";
 import { type FormEvent, useState } from "react";
 import { LocalTime } from "@/components/ui/local-time";
+import { ConfirmAction } from "./confirm-action";
+import { FormError } from "./form-error";
+import { RowTable } from "./row-table";
+import { SettingsCard } from "./settings-card";
+import { SubmitButton } from "./submit-button";
 import { useApiCall } from "./use-api-call";
 
 /** A secret as `GET /api/workspaces/:id/secrets` answers it: never its value. */
@@ -47,51 +52,35 @@ export function SecretsSection({ workspace, secrets, owner }: { workspace: { id:
   }
 
   return (
-    <section className="card stack" data-testid={`secrets-${workspace.id}`}>
-      <h3>Secrets of {workspace.name}</h3>
+    <SettingsCard testId={`secrets-${workspace.id}`} title={`Secrets of ${workspace.name}`}>
       <p className="muted small">
         A tool refers to a secret as <code>{"{{secret:NAME}}"}</code> in an <code>http_request</code> header or an MCP server's headers and
         environment. The value is swapped in after the approval, only for the hosts listed; the model, runs, approvals and logs only see the
         reference. A value is never shown again.
       </p>
-      {secrets.length === 0 ? (
-        <p className="muted" data-testid="secrets-empty">
-          No secrets yet{owner ? ": add one below." : "."}
-        </p>
-      ) : (
-        <table className="threads">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Hosts</th>
-              <th>Changed</th>
-              <th>Last used</th>
-              {owner ? <th aria-label="Actions" /> : null}
-            </tr>
-          </thead>
-          <tbody>
-            {secrets.map((s) => (
-              <SecretListRow
-                key={s.name}
-                secret={s}
-                url={`${base}/${encodeURIComponent(s.name)}`}
-                owner={owner}
-                busy={busy}
-                editing={editing === s.name}
-                setEditing={(on) => setEditing(on ? s.name : null)}
-                confirming={confirming === s.name}
-                setConfirming={(on) => setConfirming(on ? s.name : null)}
-                call={call}
-              />
-            ))}
-          </tbody>
-        </table>
-      )}
-      {error ? (
-        <p className="error" role="alert" data-testid="secrets-error">
-          {error}
-        </p>
-      ) : null}
+      <RowTable
+        columns={["Name", "Hosts", "Changed", "Last used"]}
+        actions={owner}
+        rows={secrets.length}
+        empty={`No secrets yet${owner ? ": add one below." : "."}`}
+        emptyTestId="secrets-empty"
+      >
+        {secrets.map((s) => (
+          <SecretListRow
+            key={s.name}
+            secret={s}
+            url={`${base}/${encodeURIComponent(s.name)}`}
+            owner={owner}
+            busy={busy}
+            editing={editing === s.name}
+            setEditing={(on) => setEditing(on ? s.name : null)}
+            confirming={confirming === s.name}
+            setConfirming={(on) => setConfirming(on ? s.name : null)}
+            call={call}
+          />
+        ))}
+      </RowTable>
+      <FormError error={error} testId="secrets-error" />
       {owner ? (
         <form className="stack" onSubmit={add} noValidate autoComplete="off">
           <label>
@@ -106,16 +95,14 @@ export function SecretsSection({ workspace, secrets, owner }: { workspace: { id:
             Hosts it may be sent to <span className="muted small">(api.example.com, *.example.com, host:port; comma or space separated)</span>
             <input value={hosts} onChange={(e) => setHosts(e.target.value)} placeholder="api.example.com" data-testid="secret-add-hosts" />
           </label>
-          <span>
-            <button type="submit" disabled={busy} data-testid="secret-add-submit">
-              Add secret
-            </button>
-          </span>
+          <SubmitButton busy={busy} testId="secret-add-submit">
+            Add secret
+          </SubmitButton>
         </form>
       ) : (
         <p className="muted small">Only owners add, replace and delete secrets.</p>
       )}
-    </section>
+    </SettingsCard>
   );
 }
 
@@ -161,20 +148,17 @@ function SecretListRow(props: {
               <button type="button" className="secondary" disabled={busy} onClick={() => props.setEditing(!props.editing)} data-testid={`secret-replace-${s.name}`}>
                 Replace
               </button>
-              {props.confirming ? (
-                <>
-                  <button type="button" className="danger" disabled={busy} onClick={() => void call(url, "DELETE", undefined, `Secret ${s.name} deleted.`)} data-testid={`secret-delete-confirm-${s.name}`}>
-                    Delete {s.name}
-                  </button>
-                  <button type="button" className="secondary" onClick={() => props.setConfirming(false)}>
-                    Keep
-                  </button>
-                </>
-              ) : (
-                <button type="button" className="secondary" disabled={busy} onClick={() => props.setConfirming(true)} data-testid={`secret-delete-${s.name}`}>
-                  Delete
-                </button>
-              )}
+              <ConfirmAction
+                confirming={props.confirming}
+                setConfirming={props.setConfirming}
+                onConfirm={() => void call(url, "DELETE", undefined, `Secret ${s.name} deleted.`)}
+                busy={busy}
+                label="Delete"
+                confirmLabel={`Delete ${s.name}`}
+                cancelLabel="Keep"
+                testId={`secret-delete-${s.name}`}
+                confirmTestId={`secret-delete-confirm-${s.name}`}
+              />
             </span>
           </td>
         ) : null}
@@ -191,11 +175,9 @@ function SecretListRow(props: {
                 Hosts
                 <input value={hosts} onChange={(e) => setHosts(e.target.value)} data-testid={`secret-replace-hosts-${s.name}`} />
               </label>
-              <span>
-                <button type="submit" disabled={busy} data-testid={`secret-replace-submit-${s.name}`}>
-                  Save
-                </button>
-              </span>
+              <SubmitButton busy={busy} testId={`secret-replace-submit-${s.name}`}>
+                Save
+              </SubmitButton>
             </form>
           </td>
         </tr>

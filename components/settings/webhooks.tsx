@@ -1,8 +1,13 @@
 "use client";
-import { useRouter } from "next/navigation";
 import { type FormEvent, useCallback, useEffect, useState } from "react";
 import { LocalTime } from "@/components/ui/local-time";
 import { notify } from "@/components/ui/notify";
+import { ConfirmAction } from "./confirm-action";
+import { CopyButton } from "./copy-button";
+import { FormError } from "./form-error";
+import { RowTable } from "./row-table";
+import { SettingsCard } from "./settings-card";
+import { SubmitButton } from "./submit-button";
 import { useApiCall } from "./use-api-call";
 import type { DeliveryView } from "@/lib/webhooks/deliveries";
 
@@ -39,44 +44,31 @@ async function errorText(res: Response): Promise<string> {
  * list with enable/disable and delete, and a delivery log per webhook with Redeliver.
  */
 export function WebhooksSection({ workspace, webhooks }: { workspace: { id: string; name: string }; webhooks: WebhookRow[] }) {
-  const router = useRouter();
   const base = `/api/workspaces/${encodeURIComponent(workspace.id)}/webhooks`;
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<string[]>(EVENTS.map((e) => e.name));
-  const [adding, setAdding] = useState(false);
-  const [addError, setAddError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const { call, busy, error } = useApiCall();
+  const adder = useApiCall();
 
   async function add(e: FormEvent) {
     e.preventDefault();
-    setAddError(null);
-    if (!url.trim()) return setAddError("url: enter the https URL that should receive the webhooks.");
-    if (events.length === 0) return setAddError("events: choose at least one event.");
-    setAdding(true);
-    try {
-      const res = await fetch(base, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ url: url.trim(), events }) });
-      if (!res.ok) return setAddError(await errorText(res));
-      const created = (await res.json()) as { secret: string };
-      setSecret(created.secret);
-      setUrl("");
-      notify.success("Webhook added.");
-      router.refresh();
-    } catch {
-      setAddError("Could not reach the server; check that it is running and try again.");
-    } finally {
-      setAdding(false);
-    }
+    adder.setError(null);
+    if (!url.trim()) return adder.setError("url: enter the https URL that should receive the webhooks.");
+    if (events.length === 0) return adder.setError("events: choose at least one event.");
+    const created = await adder.request<{ secret: string }>(base, "POST", { url: url.trim(), events }, "Webhook added.");
+    if (!created) return;
+    setSecret(created.secret);
+    setUrl("");
   }
 
   const toggle = (name: string) => setEvents((now) => (now.includes(name) ? now.filter((n) => n !== name) : [...now, name]));
   const labelOf = (name: string) => EVENTS.find((e) => e.name === name)?.label ?? name;
 
   return (
-    <section className="card stack" data-testid={`webhooks-${workspace.id}`}>
-      <h3>Webhooks of {workspace.name}</h3>
+    <SettingsCard testId={`webhooks-${workspace.id}`} title={`Webhooks of ${workspace.name}`}>
       <p className="muted small">
         Phylactery POSTs a signed JSON body to each URL when an event it listens to happens, and retries failures with backoff. Check the{" "}
         <code>webhook-signature</code> header with the secret (see docs/webhooks.md).
@@ -88,61 +80,35 @@ export function WebhooksSection({ workspace, webhooks }: { workspace: { id: stri
             {secret}
           </code>
           <span className="row gap">
-            <button
-              type="button"
-              onClick={() =>
-                navigator.clipboard.writeText(secret).then(
-                  () => notify.success("Secret copied."),
-                  () => notify.error("Could not copy: select the secret and copy it by hand."),
-                )
-              }
-              data-testid="webhook-secret-copy"
-            >
-              Copy
-            </button>
+            <CopyButton text={secret} copied="Secret copied." failed="Could not copy: select the secret and copy it by hand." testId="webhook-secret-copy" />
             <button type="button" className="secondary" onClick={() => setSecret(null)} data-testid="webhook-secret-done">
               I stored it
             </button>
           </span>
         </div>
       ) : null}
-      {webhooks.length === 0 ? (
-        <p className="muted" data-testid="webhooks-empty">
-          No webhooks yet: add a URL below to be told when an approval is waiting or a run ends.
-        </p>
-      ) : (
-        <table className="threads">
-          <thead>
-            <tr>
-              <th>URL</th>
-              <th>Events</th>
-              <th>State</th>
-              <th aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {webhooks.map((w) => (
-              <WebhookListRow
-                key={w.id}
-                hook={w}
-                base={`${base}/${encodeURIComponent(w.id)}`}
-                labelOf={labelOf}
-                busy={busy}
-                confirming={confirming === w.id}
-                setConfirming={(on) => setConfirming(on ? w.id : null)}
-                open={open === w.id}
-                setOpen={(on) => setOpen(on ? w.id : null)}
-                call={call}
-              />
-            ))}
-          </tbody>
-        </table>
-      )}
-      {error ? (
-        <p className="error" role="alert" data-testid="webhooks-error">
-          {error}
-        </p>
-      ) : null}
+      <RowTable
+        columns={["URL", "Events", "State"]}
+        rows={webhooks.length}
+        empty="No webhooks yet: add a URL below to be told when an approval is waiting or a run ends."
+        emptyTestId="webhooks-empty"
+      >
+        {webhooks.map((w) => (
+          <WebhookListRow
+            key={w.id}
+            hook={w}
+            base={`${base}/${encodeURIComponent(w.id)}`}
+            labelOf={labelOf}
+            busy={busy}
+            confirming={confirming === w.id}
+            setConfirming={(on) => setConfirming(on ? w.id : null)}
+            open={open === w.id}
+            setOpen={(on) => setOpen(on ? w.id : null)}
+            call={call}
+          />
+        ))}
+      </RowTable>
+      <FormError error={error} testId="webhooks-error" />
       <form className="stack" onSubmit={add} noValidate>
         <label>
           URL
@@ -157,18 +123,12 @@ export function WebhooksSection({ workspace, webhooks }: { workspace: { id: stri
             </label>
           ))}
         </fieldset>
-        <span>
-          <button type="submit" disabled={adding} data-testid="webhook-add-submit">
-            Add webhook
-          </button>
-        </span>
-        {addError ? (
-          <p className="error" role="alert" data-testid="webhook-add-error">
-            {addError}
-          </p>
-        ) : null}
+        <SubmitButton busy={adder.busy} testId="webhook-add-submit">
+          Add webhook
+        </SubmitButton>
+        <FormError error={adder.error} testId="webhook-add-error" />
       </form>
-    </section>
+    </SettingsCard>
   );
 }
 
@@ -210,21 +170,17 @@ function WebhookListRow(props: {
             >
               {w.enabled ? "Disable" : "Enable"}
             </button>
-            {props.confirming ? (
-              <>
-                <span className="small">Delete it and its log?</span>
-                <button type="button" className="danger" disabled={busy} onClick={() => call(base, "DELETE", undefined, "Webhook deleted.")} data-testid={`webhook-delete-confirm-${w.id}`}>
-                  Delete
-                </button>
-                <button type="button" className="secondary" onClick={() => props.setConfirming(false)}>
-                  Cancel
-                </button>
-              </>
-            ) : (
-              <button type="button" className="secondary" disabled={busy} onClick={() => props.setConfirming(true)} data-testid={`webhook-delete-${w.id}`}>
-                Delete
-              </button>
-            )}
+            <ConfirmAction
+              confirming={props.confirming}
+              setConfirming={props.setConfirming}
+              onConfirm={() => call(base, "DELETE", undefined, "Webhook deleted.")}
+              busy={busy}
+              label="Delete"
+              prompt="Delete it and its log?"
+              confirmLabel="Delete"
+              testId={`webhook-delete-${w.id}`}
+              confirmTestId={`webhook-delete-confirm-${w.id}`}
+            />
           </span>
         </td>
       </tr>
@@ -279,72 +235,57 @@ function DeliveryLog({ base, enabled, labelOf }: { base: string; enabled: boolea
           Refresh
         </button>
       </span>
-      {rows && rows.length === 0 ? (
-        <p className="muted small" data-testid="webhook-deliveries-empty">
-          No deliveries yet: one appears here when an event this webhook listens to happens.
-        </p>
-      ) : null}
-      {rows && rows.length > 0 ? (
-        <table className="threads">
-          <thead>
-            <tr>
-              <th>Event</th>
-              <th>Status</th>
-              <th>Attempts</th>
-              <th>Last answer</th>
-              <th>Time</th>
-              <th aria-label="Actions" />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id} data-testid={`delivery-row-${d.id}`}>
-                <td className="small">
-                  {labelOf(d.event)}
-                  {d.redeliveryOf ? <span className="muted"> (redelivery)</span> : null}
-                </td>
-                <td>
-                  <span className={`badge status-${d.status === "succeeded" ? "completed" : d.status}`} data-testid={`delivery-status-${d.id}`}>
-                    {d.status}
+      {rows ? (
+        <RowTable
+          columns={["Event", "Status", "Attempts", "Last answer", "Time"]}
+          rows={rows.length}
+          empty="No deliveries yet: one appears here when an event this webhook listens to happens."
+          emptyTestId="webhook-deliveries-empty"
+          emptyClassName="muted small"
+        >
+          {rows.map((d) => (
+            <tr key={d.id} data-testid={`delivery-row-${d.id}`}>
+              <td className="small">
+                {labelOf(d.event)}
+                {d.redeliveryOf ? <span className="muted"> (redelivery)</span> : null}
+              </td>
+              <td>
+                <span className={`badge status-${d.status === "succeeded" ? "completed" : d.status}`} data-testid={`delivery-status-${d.id}`}>
+                  {d.status}
+                </span>
+                {d.status === "pending" && d.nextAttemptAt ? (
+                  <span className="small muted">
+                    {" "}
+                    next <LocalTime at={d.nextAttemptAt} style="time" />
                   </span>
-                  {d.status === "pending" && d.nextAttemptAt ? (
-                    <span className="small muted">
-                      {" "}
-                      next <LocalTime at={d.nextAttemptAt} style="time" />
-                    </span>
-                  ) : null}
-                </td>
-                <td>{d.attempts}</td>
-                <td className="small">
-                  {d.lastStatus !== null ? `HTTP ${d.lastStatus}` : null}
-                  {d.lastError && d.lastError !== `HTTP ${d.lastStatus}` ? <span className="muted"> {d.lastError}</span> : null}
-                  {d.lastStatus === null && !d.lastError ? <span className="muted">none yet</span> : null}
-                </td>
-                <td className="small">
-                  <LocalTime at={d.lastAttemptAt ?? d.createdAt} style="seconds" />
-                </td>
-                <td>
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={!enabled}
-                    title={enabled ? "Send this body again as a new delivery" : "Enable the webhook to redeliver"}
-                    onClick={() => redeliver(d.id)}
-                    data-testid={`delivery-redeliver-${d.id}`}
-                  >
-                    Redeliver
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+                ) : null}
+              </td>
+              <td>{d.attempts}</td>
+              <td className="small">
+                {d.lastStatus !== null ? `HTTP ${d.lastStatus}` : null}
+                {d.lastError && d.lastError !== `HTTP ${d.lastStatus}` ? <span className="muted"> {d.lastError}</span> : null}
+                {d.lastStatus === null && !d.lastError ? <span className="muted">none yet</span> : null}
+              </td>
+              <td className="small">
+                <LocalTime at={d.lastAttemptAt ?? d.createdAt} style="seconds" />
+              </td>
+              <td>
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={!enabled}
+                  title={enabled ? "Send this body again as a new delivery" : "Enable the webhook to redeliver"}
+                  onClick={() => redeliver(d.id)}
+                  data-testid={`delivery-redeliver-${d.id}`}
+                >
+                  Redeliver
+                </button>
+              </td>
+            </tr>
+          ))}
+        </RowTable>
       ) : null}
-      {error ? (
-        <p className="error small" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} small />
     </div>
   );
 }
