@@ -130,6 +130,14 @@ test.describe("memory", () => {
     await page.getByTestId("thread-promote").click();
     await expect(tab.notice()).toContainText("Nothing new to propose");
     await expect(tab.proposed()).toHaveCount(count);
+    // Dismiss asks first, naming what else goes; Cancel keeps the proposal.
+    await tab.proposed().first().getByTestId("proposed-dismiss").click();
+    const dismiss = page.getByTestId("dismiss-dialog");
+    await expect(dismiss).toBeVisible();
+    await expect(dismiss).toContainText("every other fact from the same step");
+    await dismiss.getByTestId("dismiss-dialog-cancel").click();
+    await expect(dismiss).toBeHidden();
+    await expect(tab.proposed()).toHaveCount(count);
 
     // Accept one (forgetting a proposal forgets every fact of its step, accepted ones too:
     // lib/memory/erase.int.test.ts covers that; here the accepted fact must stay).
