@@ -17,6 +17,8 @@ import { splitWorkspacePath } from "./sandbox";
 export const LIBRARY_FOLDER = ".library";
 /** Largest file the library accepts, bytes (10 MB; docs/library.md "Limits"). */
 export const MAX_LIBRARY_FILE_BYTES = 10 * 1_048_576;
+/** Most file bytes one upload request carries, bytes (11 MB: a full-size file and then some). */
+export const MAX_LIBRARY_REQUEST_BYTES = MAX_LIBRARY_FILE_BYTES + 1_048_576;
 /** Most bytes one workspace's library holds, bytes (50 MB). */
 export const MAX_LIBRARY_BYTES = 50 * 1_048_576;
 /** Most files one workspace's library holds. */
