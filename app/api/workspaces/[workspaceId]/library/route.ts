@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { readUploadParts } from "@/lib/documents/multipart";
 import { env } from "@/lib/env";
 import { requireLibraryAccess } from "@/lib/library/access";
+import { libraryAuditSink } from "@/lib/library/audit";
 import { withUser } from "@/lib/http/with-user";
 import { addLibraryFiles, listLibrary, MAX_LIBRARY_FILE_BYTES, MAX_LIBRARY_FILES, MAX_LIBRARY_REQUEST_BYTES } from "@/lib/tools/library";
 import { Params } from "./schema";
@@ -27,5 +28,5 @@ export const POST = withUser({ params: Params, multipart: true }, async (req, { 
     filesScope: "per request (and per library)",
   });
   const files = parts.map((p) => ({ name: p.filename, data: p.bytes }));
-  return Response.json({ files: await addLibraryFiles(env().WORKSPACES_DIR, params.workspaceId, files, user.id) }, { status: 201 });
+  return Response.json({ files: await addLibraryFiles(env().WORKSPACES_DIR, params.workspaceId, files, user.id, libraryAuditSink(db(), params.workspaceId)) }, { status: 201 });
 });
