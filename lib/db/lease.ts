@@ -35,6 +35,19 @@ export async function takeLease(tx: Tx, threadId: string, runId: string): Promis
 }
 
 /**
+ * Takes a free thread's lease held at once by `holder` until `now + ttlMs`, for work done
+ * outside a run (an upload writing files, docs/documents.md "Upload"): one conditional
+ * update, outside any transaction. The holder renews it with {@link renewLease}
+ * (`runId` = `holder`) and frees it with {@link releaseLease}; if it dies, the lease lapses
+ * like a dead worker's, and recovery frees it, since no run job has that id.
+ * @returns false when a run owns the thread.
+ */
+export async function takeHeldLease(tx: Tx, threadId: string, holder: string, now: number, ttlMs = LEASE_TTL_MS): Promise<boolean> {
+  const res = await tx.thread.updateMany({ where: { id: threadId, leaseRunId: null }, data: { leaseRunId: holder, leaseHolder: holder, leaseExpiresAt: new Date(now + ttlMs) } });
+  return res.count === 1;
+}
+
+/**
  * A worker claims the run's lease: only when the run owns the thread and no live holder has
  * it (queued, or lapsed at `now`).
  * @param ttlMs how long the claim lasts without a heartbeat, ms.

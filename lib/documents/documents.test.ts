@@ -65,6 +65,16 @@ describe("readUploadParts", () => {
     expect(await refusal(readUploadParts(chunked(cut.body.subarray(0, cut.body.length - 20), 5), cut.contentType, limits))).toMatchObject({ status: 400, reason: "bad_multipart" });
   });
 
+  it("names the caller's limits in its refusals (the library's per-request cap is body_too_large)", async () => {
+    const library = { ...limits, fileLimitName: "the library's limit per file", totalRefusal: { reason: "body_too_large", holds: "one request may carry", limitName: "the library's limit per request" }, filesScope: "per request" };
+    const one = rawMultipart([{ filename: "a.txt", bytes: "x".repeat(1001) }]);
+    expect(await refusal(readUploadParts(chunked(one.body, 100), one.contentType, library))).toMatchObject({ status: 413, reason: "file_too_large", message: expect.stringContaining("(the library's limit per file)") });
+    const two = rawMultipart([{ filename: "a.txt", bytes: "x".repeat(800) }, { filename: "b.txt", bytes: "x".repeat(800) }]);
+    expect(await refusal(readUploadParts(chunked(two.body, 100), two.contentType, library))).toMatchObject({ status: 413, reason: "body_too_large", message: expect.stringContaining("one request may carry at most") });
+    const four = rawMultipart([1, 2, 3, 4].map((i) => ({ filename: `${i}.txt`, bytes: "x" })));
+    expect(await refusal(readUploadParts(chunked(four.body, 100), four.contentType, library))).toMatchObject({ status: 422, reason: "too_many_files", message: "file: at most 3 files per request." });
+  });
+
   it("stops holding bytes past the cap: a 50 MB body is read with at most the cap kept", async () => {
     const head = rawMultipart([{ filename: "big.txt", bytes: "" }]);
     const boundary = /boundary=(.*)$/.exec(head.contentType)?.[1] ?? "";

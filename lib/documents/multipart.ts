@@ -6,7 +6,9 @@ import { formatBytes } from "../http/input-limits";
  * (docs/documents.md "Limits"). Unlike `request.formData()`, which buffers the whole body
  * before anything can count it, it reads the body chunk by chunk and keeps at most one
  * file's bytes (up to the per-file cap) in memory: a 100 MB upload is refused after the
- * cap, its rest read and dropped, never held.
+ * cap, its rest read and dropped, never held. It is the one multipart reader: thread uploads
+ * (docs/documents.md) and the workspace library (docs/library.md "Uploading") both use it,
+ * each naming its own limits in the refusals.
  */
 
 /** One file part of an upload. */
@@ -29,6 +31,15 @@ export interface MultipartLimits {
   maxFiles: number;
   /** Most body bytes read and dropped after a cap was hit, before the reader gives up, bytes. */
   maxDrainBytes?: number;
+  /** What the per-file limit is called in a refusal (default: the setting `UPLOAD_MAX_FILE_BYTES`). */
+  fileLimitName?: string;
+  /**
+   * The refusal past `maxTotalBytes`: its reason and what it says the limit holds (default
+   * "workspace_full", "the workspace may hold", the setting `UPLOAD_MAX_WORKSPACE_BYTES`).
+   */
+  totalRefusal?: { reason: string; holds: string; limitName: string };
+  /** What `maxFiles` counts, in a refusal (default "per upload (and per workspace)"). */
+  filesScope?: string;
 }
 
 const CRLF = Buffer.from("\r\n");
@@ -78,7 +89,8 @@ function dispositionParam(header: string, name: string): string | undefined {
  * @param contentType the request's Content-Type (its boundary is used).
  * @returns the file parts in order; other fields are ignored.
  * @throws AppError 413 "file_too_large" (one file over `maxFileBytes`) or
- *   "upload_too_large" (all files over `maxTotalBytes`), naming the part and the limit;
+ *   `totalRefusal.reason` (default "workspace_full": all files over `maxTotalBytes`), naming
+ *   the part and the limit;
  *   422 "too_many_files" (over `maxFiles` parts), "no_files" (no `file` part),
  *   "missing_filename" (a `file` part without a filename); 415 "not_multipart";
  *   400 "bad_multipart" for a malformed body.
@@ -156,7 +168,7 @@ export async function readUploadParts(body: ReadableStream<Uint8Array> | null, c
     const index = parts.length;
     if (isFile) {
       if (parts.length >= limits.maxFiles) {
-        await drain(new AppError("unprocessable", "too_many_files", `file: at most ${limits.maxFiles} files per upload (and per workspace).`, { field: "file", limit: limits.maxFiles }));
+        await drain(new AppError("unprocessable", "too_many_files", `file: at most ${limits.maxFiles} files ${limits.filesScope ?? "per upload (and per workspace)"}.`, { field: "file", limit: limits.maxFiles }));
       }
     } else if (++others > MAX_OTHER_PARTS) {
       await drain(new AppError("unprocessable", "too_many_parts", `The upload has more than ${MAX_OTHER_PARTS} parts not named "file".`));
@@ -177,15 +189,16 @@ export async function readUploadParts(body: ReadableStream<Uint8Array> | null, c
         if (isFile) {
           if (size > limits.maxFileBytes) {
             await drain(
-              new AppError("payload_too_large", "file_too_large", `file[${index}] (${JSON.stringify(filename)}): a file may be at most ${formatBytes(limits.maxFileBytes)} (UPLOAD_MAX_FILE_BYTES).`, {
+              new AppError("payload_too_large", "file_too_large", `file[${index}] (${JSON.stringify(filename)}): a file may be at most ${formatBytes(limits.maxFileBytes)} (${limits.fileLimitName ?? "UPLOAD_MAX_FILE_BYTES"}).`, {
                 field: `file[${index}]`,
                 limitBytes: limits.maxFileBytes,
               }),
             );
           }
           if (total + size > limits.maxTotalBytes) {
+            const over = limits.totalRefusal ?? { reason: "workspace_full", holds: "the workspace may hold", limitName: "UPLOAD_MAX_WORKSPACE_BYTES" };
             await drain(
-              new AppError("payload_too_large", "workspace_full", `file[${index}] (${JSON.stringify(filename)}): the workspace may hold at most ${formatBytes(limits.maxTotalBytes)} (UPLOAD_MAX_WORKSPACE_BYTES).`, {
+              new AppError("payload_too_large", over.reason, `file[${index}] (${JSON.stringify(filename)}): ${over.holds} at most ${formatBytes(limits.maxTotalBytes)} (${over.limitName}).`, {
                 field: `file[${index}]`,
                 limitBytes: limits.maxTotalBytes,
               }),

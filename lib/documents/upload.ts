@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
 import type { Db } from "../db/client";
-import { leaseRunOf, releaseLease, takeLease } from "../db/lease";
+import { HEARTBEAT_MS, leaseRunOf, releaseLease, renewLease, takeHeldLease } from "../db/lease";
 import { getThread } from "../db/threads";
 import { requireCapability } from "../db/workspaces";
 import { AppError, isAppError } from "../errors";
@@ -197,27 +197,41 @@ export async function uploadFiles(db: Db, input: { userId: string; threadId: str
   }
 
   // Written while the thread's lease is held (docs/durability.md#the-lease): a run starting
-  // now waits, and one already owning the thread makes this 409. A crash rolls the lease back.
+  // now gets 409, and one already owning the thread makes this 409. The lease is taken and
+  // released in short statements of their own, never a transaction around the writes (on
+  // SQLite that would stop every other writer for the whole upload); a heartbeat keeps it
+  // while files are written. If this process dies, the lease lapses like a dead worker's and
+  // recovery frees the thread (lib/runs/worker.ts recoverRuns).
   const holder = `upload:${randomUUID()}`;
-  await db.$transaction(
-    async (tx) => {
-      if (!(await takeLease(tx, thread.id, holder))) throw busy();
-      for (const f of prepared) {
-        await writeAtomically(realRoot, f.field, f.name, f.path, f.bytes);
-        if (f.extract) await storeExtract(realRoot, f.path, { ...f.extract, sha256: f.sha256 });
-        else await dropExtract(realRoot, f.path);
-        await tx.auditEntry.create({
-          data: {
-            threadId: thread.id,
-            actorId: input.userId,
-            action: "file_uploaded",
-            detail: JSON.stringify({ path: f.path, sizeBytes: f.sizeBytes, sha256: f.sha256, type: f.type, pages: f.pages, replaced: f.replaced }),
-          },
-        });
-      }
-      await releaseLease(tx, thread.id, holder);
-    },
-    { timeout: 120_000, maxWait: 10_000 },
-  );
+  if (!(await takeHeldLease(db, thread.id, holder, Date.now()))) throw busy();
+  let lost = false;
+  const heartbeat = setInterval(() => {
+    renewLease(db, thread.id, holder, holder, Date.now()).then(
+      (kept) => {
+        if (!kept) lost = true;
+      },
+      () => undefined,
+    );
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  try {
+    for (const f of prepared) {
+      if (lost) throw busy();
+      await writeAtomically(realRoot, f.field, f.name, f.path, f.bytes);
+      if (f.extract) await storeExtract(realRoot, f.path, { ...f.extract, sha256: f.sha256 });
+      else await dropExtract(realRoot, f.path);
+      await db.auditEntry.create({
+        data: {
+          threadId: thread.id,
+          actorId: input.userId,
+          action: "file_uploaded",
+          detail: JSON.stringify({ path: f.path, sizeBytes: f.sizeBytes, sha256: f.sha256, type: f.type, pages: f.pages, replaced: f.replaced }),
+        },
+      });
+    }
+  } finally {
+    clearInterval(heartbeat);
+    await releaseLease(db, thread.id, holder);
+  }
   return prepared.map(({ field: _f, name: _n, bytes: _b, extract: _e, ...f }) => f);
 }

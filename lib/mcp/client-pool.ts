@@ -8,6 +8,8 @@ import { logger } from "../log";
 import { guardedFetch } from "../net/guarded-fetch";
 import { ConfinedStdioTransport, type StdioLimits } from "./confined-stdio";
 import { describeFailure, type FailureContext } from "./describe-error";
+import { redactValues, type UsedSecret } from "../workspace-secrets/references";
+import { type CheckedReferences, checkReferences, type McpSecretSource, resolveReferences } from "./secret-references";
 import { openSecrets } from "./secrets";
 import { resolveStdioLaunch } from "./stdio-launch";
 
@@ -20,11 +22,19 @@ import { resolveStdioLaunch } from "./stdio-launch";
  * reached through the guarded outbound client (docs/security.md "Stdio MCP servers",
  * "Outbound requests"). Failures reach tenants only in the product's words
  * (describe-error.ts); the details are logged for the operator.
+ *
+ * `{{secret:NAME}}` in a server's headers or environment is resolved here, when a
+ * connection opens, from the secrets of the server's workspace (docs/secrets.md "MCP
+ * servers"). A connection is keyed by its workspace and by a fingerprint of the secrets it
+ * carries, which is checked before every use: a replaced or deleted secret is never used
+ * again after the call in flight, and no connection serves two workspaces.
  */
 
 /** A server as the pool needs it (a `McpServer` row). */
 export interface McpConnectionConfig {
   id: string;
+  /** The workspace the server belongs to: its secrets are the only ones it may refer to. */
+  workspaceId: string;
   transport: string;
   /** stdio: the name of the operator's command (MCP_STDIO_COMMANDS). */
   command: string | null;
@@ -32,6 +42,8 @@ export interface McpConnectionConfig {
   args: string;
   url: string | null;
   secretCiphertext: string | null;
+  /** The workspace's secrets, for `{{secret:NAME}}` in the headers or env; absent: references are refused. */
+  secretSource?: McpSecretSource;
 }
 
 /** Close a connection after this long without a call, ms. */
@@ -46,6 +58,8 @@ interface Entry {
   limits: StdioLimits | undefined;
   busy: number;
   timer: ReturnType<typeof setTimeout> | null;
+  /** The workspace secrets this connection carries (their values are put back as references in what it answers). */
+  used: UsedSecret[];
 }
 
 const state = globalThis as unknown as { __phylacteryMcpPool?: Map<string, Entry> };
@@ -53,8 +67,22 @@ state.__phylacteryMcpPool ??= new Map<string, Entry>();
 const pool: Map<string, Entry> = state.__phylacteryMcpPool;
 const log = logger.child({ module: "mcp" });
 
-function keyOf(c: McpConnectionConfig): string {
-  return JSON.stringify([c.transport, c.command, c.args, c.url, c.secretCiphertext]);
+function keyOf(c: McpConnectionConfig, refs: CheckedReferences): string {
+  return JSON.stringify([c.workspaceId, c.transport, c.command, c.args, c.url, c.secretCiphertext, refs.fingerprint]);
+}
+
+/** `err` with every secret value it mentions put back as its reference (an echoing server, a logged body). */
+function scrubbed(err: unknown, used: readonly UsedSecret[]): unknown {
+  if (used.length === 0 || !(err instanceof Error)) return err;
+  const message = redactValues(err.message, used);
+  if (message !== err.message) {
+    try {
+      err.message = message;
+    } catch {
+      return new Error(message);
+    }
+  }
+  return err;
 }
 
 /** How a failure of server `c` is described, with what its stdio child did. */
@@ -73,9 +101,12 @@ function described(c: McpConnectionConfig, err: unknown, entry: Entry | undefine
   return describeFailure(err, ctx);
 }
 
-function open(c: McpConnectionConfig, entry: Entry): Promise<Client> {
+function open(c: McpConnectionConfig, entry: Entry, refs: CheckedReferences): Promise<Client> {
   return (async () => {
-    const secrets = openSecrets(c.secretCiphertext);
+    const resolved = resolveReferences(openSecrets(c.secretCiphertext), refs.rows);
+    const secrets = resolved.values;
+    entry.used = resolved.used;
+    if (resolved.used.length > 0) await c.secretSource?.used(resolved.used.map((u) => u.name));
     let transport: Transport;
     if (c.transport === "stdio") {
       const launch = resolveStdioLaunch(c.command, c.args);
@@ -94,19 +125,19 @@ function open(c: McpConnectionConfig, entry: Entry): Promise<Client> {
       await client.connect(transport, { timeout: CONNECT_TIMEOUT_MS });
     } catch (err) {
       await transport.close().catch(() => {});
-      throw new AppError("unprocessable", "mcp_unavailable", described(c, err, entry, "connection"));
+      throw new AppError("unprocessable", "mcp_unavailable", described(c, scrubbed(err, entry.used), entry, "connection"));
     }
     return client;
   })();
 }
 
-function entryFor(c: McpConnectionConfig): { entry: Entry; fresh: boolean } {
-  const key = keyOf(c);
+function entryFor(c: McpConnectionConfig, refs: CheckedReferences): { entry: Entry; fresh: boolean } {
+  const key = keyOf(c, refs);
   const existing = pool.get(c.id);
   if (existing && existing.key === key) return { entry: existing, fresh: false };
   if (existing) void dispose(c.id, existing);
-  const entry: Entry = { key, client: Promise.resolve(null as unknown as Client), transport: null, limits: undefined, busy: 0, timer: null };
-  entry.client = open(c, entry);
+  const entry: Entry = { key, client: Promise.resolve(null as unknown as Client), transport: null, limits: undefined, busy: 0, timer: null, used: [] };
+  entry.client = open(c, entry, refs);
   entry.client.catch(() => {
     if (pool.get(c.id) === entry) pool.delete(c.id);
   });
@@ -146,27 +177,35 @@ function shown(c: McpConnectionConfig, err: unknown, entry: Entry, opts: { signa
 }
 
 /**
- * Runs `fn` with the pooled client of server `c`, connecting first when needed.
+ * Runs `fn` with the pooled client of server `c`, connecting first when needed. The
+ * workspace secrets the server's headers or env refer to are looked up first (see
+ * checkReferences); when they changed since the pooled connection opened, it is replaced.
+ * `fn` gets the secrets the connection carries, to put their values back as references in
+ * what it keeps (see redactValues); errors are scrubbed the same way.
  * @param opts.retryStale run `fn` once more on a fresh connection when a reused one turns
  *   out broken (only for calls that are safe to repeat, like `tools/list`).
  * @param opts.timeoutMs the limit `fn` gives its requests, ms, for describing a timeout
  *   (default {@link CONNECT_TIMEOUT_MS}).
- * @throws AppError (ours: stdio off, unknown command; "mcp_unavailable" for a failed
+ * @throws AppError (ours: stdio off, unknown command; "unknown_secret",
+ *   "secret_host_not_allowed", "secrets_unavailable" before any connection; "mcp_unavailable" for a failed
  *   connection or request, in the product's words), an MCP error the server answered, or
  *   the abort of `opts.signal`; a broken connection is dropped from the pool.
  */
 export async function withMcpClient<T>(
   c: McpConnectionConfig,
-  fn: (client: Client) => Promise<T>,
+  fn: (client: Client, used: readonly UsedSecret[]) => Promise<T>,
   opts: { retryStale?: boolean; signal?: AbortSignal; timeoutMs?: number } = {},
 ): Promise<T> {
-  const { entry, fresh } = entryFor(c);
+  const refs = await checkReferences(openSecrets(c.secretCiphertext), c, c.secretSource);
+  const { entry, fresh } = entryFor(c, refs);
   entry.busy += 1;
   if (entry.timer) clearTimeout(entry.timer);
   entry.timer = null;
   try {
-    return await fn(await entry.client);
-  } catch (err) {
+    const client = await entry.client;
+    return await fn(client, entry.used);
+  } catch (raw) {
+    const err = scrubbed(raw, entry.used);
     if (opts.signal?.aborted || !brokenConnection(err)) throw shown(c, err, entry, opts);
     void dispose(c.id, entry);
     if (opts.retryStale && !fresh) return withMcpClient(c, fn, { ...opts, retryStale: false });

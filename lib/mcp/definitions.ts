@@ -4,6 +4,7 @@ import type { ToolDefinition } from "../tools/types";
 import { callOutput, type McpCallResult } from "./call-result";
 import { type McpConnectionConfig, withMcpClient } from "./client-pool";
 import { parseStoredTools, type StoredTool } from "./config";
+import { redactValues } from "../workspace-secrets/references";
 import { inputSchemaToZod } from "./input-schema";
 import { nameTools } from "./naming";
 
@@ -55,7 +56,9 @@ export function listedTools(server: { name: string; tools: string }): ListedTool
  * converted from the tool's JSON Schema, output the call's result (see callOutput), version
  * "mcp", 30 s timeout, permission "user", and a side effect unless the server marks the
  * tool `readOnlyHint: true`. Calls go through the pooled client and abort on the gateway's
- * signal. Tools that cannot be named are left out (listedTools says why).
+ * signal. Tools that cannot be named are left out (listedTools says why). `{{secret:NAME}}`
+ * in the server's headers or env is resolved from `server.secretSource` when the connection
+ * opens, and the values come back as references in every output (docs/secrets.md "MCP servers").
  */
 export function serverToolDefinitions(server: McpServerRow): ToolDefinition[] {
   return listedTools(server).flatMap(({ tool, name, sideEffect }) => {
@@ -81,7 +84,11 @@ export function serverToolDefinitions(server: McpServerRow): ToolDefinition[] {
       run: (input, ctx) =>
         withMcpClient(
           server,
-          async (client) => callOutput((await client.callTool({ name: tool.name, arguments: input }, undefined, { signal: ctx.signal, timeout: MCP_TOOL_TIMEOUT_MS })) as McpCallResult, name),
+          async (client, used) => {
+            const output = callOutput((await client.callTool({ name: tool.name, arguments: input }, undefined, { signal: ctx.signal, timeout: MCP_TOOL_TIMEOUT_MS })) as McpCallResult, name);
+            // A value the connection carries (docs/secrets.md "MCP servers") comes back as its reference.
+            return used.length === 0 ? output : (JSON.parse(redactValues(JSON.stringify(output), used)) as unknown);
+          },
           { signal: ctx.signal, timeoutMs: MCP_TOOL_TIMEOUT_MS },
         ),
     };

@@ -1,5 +1,6 @@
 import "server-only";
 import { CONNECT_TIMEOUT_MS, describeMcpFailure, type McpConnectionConfig, withMcpClient } from "./client-pool";
+import { redactValues } from "../workspace-secrets/references";
 import type { StoredTool } from "./config";
 
 /** Most tools stored of one server. */
@@ -21,7 +22,7 @@ export async function discoverTools(server: McpConnectionConfig): Promise<Discov
   try {
     const tools = await withMcpClient(
       server,
-      async (client) => {
+      async (client, used) => {
         const found: StoredTool[] = [];
         let cursor: string | undefined;
         for (let page = 0; page < MAX_PAGES; page++) {
@@ -37,7 +38,9 @@ export async function discoverTools(server: McpConnectionConfig): Promise<Discov
           cursor = res.nextCursor;
           if (!cursor || found.length >= MAX_TOOLS) break;
         }
-        return found.slice(0, MAX_TOOLS);
+        const kept = found.slice(0, MAX_TOOLS);
+        // A value the connection carries is stored as its reference (docs/secrets.md "MCP servers").
+        return used.length === 0 ? kept : (JSON.parse(redactValues(JSON.stringify(kept), used)) as StoredTool[]);
       },
       { retryStale: true },
     );

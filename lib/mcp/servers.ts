@@ -6,6 +6,7 @@ import { closeMcpClient } from "./client-pool";
 import { EnvSecrets, HeaderSecrets, type McpServerInput, type McpServerPatch } from "./config";
 import { listedTools, type McpServerRow } from "./definitions";
 import { discoverTools } from "./discover";
+import { workspaceSecretSource } from "./secret-references";
 import { openSecrets, sealSecrets } from "./secrets";
 import { requireStdioCatalogue } from "./stdio-commands";
 import { checkStdioSecretNames, chooseStdioValues } from "./stdio-launch";
@@ -130,7 +131,7 @@ async function serverOf(db: Db, workspaceId: string, serverId: string): Promise<
 
 /** Lists the server's tools now and stores them, or the error (keeping the last list). */
 async function refreshRow(db: Db, row: Row): Promise<Row> {
-  const found = await discoverTools(row);
+  const found = await discoverTools({ ...row, secretSource: workspaceSecretSource(db, row.workspaceId) });
   const data = found.ok ? { tools: JSON.stringify(found.tools), refreshedAt: new Date(), lastError: null } : { lastError: found.error };
   return db.mcpServer.update({ where: { id: row.id }, data });
 }

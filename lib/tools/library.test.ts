@@ -4,7 +4,7 @@ import path from "node:path";
 import { Document, Packer, Paragraph } from "docx";
 import { PDFDocument } from "pdf-lib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { addLibraryFiles, deleteLibraryFile, detectKind, libraryAudit, libraryFilesDirFor, libraryName, libraryRootFor, listLibrary, MAX_LIBRARY_FILES } from "./library";
+import { addLibraryFiles, deleteLibraryFile, detectKind, type LibraryAuditEntry, libraryFilesDirFor, libraryName, libraryRootFor, listLibrary, MAX_LIBRARY_FILES } from "./library";
 
 // The workspace library on disk (docs/library.md): names, kinds from content, limits, audit.
 let base: string;
@@ -42,22 +42,26 @@ describe("workspace library", () => {
   });
 
   it("adds, replaces, lists and deletes files, each audited; limits are 413 / 422 and change nothing", async () => {
-    await addLibraryFiles(base, "w1", [{ name: "a.md", data: text("one") }, { name: "b.md", data: text("two") }], "u1");
-    await addLibraryFiles(base, "w1", [{ name: "a.md", data: text("one again") }], "u1");
+    const audited: LibraryAuditEntry[] = [];
+    const audit = async (e: LibraryAuditEntry) => {
+      audited.push(e);
+    };
+    await addLibraryFiles(base, "w1", [{ name: "a.md", data: text("one") }, { name: "b.md", data: text("two") }], "u1", audit);
+    await addLibraryFiles(base, "w1", [{ name: "a.md", data: text("one again") }], "u1", audit);
     expect((await listLibrary(base, "w1")).map((f) => [f.name, f.sizeBytes, f.kind])).toEqual([
       ["a.md", 9, "text"],
       ["b.md", 3, "text"],
     ]);
-    await expect(addLibraryFiles(base, "w1", [{ name: "c.md", data: new Uint8Array(10 * 1_048_576 + 1) }], "u1")).rejects.toMatchObject({ reason: "file_too_large", status: 413 });
+    await expect(addLibraryFiles(base, "w1", [{ name: "c.md", data: new Uint8Array(10 * 1_048_576 + 1) }], "u1", audit)).rejects.toMatchObject({ reason: "file_too_large", status: 413 });
     const many = Array.from({ length: MAX_LIBRARY_FILES - 1 }, (_, i) => ({ name: `f${i}.md`, data: text("x") }));
-    await expect(addLibraryFiles(base, "w1", many, "u1")).rejects.toMatchObject({ reason: "too_many_files", status: 422 });
-    await expect(addLibraryFiles(base, "w1", [], "u1")).rejects.toMatchObject({ reason: "no_files", status: 422 });
-    await expect(addLibraryFiles(base, "w1", [{ name: "d.md", data: text("1") }, { name: "d.md", data: text("2") }], "u1")).rejects.toMatchObject({ reason: "duplicate_file_name" });
+    await expect(addLibraryFiles(base, "w1", many, "u1", audit)).rejects.toMatchObject({ reason: "too_many_files", status: 422 });
+    await expect(addLibraryFiles(base, "w1", [], "u1", audit)).rejects.toMatchObject({ reason: "no_files", status: 422 });
+    await expect(addLibraryFiles(base, "w1", [{ name: "d.md", data: text("1") }, { name: "d.md", data: text("2") }], "u1", audit)).rejects.toMatchObject({ reason: "duplicate_file_name" });
     expect(await listLibrary(base, "w1")).toHaveLength(2);
-    await deleteLibraryFile(base, "w1", "b.md", "u2");
-    await expect(deleteLibraryFile(base, "w1", "b.md", "u2")).rejects.toMatchObject({ status: 404 });
-    await expect(deleteLibraryFile(base, "w1", "../w2/files/a.md", "u2")).rejects.toMatchObject({ reason: "sandbox_violation" });
-    expect((await libraryAudit(base, "w1")).map((e) => [e.action, e.name, e.actorId])).toEqual([
+    await deleteLibraryFile(base, "w1", "b.md", "u2", audit);
+    await expect(deleteLibraryFile(base, "w1", "b.md", "u2", audit)).rejects.toMatchObject({ status: 404 });
+    await expect(deleteLibraryFile(base, "w1", "../w2/files/a.md", "u2", audit)).rejects.toMatchObject({ reason: "sandbox_violation" });
+    expect(audited.map((e) => [e.action, e.name, e.actorId])).toEqual([
       ["library_upload", "a.md", "u1"],
       ["library_upload", "b.md", "u1"],
       ["library_upload", "a.md", "u1"],

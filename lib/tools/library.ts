@@ -8,8 +8,8 @@ import { splitWorkspacePath } from "./sandbox";
 /**
  * The workspace library (docs/library.md): files a workspace's owners upload once, that a flow
  * can mount read-only into every thread. On disk beside the thread workspaces:
- * `<WORKSPACES_DIR>/.library/<workspaceId>/files/<name>`, plus an append-only audit log
- * `<WORKSPACES_DIR>/.library/<workspaceId>/audit.jsonl`. `.library` is a name no thread id can
+ * `<WORKSPACES_DIR>/.library/<workspaceId>/files/<name>`; each change is a row of the audit
+ * trail, written through a {@link LibraryAuditSink}. `.library` is a name no thread id can
  * have (ids never contain "."), so it is never served as a thread's workspace.
  */
 
@@ -17,6 +17,8 @@ import { splitWorkspacePath } from "./sandbox";
 export const LIBRARY_FOLDER = ".library";
 /** Largest file the library accepts, bytes (10 MB; docs/library.md "Limits"). */
 export const MAX_LIBRARY_FILE_BYTES = 10 * 1_048_576;
+/** Most file bytes one upload request carries, bytes (11 MB: a full-size file and then some). */
+export const MAX_LIBRARY_REQUEST_BYTES = MAX_LIBRARY_FILE_BYTES + 1_048_576;
 /** Most bytes one workspace's library holds, bytes (50 MB). */
 export const MAX_LIBRARY_BYTES = 50 * 1_048_576;
 /** Most files one workspace's library holds. */
@@ -161,28 +163,11 @@ export interface LibraryAuditEntry {
   sha256?: string;
 }
 
-async function audit(baseDir: string, workspaceId: string, entry: LibraryAuditEntry): Promise<void> {
-  const file = path.join(libraryRootFor(baseDir, workspaceId), "audit.jsonl");
-  // One append of one line: O_APPEND writes land whole, whichever server instance writes.
-  await fs.appendFile(file, `${JSON.stringify(entry)}\n`, { mode: 0o600, flag: "a" });
-}
-
 /**
- * The library's audit entries, oldest first (docs/library.md "Audit"): who uploaded or
- * deleted which file, when.
+ * Where library changes are recorded: the audit trail's rows of the workspace
+ * (lib/library/audit.ts libraryAuditSink; docs/library.md "Audit").
  */
-export async function libraryAudit(baseDir: string, workspaceId: string): Promise<LibraryAuditEntry[]> {
-  try {
-    const text = await fs.readFile(path.join(libraryRootFor(baseDir, workspaceId), "audit.jsonl"), "utf8");
-    return text
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as LibraryAuditEntry);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
-    throw err;
-  }
-}
+export type LibraryAuditSink = (entry: LibraryAuditEntry) => Promise<void>;
 
 /**
  * Adds (or replaces) files in the workspace's library, all or none checked first
@@ -190,12 +175,12 @@ export async function libraryAudit(baseDir: string, workspaceId: string): Promis
  * {@link MAX_LIBRARY_FILE_BYTES} and of a kind {@link detectKind} accepts, and the library
  * afterwards holds at most {@link MAX_LIBRARY_FILES} files and {@link MAX_LIBRARY_BYTES} bytes.
  * Each file is written to a private temporary name and renamed into place, so a reader never
- * sees half a file. One audit entry per file.
+ * sees half a file. One audit entry per file, through `audit`.
  * @throws AppError unprocessable ("no_files", "invalid_file_name", "duplicate_file_name",
  *   "too_many_files"); payload_too_large ("file_too_large", "library_full");
  *   unsupported_media_type ("unsupported_file_type"); forbidden ("sandbox_violation").
  */
-export async function addLibraryFiles(baseDir: string, workspaceId: string, files: readonly UploadedFile[], actorId: string): Promise<LibraryFile[]> {
+export async function addLibraryFiles(baseDir: string, workspaceId: string, files: readonly UploadedFile[], actorId: string, audit: LibraryAuditSink): Promise<LibraryFile[]> {
   if (files.length === 0) throw new AppError("unprocessable", "no_files", 'Send one or more files as multipart parts named "file".');
   const checked: { name: string; data: Uint8Array; kind: LibraryFileKind }[] = [];
   const seen = new Set<string>();
@@ -227,7 +212,7 @@ export async function addLibraryFiles(baseDir: string, workspaceId: string, file
     } finally {
       await fs.rm(tmp, { recursive: true, force: true });
     }
-    await audit(baseDir, workspaceId, {
+    await audit({
       at: new Date().toISOString(),
       actorId,
       action: "library_upload",
@@ -241,16 +226,16 @@ export async function addLibraryFiles(baseDir: string, workspaceId: string, file
 }
 
 /**
- * Deletes one library file (an audit entry records it). Threads of flows that mount the
+ * Deletes one library file (an audit entry, through `audit`, records it). Threads of flows that mount the
  * library stop seeing it; their own copies stay.
  * @throws AppError not_found / "not_found" when the library has no such file; the name errors
  *   of {@link libraryName}.
  */
-export async function deleteLibraryFile(baseDir: string, workspaceId: string, rawName: string, actorId: string): Promise<void> {
+export async function deleteLibraryFile(baseDir: string, workspaceId: string, rawName: string, actorId: string, audit: LibraryAuditSink): Promise<void> {
   const name = libraryName(rawName);
   const abs = path.join(libraryFilesDirFor(baseDir, workspaceId), name);
   const st = await fs.lstat(abs).catch(() => null);
   if (!st?.isFile()) throw new AppError("not_found", "not_found", `The library has no file ${JSON.stringify(name)}.`);
   await fs.unlink(abs);
-  await audit(baseDir, workspaceId, { at: new Date().toISOString(), actorId, action: "library_delete", name, sizeBytes: st.size });
+  await audit({ at: new Date().toISOString(), actorId, action: "library_delete", name, sizeBytes: st.size });
 }

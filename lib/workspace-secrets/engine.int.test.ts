@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
@@ -7,16 +7,16 @@ import { Writable } from "node:stream";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { TestDb } from "../db/test-db";
 import { streamable, textTurn, toolTurn } from "../engine/node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
 import { setLogDestination } from "../log";
-import { pagesContaining, rowsContaining } from "../memory/test-fixtures";
+import { rowsContaining } from "../memory/test-fixtures";
 import { openHostsForTests } from "../net/operator-open-hosts";
 import { sha256Hex } from "../policy/canonical";
 import { ensureWorkspace } from "../tools/workspace";
 import { memoryAssistant } from "../../templates/memory-assistant";
 import { addSecret } from "./service";
+import { filesContaining, storedBytesContaining } from "./test-helpers";
 
 /**
  * Workspace secrets in real runs on a real database (docs/secrets.md): a canary secret sent
@@ -41,19 +41,6 @@ async function echo(hits: Hit[]): Promise<{ server: Server; port: number; origin
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
   return { server, port, origin: `http://127.0.0.1:${port}` };
-}
-
-/** Where the stored bytes hold `needle`: the SQLite file and its WAL, or PostgreSQL's pages. */
-async function storedBytesContaining(t: TestDb, needle: string): Promise<string[]> {
-  if (!t.file) return pagesContaining(t.db, needle);
-  const bytes = Buffer.from(needle, "utf8");
-  return [t.file, `${t.file}-wal`].filter((p) => existsSync(p) && readFileSync(p).includes(bytes));
-}
-
-/** Every file under `dir` whose bytes hold `needle`. */
-function filesContaining(dir: string, needle: string): string[] {
-  const bytes = Buffer.from(needle, "utf8");
-  return (readdirSync(dir, { recursive: true }) as string[]).map((f) => path.join(dir, f)).filter((p) => statSync(p).isFile() && readFileSync(p).includes(bytes));
 }
 
 describe("workspace secrets in runs", () => {

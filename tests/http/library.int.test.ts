@@ -145,13 +145,21 @@ describe("workspace library over HTTP", () => {
     expect(gone.status).toBe(204);
     expect((await alice.fetch(`${libraryUrl()}/policy.md`, { method: "DELETE", headers: { origin: s.url } })).status).toBe(404);
     expect(((await (await alice.fetch(libraryUrl())).json()) as { files: unknown[] }).files).toEqual([]);
-    const audit = readFileSync(path.join(s.workspacesDir, ".library", workspaceA, "audit.jsonl"), "utf8")
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { action: string; name: string; actorId: string });
-    expect(audit.map((a) => [a.action, a.name, a.actorId])).toEqual([
+    // Both are rows of the audit trail (docs/library.md "Audit"): the workspace's, no thread's ...
+    const db = createDb(s.dbUrl);
+    const audit = await db.auditEntry.findMany({ where: { workspaceId: workspaceA, threadId: null }, orderBy: { createdAt: "asc" } });
+    await db.$disconnect();
+    expect(audit.map((a) => [a.action, JSON.parse(a.detail).detail.name, a.actorId])).toEqual([
       ["library_upload", "policy.md", s.users[0]?.id],
       ["library_delete", "policy.md", s.users[0]?.id],
     ]);
+    // ... shown in the audit trail of the workspace's threads, and nowhere in another workspace's.
+    const page = await (await alice.fetch(`/threads/${threadId}/audit`)).text();
+    expect([...page.matchAll(/data-action="(library_[a-z]+)"/g)].map((m) => m[1])).toEqual(["library_upload", "library_delete"]);
+    const foreign = await bob.post("/api/threads", { flowId: s.users[1]?.flowId, task: "Read policy.md" });
+    const foreignThread = ((await foreign.json()) as { threadId: string }).threadId;
+    const foreignPage = await bob.fetch(`/threads/${foreignThread}/audit`);
+    expect(foreignPage.status).toBe(200);
+    expect(await foreignPage.text()).not.toContain("library_upload");
   });
 });

@@ -32,7 +32,7 @@ export const libraryOperations: ApiOperation[] = [
       403: { description: "Not an owner (`role_forbidden`), a name the sandbox refuses (`sandbox_violation`), or a cookie request from another site (`cross_origin`)." },
       413: { description: "`file_too_large`, `body_too_large` or `library_full`." },
       415: { description: "`unsupported_file_type`: the content is not text, PDF or DOCX, whatever the name." },
-      422: { description: "`invalid_file_name`, `duplicate_file_name`, `too_many_files` or `no_files`." },
+      422: { description: "`invalid_file_name`, `duplicate_file_name`, `too_many_files`, `no_files` or `missing_filename`." },
     },
   },
   {

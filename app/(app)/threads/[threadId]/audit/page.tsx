@@ -6,6 +6,7 @@ import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
 import { dataSchemas } from "@/lib/engine/ui-parts";
 import { orNotFound } from "@/lib/http/or-not-found";
+import { threadAuditTrail } from "@/lib/library/audit";
 import { requireUser } from "@/lib/http/with-user";
 
 export const dynamic = "force-dynamic";
@@ -22,7 +23,8 @@ function lifecycleOf(events: { runId: string | null; seq: number; data: string }
 
 /**
  * A thread's audit trail (docs/architecture.md#approvals): every proposal, decision and execution with who, when
- * and the SHA-256 of the canonical arguments; then the engine's lifecycle transitions of its
+ * and the SHA-256 of the canonical arguments, with the library uploads and deletes of its
+ * workspace (docs/library.md "Audit"); then the engine's lifecycle transitions of its
  * runs (docs/architecture.md#run-lifecycle), which only this view shows: the run view speaks
  * the status vocabulary of docs/runs.md. Another user's thread is a 404.
  */
@@ -30,7 +32,7 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
   const user = await requireUser();
   const { threadId } = await params;
   const thread = await orNotFound(getThread(db(), user.id, threadId));
-  const entries = await db().auditEntry.findMany({ where: { threadId }, orderBy: { createdAt: "asc" } });
+  const entries = await threadAuditTrail(db(), threadId, thread.flow.workspaceId);
   const users = await emailsOf(db(), entries.map((e) => e.actorId));
   const transitions = lifecycleOf(
     await db().runEvent.findMany({ where: { threadId, type: "lifecycle_transition" }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, data: true } }),
@@ -59,7 +61,8 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
             {entries.map((e) => {
               const detail = (() => {
                 try {
-                  return String((JSON.parse(e.detail) as { detail?: unknown }).detail ?? "");
+                  const d = (JSON.parse(e.detail) as { detail?: unknown }).detail ?? "";
+                  return typeof d === "string" ? d : JSON.stringify(d);
                 } catch {
                   return e.detail;
                 }
@@ -72,7 +75,7 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
                   <td>{e.action.replaceAll("_", " ")}</td>
                   <td className="small">{users.get(e.actorId ?? "") ?? e.actorId ?? "—"}</td>
                   <td>
-                    <code>{e.toolName ?? ""}</code>
+                    <code>{e.toolName ?? (e.threadId === null ? "library" : "")}</code>
                   </td>
                   <td>
                     <code className="small" title={e.argsHash ?? ""}>

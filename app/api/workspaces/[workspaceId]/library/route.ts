@@ -1,10 +1,11 @@
 // GET|POST /api/workspaces/:workspaceId/library - list the workspace's library (members); upload files into it (owners only, multipart parts named "file").
 import { db } from "@/lib/db/client";
+import { readUploadParts } from "@/lib/documents/multipart";
 import { env } from "@/lib/env";
 import { requireLibraryAccess } from "@/lib/library/access";
-import { readMultipartFiles } from "@/lib/http/multipart";
+import { libraryAuditSink } from "@/lib/library/audit";
 import { withUser } from "@/lib/http/with-user";
-import { addLibraryFiles, listLibrary, MAX_LIBRARY_FILE_BYTES, MAX_LIBRARY_FILES } from "@/lib/tools/library";
+import { addLibraryFiles, listLibrary, MAX_LIBRARY_FILE_BYTES, MAX_LIBRARY_FILES, MAX_LIBRARY_REQUEST_BYTES } from "@/lib/tools/library";
 import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -16,7 +17,16 @@ export const GET = withUser({ params: Params }, async (_req, { user, params }) =
 
 export const POST = withUser({ params: Params, multipart: true }, async (req, { user, params }) => {
   await requireLibraryAccess(db(), user.id, params.workspaceId, "manage");
-  // One request carries at most a full library's worth of files, plus room for the part headers.
-  const files = await readMultipartFiles(req, { maxBodyBytes: MAX_LIBRARY_FILE_BYTES + 1_048_576, maxFiles: MAX_LIBRARY_FILES, maxFileBytes: MAX_LIBRARY_FILE_BYTES });
-  return Response.json({ files: await addLibraryFiles(env().WORKSPACES_DIR, params.workspaceId, files, user.id) }, { status: 201 });
+  // The one multipart reader, streaming and byte-capped (docs/library.md "Rules and limits"):
+  // a file over 10 MB or a request over 11 MB of files is refused as it arrives, never held.
+  const parts = await readUploadParts(req.body, req.headers.get("content-type"), {
+    maxFileBytes: MAX_LIBRARY_FILE_BYTES,
+    maxTotalBytes: MAX_LIBRARY_REQUEST_BYTES,
+    maxFiles: MAX_LIBRARY_FILES,
+    fileLimitName: "the library's limit per file",
+    totalRefusal: { reason: "body_too_large", holds: "one request may carry", limitName: "the library's limit per request" },
+    filesScope: "per request (and per library)",
+  });
+  const files = parts.map((p) => ({ name: p.filename, data: p.bytes }));
+  return Response.json({ files: await addLibraryFiles(env().WORKSPACES_DIR, params.workspaceId, files, user.id, libraryAuditSink(db(), params.workspaceId)) }, { status: 201 });
 });

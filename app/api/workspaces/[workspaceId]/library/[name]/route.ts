@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { requireLibraryAccess } from "@/lib/library/access";
 import { withUser } from "@/lib/http/with-user";
+import { libraryAuditSink } from "@/lib/library/audit";
 import { deleteLibraryFile } from "@/lib/tools/library";
 import { Params } from "./schema";
 
@@ -10,6 +11,6 @@ export const dynamic = "force-dynamic";
 
 export const DELETE = withUser({ params: Params }, async (_req, { user, params }) => {
   await requireLibraryAccess(db(), user.id, params.workspaceId, "manage");
-  await deleteLibraryFile(env().WORKSPACES_DIR, params.workspaceId, params.name, user.id);
+  await deleteLibraryFile(env().WORKSPACES_DIR, params.workspaceId, params.name, user.id, libraryAuditSink(db(), params.workspaceId));
   return new Response(null, { status: 204 });
 });
