@@ -44,11 +44,12 @@ test.describe("answers that stream", () => {
     await flows.startRun("Read release-notes.md");
     const run = new RunPage(page);
     await run.waitForStatus("completed");
-    const step = page.getByTestId("step-event").filter({ has: page.locator("pre.result") }).last();
+    // A step's result: in full when short, folded when long (its text in the fold's <pre>).
+    const step = page.getByTestId("step-event").filter({ has: page.locator(".result") }).last();
     await expect(step).toHaveAttribute("data-status", "completed");
     // The live text is gone once the step ended: its finished text shows instead.
     await expect(page.getByTestId("step-live-text")).toHaveCount(0);
-    const result = ((await step.locator("pre.result").textContent()) ?? "").trim();
+    const result = ((await step.locator("pre.result, .result pre").first().textContent()) ?? "").trim();
     const seen = await recorder.texts();
     // Shown only while the step was in progress: partial texts, each a beginning of the result.
     expect(seen.length).toBeGreaterThan(0);
