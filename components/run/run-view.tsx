@@ -8,6 +8,7 @@ import { ApprovalAnnouncer } from "@/components/approvals/announcer";
 import { decisionInput } from "@/components/approvals/post-decision";
 import { type OutcomeRecordView, outcomeCardStatus } from "@/lib/engine/outcome-card-status";
 import { describeCall } from "@/lib/engine/outcomes";
+import { type HeldStepText, placeStepText } from "@/lib/events/live-pieces";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
 import type { AgentIdentity } from "./agent-badge";
 import { type ApprovalDecision, ApprovalCard } from "./approval-card";
@@ -101,11 +102,23 @@ export function RunView({
   // A page loaded while a run is under way follows it (replayed from its first event, it
   // replaces the run's message rendered from the stored events). An interrupted run is
   // not followed: nothing runs it any more, the view offers to continue it instead.
+  // A running step's text as its agent writes it (docs/runs.md "Streaming"): transient parts,
+  // placed by offset, shown on the step until it ends; never part of a message.
+  const [stepText, setStepText] = useState<Record<string, HeldStepText>>({});
   const { messages, sendMessage, status, error, clearError, resumeStream } = useChat<RunUIMessage>({
     id: threadId,
     messages: initialMessages,
     transport,
     resume: initialStatus === "running" && !interrupted,
+    onData: (part) => {
+      if (part.type !== "data-steptext" || !part.id) return;
+      const { stepId, at, delta } = part.data;
+      const id = part.id;
+      setStepText((held) => {
+        const next = placeStepText(held[stepId], id, at, delta);
+        return next === held[stepId] || !next ? held : { ...held, [stepId]: next };
+      });
+    },
   });
   const [decided, setDecided] = useState<Record<string, ApprovalState>>({});
   const lastDecision = useRef<string | null>(null);
@@ -272,6 +285,7 @@ export function RunView({
         <Timeline
           threadId={threadId}
           items={items}
+          stepText={stepText}
           agents={agentsById}
           workspaceId={workspaceId}
           renderApproval={(a) => {

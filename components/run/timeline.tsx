@@ -126,6 +126,7 @@ function memoryByStep(items: TimelineItem[]): Map<string, RunDataTypes["memory"]
 export function Timeline({
   threadId,
   items,
+  stepText = {},
   agents,
   renderApproval,
   renderOutcome,
@@ -133,6 +134,8 @@ export function Timeline({
 }: {
   threadId: string;
   items: TimelineItem[];
+  /** The text each running step's agent is writing, by step id (docs/runs.md "Streaming"): shown while the step is in progress. */
+  stepText?: Record<string, { text: string }>;
   /** The flow's agents by id (icon and colour for the badges). */
   agents: Record<string, AgentIdentity>;
   renderApproval: (a: RunDataTypes["approval"]) => ReactNode;
@@ -172,6 +175,11 @@ export function Timeline({
                   </span>
                 ) : null}
                 {item.data.result ? <StepResult text={item.data.result} /> : null}
+                {item.data.status === "in_progress" && stepText[item.data.id]?.text ? (
+                  <pre className="result small" data-testid="step-live-text" data-streaming="true" aria-busy>
+                    {stepText[item.data.id]?.text}
+                  </pre>
+                ) : null}
                 {item.data.error ? (
                   <div className="error small" data-testid="step-error">
                     {item.data.error}

@@ -54,7 +54,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
  * process's live text (lib/events/live-text.ts) and never stores it: the finished text is
  * stored once, as the answer's `text` chunk or the step's result.
  */
-export type LiveChunk = { type: "text-delta"; id: string; node: "finalizer" | "executor"; delta: string } | { type: "text-end"; id: string; node: "finalizer" | "executor"; text: string };
+export type LiveChunk = { type: "text-delta"; id: string; node: "finalizer" | "executor"; delta: string; /** The delta's offset in the part's text (chars), when a follower knows it (lib/events/live-text.ts). */ at?: number } | { type: "text-end"; id: string; node: "finalizer" | "executor"; text: string };
 
 /** True when a custom stream payload is a {@link LiveChunk}. */
 export function isLiveChunk(payload: unknown): payload is LiveChunk {

@@ -153,8 +153,18 @@ export const dataSchemas = {
 /** Data types of the run's UI messages. */
 export type RunDataTypes = { [K in keyof typeof dataSchemas]: z.infer<(typeof dataSchemas)[K]> };
 
+/**
+ * Transient data parts of the run stream (docs/runs.md "Streaming"): written with
+ * `transient: true`, so the AI SDK hands them to `useChat`'s `onData` and never adds them to a
+ * message; never stored, never replayed.
+ * - `steptext`: a piece of the text a running step's agent is writing (part id: the model
+ *   call's live id), at offset `at` (chars) of that call's text. The step's finished text
+ *   comes with its `data-step` part.
+ */
+export type RunTransientDataTypes = { steptext: { stepId: string; at: number; delta: string } };
+
 /** The UI message type of a run. */
-export type RunUIMessage = UIMessage<never, RunDataTypes>;
+export type RunUIMessage = UIMessage<never, RunDataTypes & RunTransientDataTypes>;
 
 /** One custom chunk the engine emits: a data part, or text of the final answer. */
 export type RunChunk =

@@ -143,7 +143,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
         if (signal?.aborted) return;
         if (followed === null || e.runId !== followed || finished.has(e.id)) continue;
         if (e.kind === "end") finished.add(e.id);
-        yield { seq: cursor, live: e.kind === "delta" ? { type: "text-delta", id: e.id, node: e.node, delta: e.delta } : { type: "text-end", id: e.id, node: e.node, text: e.text } };
+        yield { seq: cursor, live: e.kind === "delta" ? { type: "text-delta", id: e.id, node: e.node, delta: e.delta, at: e.at } : { type: "text-end", id: e.id, node: e.node, text: e.text } };
       }
       if (followed !== null && rows.length === 0) {
         const run = await db.run.findUnique({ where: { id: followed }, select: { status: true } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LiveChunk } from "../engine/emit";
 import type { RunChunk } from "../engine/ui-parts";
-import { runStreamResponse } from "./run-stream-response";
+import { runStreamResponse, stepIdOfLive } from "./run-stream-response";
 
 /** The UI message chunks of a response (server-sent `data:` lines). */
 async function chunksOf(res: Response): Promise<Record<string, unknown>[]> {
@@ -34,7 +34,7 @@ describe("runStreamResponse with live text", () => {
     ]);
   });
 
-  it("an answer never streamed comes whole; a step's live text is not written; a stored answer that does not go on from the deltas gets a part of its own", async () => {
+  it("an answer never streamed comes whole; a step's live text is not a text part; a stored answer that does not go on from the deltas gets a part of its own", async () => {
     const res = runStreamResponse(items([delta("step-s0-1-1", "Reading", "executor"), text("question-1", "Which file?"), delta("final-2", "Partial"), text("final-2", "The answer could not be written")]), { runId: "r1" });
     const parts = (await chunksOf(res)).filter((c) => String(c.type).startsWith("text-"));
     expect(parts).toEqual([
@@ -48,6 +48,19 @@ describe("runStreamResponse with live text", () => {
       { type: "text-delta", id: "final-2-final", delta: "The answer could not be written" },
       { type: "text-end", id: "final-2-final" },
     ]);
+  });
+
+  it("writes a running step's text as transient data-steptext parts with its step and offset, never as a text part", async () => {
+    const at = (id: string, d: string, offset: number) => ({ live: { type: "text-delta" as const, id, node: "executor" as const, delta: d, at: offset } });
+    const res = runStreamResponse(items([at("step-s-1-1-2", "Reading notes.md", 0), at("step-s-1-1-2", " and", 16), { live: { type: "text-end", id: "step-s-1-1-2", node: "executor", text: "Reading notes.md and" } }]), { runId: "r1" });
+    const chunks = await chunksOf(res);
+    expect(chunks.filter((c) => String(c.type).startsWith("text-"))).toEqual([]);
+    expect(chunks.filter((c) => c.type === "data-steptext")).toEqual([
+      { type: "data-steptext", id: "step-s-1-1-2", data: { stepId: "s-1", at: 0, delta: "Reading notes.md" }, transient: true },
+      { type: "data-steptext", id: "step-s-1-1-2", data: { stepId: "s-1", at: 16, delta: " and" }, transient: true },
+    ]);
+    expect(stepIdOfLive("final-1")).toBeNull();
+    expect(stepIdOfLive("step-abc-def-2-10")).toBe("abc-def");
   });
 
   it("ends an answer cut off mid-way (a cancel) with what was written", async () => {

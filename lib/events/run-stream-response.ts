@@ -5,6 +5,14 @@ import { logger } from "../log";
 
 const log = logger.child({ module: "run-stream" });
 
+/**
+ * The step id in an Executor's live text id (`step-<stepId>-<try>-<call>`, lib/engine/nodes/executor.ts).
+ * @returns the step id, or null for another id.
+ */
+export function stepIdOfLive(id: string): string | null {
+  return /^step-(.+)-\d+-\d+$/.exec(id)?.[1] ?? null;
+}
+
 /** Options of {@link runStreamResponse}. */
 export interface RunStreamResponseOptions {
   /** The run whose message this is: the stream starts message `run-<runId>`, as the replay names it (lib/engine/replay.ts). */
@@ -23,9 +31,10 @@ export interface RunStreamResponseOptions {
  * text (docs/runs.md "Streaming") opens its text part and grows it delta by delta; the
  * stored answer then adds what is missing (the rest of the text, the run's report) and ends
  * the part. A stored answer that does not go on from what was streamed (a model error after
- * some text) comes as a part of its own. A step's live text (node `executor`) is not
- * written: the step shows its result when it ends. A chunk source that throws ends the
- * stream with an `error` part naming the failure (and is logged).
+ * some text) comes as a part of its own. A step's live text (node `executor`) goes as
+ * transient `data-steptext` parts (lib/engine/ui-parts.ts): the run view shows it on the
+ * running step, and the step's stored `data-step` brings the finished text. A chunk source
+ * that throws ends the stream with an `error` part naming the failure (and is logged).
  */
 export function runStreamResponse(chunks: AsyncIterable<{ chunk: RunChunk } | { live: LiveChunk } | RunChunk>, opts: RunStreamResponseOptions): Response {
   const transform = opts.transform ?? ((c: RunChunk) => c);
@@ -37,7 +46,14 @@ export function runStreamResponse(chunks: AsyncIterable<{ chunk: RunChunk } | { 
       for await (const item of chunks) {
         if ("live" in item) {
           const live = item.live;
-          if (live.type !== "text-delta" || live.node !== "finalizer") continue;
+          if (live.type !== "text-delta") continue;
+          if (live.node === "executor") {
+            // A running step's text: a transient part the run view places by offset (a resumed
+            // stream sends the text so far again at offset 0), shown until the step ends.
+            const stepId = stepIdOfLive(live.id);
+            if (stepId !== null) writer.write({ type: "data-steptext", id: live.id, data: { stepId, at: live.at ?? 0, delta: live.delta }, transient: true });
+            continue;
+          }
           const so = open.get(live.id);
           if (so === undefined) writer.write({ type: "text-start", id: live.id });
           writer.write({ type: "text-delta", id: live.id, delta: live.delta });
