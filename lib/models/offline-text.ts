@@ -43,14 +43,16 @@ const NOT_NAME_WORDS = new Set(
     "a an the and or of in into to as on for at by from with about than then also please my our your their his her its this that these those " +
     "file files document documents doc pdf docx read write open compare summarize summarise summary condense brief review check list find search count " +
     "collect extract copy rename delete remove update append merge combine answer explain describe analyze analyse draft make create save put use take get " +
-    "is are was be what which does do say says said see both each all between vs versus plus"
+    "is are was be what which does do say says said see both each all between vs versus plus " +
+    "résume résumer resume resumir lis lire lee leer écris écrire escribe traduis traduce dans en de du des la le les el los las un une et ou y o avec con sur para pour"
   ).split(" "),
 );
 
 /**
  * The words just before a file name that belong to it, in a task ("Summarize Q3 report.pdf"
  * gives "Q3 "): at most 4 plain words, none of {@link NOT_NAME_WORDS}, the first starting with
- * a capital or a digit; "" when there are none.
+ * a capital or a digit (at a sentence's start, holding a digit or a second capital: "Q3",
+ * "ACME"); "" when there are none.
  */
 function nameHead(before: string): string {
   if (!/[^\S\n]$/.test(before) || / {2}$/.test(before)) return "";
@@ -59,7 +61,15 @@ function nameHead(before: string): string {
     if (words.length === 4 || !/^[\p{L}\p{N}][\p{L}\p{N}&()+_.-]*$/u.test(w) || NOT_NAME_WORDS.has(w.toLowerCase())) break;
     words.unshift(w);
   }
-  while (words.length > 0 && !/^[\p{Lu}\p{N}]/u.test(words[0] ?? "")) words.shift();
+  const all = before.trimEnd().split(" ");
+  while (words.length > 0) {
+    const first = words[0] ?? "";
+    // The first word of a sentence is capitalized anyway ("Résume …"): only "Q3" or "ACME" count there.
+    const lead = all.slice(0, all.length - words.length).join(" ").trimEnd();
+    const sentenceStart = lead === "" || /[.:;!?]$/.test(lead);
+    if (/^[\p{Lu}\p{N}]/u.test(first) && (!sentenceStart || /\p{N}|^.\P{Lu}*\p{Lu}/u.test(first))) break;
+    words.shift();
+  }
   return words.length > 0 ? `${words.join(" ")} ` : "";
 }
 

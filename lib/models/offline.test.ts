@@ -324,5 +324,7 @@ describe("offline model: uploaded documents", () => {
     // Free text and plain names are unchanged.
     expect(taskFileNames("Summarize notes.md and release-notes.md into summary.md")).toEqual(["notes.md", "release-notes.md", "summary.md"]);
     expect(fileNames("Then Bob said notes.md")).toEqual(["notes.md"]);
+    expect(taskFileNames("Résume retro-notes.md dans synthese.md")).toEqual(["retro-notes.md", "synthese.md"]);
+    expect(taskFileNames("Q3 report.pdf: summarize it")).toEqual(["Q3 report.pdf"]);
   });
 });

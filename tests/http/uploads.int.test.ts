@@ -175,11 +175,12 @@ describe("uploads over HTTP", () => {
     const run = lastPart(chunks, "data-run") as { status: string } | undefined;
     // No approval is asked for a summary of nothing, and the run does not say it summarized.
     expect(lastPart(chunks, "data-approval")).toBeUndefined();
-    expect(run?.status).not.toBe("completed");
+    // The read fails for good, so the user is asked how to proceed (docs/runs.md "Status vocabulary").
+    expect(run?.status).toBe("awaiting_input");
     const said = JSON.stringify(chunks);
     expect(said).toContain("no text layer");
     expect(said).not.toMatch(/Summarized scan\.pdf/);
-    expect((await alice.fetch(`/api/threads/${threadId}/workspace?path=summary.md`)).status).toBe(400);
+    expect((await alice.fetch(`/api/threads/${threadId}/workspace?path=summary.md`)).status).toBe(404);
   }, 120_000);
 
   it("the type comes from the content: a PDF named .txt is a PDF, an ELF named .pdf and bad UTF-8 are refused", async () => {
