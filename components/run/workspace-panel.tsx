@@ -51,7 +51,12 @@ export function WorkspacePanel({ threadId, version }: { threadId: string; versio
       const res = await fetch(`/api/threads/${threadId}/files`, { method: "POST", body: form });
       const body = await res.json().catch(() => null);
       if (!res.ok) setError(body?.error?.message ?? `Upload failed (HTTP ${res.status}).`);
-      else setUploaded(`Uploaded ${(body?.files ?? []).map((f: { path: string }) => f.path).join(", ")}.`);
+      else {
+        const sent: { path: string; note?: string }[] = body?.files ?? [];
+        // A scanned PDF arrives but has no text: say so (docs/documents.md "Scanned PDFs").
+        const notes = sent.flatMap((f) => (f.note ? [f.note] : []));
+        setUploaded([`Uploaded ${sent.map((f) => f.path).join(", ")}.`, ...notes].join(" "));
+      }
     } catch {
       setError("Upload failed: the server could not be reached.");
     } finally {

@@ -2,11 +2,11 @@ import { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeDocx, makePdf, rawMultipart } from "../../tests/http/documents";
+import { makeDocx, makeDocxWithTable, makeEncryptedDocx, makeEncryptedPdf, makePdf, makeScannedPdf, makeTwoColumnPdf, rawMultipart } from "../../tests/http/documents";
 import { isAppError } from "../errors";
 import { splitWorkspacePath } from "../tools/sandbox";
 import { detectType } from "./detect";
-import { extractDocx, extractPdf } from "./extract";
+import { extractDocx, extractPdf, noTextLayer } from "./extract";
 import { readUploadParts } from "./multipart";
 import { readableText, sha256Hex, storeExtract } from "./readable";
 import { workspaceFiles } from "./walk";
@@ -119,6 +119,60 @@ describe("extraction and readableText", () => {
     expect(docx.text).toContain("Beta paragraph");
     expect(await refusal(extractPdf(Buffer.from("%PDF-1.7\ngarbage"), "b.pdf"))).toMatchObject({ status: 422, reason: "extraction_failed" });
     expect(await refusal(extractDocx(Buffer.from("PK\u0003\u0004garbage"), "b.docx"))).toMatchObject({ status: 422, reason: "extraction_failed" });
+  });
+
+  it("keeps each column of a two-column PDF together, in reading order, under its title", async () => {
+    const left = ["Apples grow in the north.", "They ripen in September.", "Growers pick them by hand.", "Cider uses the sour ones."];
+    const right = ["Pears grow in the south.", "They ripen in August.", "Growers store them cold."];
+    const { text } = await extractPdf(await makeTwoColumnPdf(left, right, "Fruit report 2026"), "two.pdf");
+    expect(text).toBe(["Fruit report 2026", ...left, "", ...right].join("\n"));
+    // A one-column page reads line by line.
+    expect((await extractPdf(await makePdf(["First line.", "Second line."]), "one.pdf")).text).toBe("First line.\nSecond line.");
+  });
+
+  it("says a scanned PDF has no text layer and that OCR is not available, at read_file", async () => {
+    const scan = await extractPdf(await makeScannedPdf(2), "scan.pdf");
+    expect(scan).toMatchObject({ kind: "pdf", pages: 2 });
+    expect(noTextLayer("scan.pdf", scan)).toBe(
+      '"scan.pdf": the PDF has no text layer (its 2 pages hold no text: a scanned document, or images), and OCR (reading text from images) is not available, so its text cannot be read. Upload a PDF with a text layer, or the text itself.',
+    );
+    dir = mkdtempSync(path.join(tmpdir(), "docs-"));
+    writeFileSync(path.join(dir, "Q3 scan.pdf"), await makeScannedPdf());
+    expect(await refusal(readableText(dir, "Q3 scan.pdf"))).toEqual({
+      status: 422,
+      reason: "no_text_layer",
+      message: expect.stringMatching(/^"Q3 scan.pdf": the PDF has no text layer \(its 1 page holds no text.*OCR \(reading text from images\) is not available/),
+    });
+  });
+
+  it("reads a DOCX's headings, lists and tables as Markdown: one row a line, cells separated", async () => {
+    const bytes = await makeDocxWithTable("Budget 2026", ["Hiring freeze", "New office"], [["Quarter", "Revenue"], ["Q3", "48000 EUR"], ["Q4", "52 | 000"]]);
+    const { text } = await extractDocx(bytes, "budget.docx");
+    expect(text.split("\n").filter((l) => l.trim())).toEqual([
+      "# Budget 2026",
+      "-   Hiring freeze",
+      "-   New office",
+      "| Quarter | Revenue |",
+      "| --- | --- |",
+      "| Q3 | 48000 EUR |",
+      "| Q4 | 52 \\| 000 |",
+      "After the table.",
+    ]);
+  });
+
+  it("refuses an encrypted PDF or DOCX and a corrupt one with a 422 naming the file and why", async () => {
+    expect(await refusal(extractPdf(await makeEncryptedPdf(), "locked.pdf"))).toEqual({
+      status: 422,
+      reason: "pdf_encrypted",
+      message: '"locked.pdf": the PDF is encrypted (password protected); upload an unprotected copy.',
+    });
+    expect(await refusal(detectType(makeEncryptedDocx(), "file[0]", "locked.docx"))).toEqual({
+      status: 422,
+      reason: "document_encrypted",
+      message: 'file[0] ("locked.docx"): the Office document is encrypted (password protected), so its text cannot be read; upload an unprotected copy.',
+    });
+    const docx = await makeDocx(["Alpha paragraph"]);
+    expect(await refusal(extractDocx(docx.subarray(0, Math.floor(docx.byteLength / 2)), "cut.docx"))).toMatchObject({ status: 422, reason: "extraction_failed", message: expect.stringMatching(/^"cut.docx": the DOCX cannot be read/) });
   });
 
   it("reads a PDF as its extract (kept or made now), text as is, and refuses binary and reserved paths", async () => {

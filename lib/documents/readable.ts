@@ -4,7 +4,7 @@ import path from "node:path";
 import { AppError } from "../errors";
 import { RESERVED_SEGMENT, realWorkspaceRoot, resolveInWorkspace, toWorkspacePath } from "../tools/sandbox";
 import { isUtf8Text } from "./detect";
-import { DEFAULT_EXTRACT_TIMEOUT_MS, type Extract, extractDocx, extractPdf, MAX_EXTRACT_CHARS } from "./extract";
+import { DEFAULT_EXTRACT_TIMEOUT_MS, type Extract, extractDocx, extractPdf, MAX_EXTRACT_CHARS, noTextLayer } from "./extract";
 
 /**
  * What text a workspace path reads as (docs/documents.md "Extraction"): the one rule that
@@ -100,7 +100,8 @@ function looksLike(bytes: Uint8Array): "pdf" | "zip" | null {
  * @param workspaceDir the thread's workspace directory.
  * @param relPath the path relative to it, checked by the sandbox.
  * @throws AppError forbidden "sandbox_violation"; not_found "not_found"; bad_request
- *   "is_a_directory"; unprocessable "file_too_large", "binary_file", and the extraction
+ *   "is_a_directory"; unprocessable "file_too_large", "binary_file", "no_text_layer" (a PDF
+ *   with no text: a scan; OCR is not available), and the extraction
  *   errors of {@link extractPdf} / {@link extractDocx}.
  */
 export async function readableText(workspaceDir: string, relPath: string, opts: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<ReadableText> {
@@ -124,6 +125,8 @@ export async function readableText(workspaceDir: string, relPath: string, opts: 
     const sha = sha256Hex(bytes);
     const kept = await storedExtract(root, workspacePath, sha);
     const extract = kept ?? (kind === "pdf" ? await extractPdf(bytes, relPath, opts.timeoutMs) : await docxOrNull(bytes, relPath, opts.timeoutMs));
+    const empty = extract && noTextLayer(workspacePath, extract);
+    if (empty) throw new AppError("unprocessable", "no_text_layer", empty);
     if (extract) return { path: workspacePath, content: extractHeader(workspacePath, extract) + extract.text, kind: extract.kind };
   }
   if (bytes.byteLength > MAX_TEXT_BYTES) {

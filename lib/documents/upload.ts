@@ -11,7 +11,7 @@ import { formatBytes } from "../http/input-limits";
 import { RESERVED_SEGMENT, realWorkspaceRoot, splitWorkspacePath } from "../tools/sandbox";
 import { ensureWorkspace } from "../tools/workspace";
 import { type DetectedType, detectType } from "./detect";
-import { type Extract, extractDocx, extractPdf } from "./extract";
+import { type Extract, extractDocx, extractPdf, noTextLayer } from "./extract";
 import { readUploadParts } from "./multipart";
 import { dropExtract, sha256Hex, storeExtract } from "./readable";
 import { workspaceFiles } from "./walk";
@@ -46,6 +46,11 @@ export interface UploadedFile {
   extractedChars: number | null;
   /** True when the file replaced one of the same name. */
   replaced: boolean;
+  /**
+   * What a reader should know, when there is something: a PDF with no text layer (a scan;
+   * OCR is not available, docs/documents.md "Scanned PDFs") is kept but reads as no text.
+   */
+  note?: string;
 }
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -163,6 +168,7 @@ export async function uploadFiles(db: Db, input: { userId: string; threadId: str
     const type = await detectType(part.bytes, field, part.filename);
     const extract =
       type.kind === "pdf" ? await extractPdf(part.bytes, rel, limits.extractTimeoutMs) : type.kind === "docx" ? await extractDocx(part.bytes, rel, limits.extractTimeoutMs) : null;
+    const note = extract && noTextLayer(rel, extract);
     prepared.push({
       field,
       name: part.filename,
@@ -176,6 +182,7 @@ export async function uploadFiles(db: Db, input: { userId: string; threadId: str
       pages: extract?.pages ?? null,
       extractedChars: extract ? extract.text.length : null,
       replaced: exists,
+      ...(note ? { note } : {}),
     });
   }
 

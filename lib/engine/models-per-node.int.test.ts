@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeOpenAIServer, startOpenAIServer } from "../../tests/fixtures/openai-server";
+import { type ProviderServer, startProviderServer } from "../../tests/fixtures/provider-server";
 import { dashboardTotals } from "../db/dashboard";
 import type { FlowDocument } from "../flow/schema";
 import { saveProvider } from "../models/provider-settings";
@@ -30,18 +30,20 @@ const doc: FlowDocument = {
   ],
 };
 
-let alpha: FakeOpenAIServer;
-let beta: FakeOpenAIServer;
+let alpha: ProviderServer;
+let beta: ProviderServer;
 let closeOpened: () => void = () => {};
 let f: EngineFixture;
 
 beforeAll(async () => {
-  alpha = await startOpenAIServer((req) =>
-    req.tools?.some((t) => t.function.name === "create_plan")
-      ? { toolCall: { name: "create_plan", args: { steps: [{ agent_id: "researcher", task: "Find when tea reached Europe", expected_output: "a date", depends_on: [] }] } } }
-      : { text: "Tea reached Europe in the early 1600s." },
+  alpha = await startProviderServer(
+    (req) =>
+      req.tools.includes("create_plan")
+        ? { kind: "tool", name: "create_plan", args: JSON.stringify({ steps: [{ agent_id: "researcher", task: "Find when tea reached Europe", expected_output: "a date", depends_on: [] }] }) }
+        : { kind: "text", text: "Tea reached Europe in the early 1600s." },
+    { usage: { prompt_tokens: 100, completion_tokens: 10 } },
   );
-  beta = await startOpenAIServer(() => ({ text: "Dutch traders brought tea to Europe around 1610." }), { prompt_tokens: 2000, completion_tokens: 50 });
+  beta = await startProviderServer(() => ({ kind: "text", text: "Dutch traders brought tea to Europe around 1610." }), { usage: { prompt_tokens: 2000, completion_tokens: 50 } });
   // Loopback is private: the operator opens both servers (OUTBOUND_ALLOW_PRIVATE).
   closeOpened = openHostsForTests([alpha.host, beta.host]);
   f = await engineFixture(doc);
@@ -63,7 +65,7 @@ describe("a model per node, over HTTP", () => {
     const run = lastData(chunks, "data-run");
     expect(run?.data.status).toBe("completed");
 
-    const sent = (s: FakeOpenAIServer) => s.requests.map((r) => ({ model: r.model, temperature: r.temperature, max_tokens: r.max_tokens, plan: Boolean(r.tools?.some((t) => t.function.name === "create_plan")) }));
+    const sent = (s: ProviderServer) => s.requests.map((r) => ({ model: r.model, temperature: r.temperature, max_tokens: r.maxTokens, plan: r.tools.includes("create_plan") }));
     expect(sent(alpha)).toEqual([
       { model: "planner-model", temperature: 0.1, max_tokens: 700, plan: true },
       { model: "writer-model", temperature: 0.3, max_tokens: 300, plan: false },

@@ -1,5 +1,6 @@
 import { streamText } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { dashboardTotals } from "../db/dashboard";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
 import type { FlowDocument } from "../flow/schema";
 import { openHostsForTests } from "../net/operator-open-hosts";
@@ -55,6 +56,10 @@ interface Outcome {
   steps: [string, number][];
   inputTokens: number;
   outputTokens: number;
+  /** Tokens per model that the run's end event recorded (what the dashboard prices), summed: [in, out]. */
+  byModel: [number, number];
+  /** The dashboard's token totals for the account: [in, out]. */
+  dashboard: [number, number];
   ms: number;
 }
 
@@ -72,11 +77,20 @@ async function run(script: Script, settings: Partial<FlowDocument["settings"]["l
   const stepErrors = [...new Set(chunks.flatMap((c) => (c.type === "data-step" && c.data.error ? [c.data.error] : [])))];
   const runData = lastData(chunks, "data-run")?.data;
   const reason = runData?.error?.message ?? stepErrors.join("; ");
-  return { status: runData?.status, reason, calls: server.requests.length, steps, inputTokens: row.inputTokens, outputTokens: row.outputTokens, ms: Date.now() - started };
+  const rows = runData?.usage?.byModel ?? [];
+  const byModel: [number, number] = [rows.reduce((n, m) => n + m.inputTokens, 0), rows.reduce((n, m) => n + m.outputTokens, 0)];
+  const totals = await dashboardTotals(f.t.db, f.userId);
+  const dashboard: [number, number] = [totals.tokens.input, totals.tokens.output];
+  return { status: runData?.status, reason, calls: server.requests.length, steps, inputTokens: row.inputTokens, outputTokens: row.outputTokens, byModel, dashboard, ms: Date.now() - started };
 }
 
 const table: string[] = [];
+/**
+ * Adds a row to the table, and checks that every token the provider reported, failed calls
+ * included, is recorded alike on the run, in its per-model usage and on the dashboard.
+ */
 function report(name: string, o: Outcome) {
+  expect({ case: name, byModel: o.byModel, dashboard: o.dashboard }).toEqual({ case: name, byModel: [o.inputTokens, o.outputTokens], dashboard: [o.inputTokens, o.outputTokens] });
   table.push(`| ${name} | ${o.status} | ${o.reason.replace(/\s+/g, " ").replace(/\|/g, "/").slice(0, 200) || "-"} | ${o.calls} | ${o.inputTokens}/${o.outputTokens} | ${o.ms} |`);
 }
 
@@ -121,7 +135,7 @@ describe("runs against a misbehaving OpenAI-compatible provider", () => {
       report("planner: empty answer twice", o);
       expect(o.status).toBe("failed");
       expect(o.reason).toMatch(/^The planner could not make a plan: the model gave an empty answer twice/);
-      expect(o.calls).toBe(2);
+      expect([o.calls, o.inputTokens, o.outputTokens]).toEqual([2, 2 * IN, 2 * OUT]);
     });
 
     it("create_plan with broken JSON, once: asked again with the parse error, then the run completes", async () => {
@@ -136,7 +150,7 @@ describe("runs against a misbehaving OpenAI-compatible provider", () => {
       report("planner: broken JSON twice", o);
       expect(o.status).toBe("failed");
       expect(o.reason).toMatch(/^The planner could not make a plan: the model sent create_plan arguments that are not valid JSON twice/);
-      expect([o.calls, o.inputTokens]).toEqual([2, 2 * IN]);
+      expect([o.calls, o.inputTokens, o.outputTokens]).toEqual([2, 2 * IN, 2 * OUT]);
     });
 
     it("a plan that fails the schema, once: asked again with the validation error, then the run completes", async () => {
@@ -151,7 +165,7 @@ describe("runs against a misbehaving OpenAI-compatible provider", () => {
       report("planner: schema-invalid plan twice", o);
       expect(o.status).toBe("failed");
       expect(o.reason).toMatch(/^The planner could not make a plan: the model sent a plan that fails the schema twice/);
-      expect(o.calls).toBe(2);
+      expect([o.calls, o.inputTokens, o.outputTokens]).toEqual([2, 2 * IN, 2 * OUT]);
     });
 
     it("prose, then a persistent 500: the run fails with the provider's error, and the prose answer's tokens are recorded", async () => {
@@ -167,7 +181,7 @@ describe("runs against a misbehaving OpenAI-compatible provider", () => {
       report("planner: first token never comes (limit 1 s)", o);
       expect(o.status).toBe("failed");
       expect(o.reason).toBe("The planner could not make a plan: the model did not answer within 1 s");
-      expect(o.calls).toBe(1);
+      expect([o.calls, o.inputTokens, o.outputTokens]).toEqual([1, 0, 0]);
     });
 
     it("a persistent 500 (as today): the SDK tries 3 times, then the run fails with the error", async () => {
@@ -175,7 +189,8 @@ describe("runs against a misbehaving OpenAI-compatible provider", () => {
       report("planner: persistent 500", o);
       expect(o.status).toBe("failed");
       expect(o.reason).toMatch(/^The planner could not make a plan: Failed after 3 attempts\. Last error: .*scripted 500/);
-      expect(o.calls).toBe(3);
+      // A 500 reports no usage: nothing to record.
+      expect([o.calls, o.inputTokens, o.outputTokens]).toEqual([3, 0, 0]);
     });
   });
 
@@ -198,31 +213,47 @@ describe("runs against a misbehaving OpenAI-compatible provider", () => {
       expect(o.reason).toMatch(/^read_fil is not a tool of this agent; its tools are: list_files, read_file/);
       expect(server.calls("planner")).toHaveLength(2);
       expect(server.calls("executor")).toHaveLength(6);
+      expect([o.calls, o.inputTokens, o.outputTokens]).toEqual([8, 8 * IN, 8 * OUT]);
     });
 
     it("broken JSON in a tool call (as today): the tool reports the error, the agent answers, the run completes", async () => {
       const o = await run(misbehave("executor", { kind: "tool", name: "read_file", args: '{"path": "notes.md"' }));
       report("executor: broken JSON args", o);
-      expect([o.status, o.calls]).toEqual(["completed", 5]);
+      expect([o.status, o.calls, o.inputTokens, o.outputTokens]).toEqual(["completed", 5, 5 * IN, 5 * OUT]);
     });
 
     it("arguments that fail the schema (as today): the tool reports the error, the agent answers, the run completes", async () => {
       const o = await run(misbehave("executor", { kind: "tool", name: "read_file", args: '{"file": 3}' }));
       report("executor: schema-failing args", o);
-      expect([o.status, o.calls]).toEqual(["completed", 5]);
+      expect([o.status, o.calls, o.inputTokens, o.outputTokens]).toEqual(["completed", 5, 5 * IN, 5 * OUT]);
     });
 
     it("429 with retry-after (as today): the SDK waits as told and tries again; the run completes", async () => {
       const o = await run(misbehave("executor", { kind: "error", status: 429, headers: { "retry-after": "1" } }));
       report("executor: 429 retry-after 1 s", o);
-      expect([o.status, o.calls]).toEqual(["completed", 4]);
+      // The 429 reports no usage; the 3 answers do.
+      expect([o.status, o.calls, o.inputTokens, o.outputTokens]).toEqual(["completed", 4, 3 * IN, 3 * OUT]);
       expect(o.ms).toBeGreaterThanOrEqual(1000);
     });
 
-    it("an answer cut mid-way (non-streaming body closed half-way): the SDK tries again; the run completes", async () => {
+    it("a stream cut mid-answer: a failed try of the step (never a short answer taken as done), then the retry completes", async () => {
       const o = await run(misbehave("executor", { kind: "cut", text: "Read notes.md: plann" }));
-      report("executor: answer cut mid-way", o);
-      expect([o.status, o.calls]).toEqual(["completed", 4]);
+      report("executor: stream cut mid-answer once", o);
+      expect(server.calls("executor")[0]?.stream).toBe(true);
+      expect([o.status, o.steps, o.calls]).toEqual(["completed", [["completed", 2]], 4]);
+      expect(o.reason).toBe("model error: Failed to process successful response");
+      // The cut stream reported no usage; the 3 whole answers did.
+      expect([o.inputTokens, o.outputTokens]).toEqual([3 * IN, 3 * OUT]);
+    });
+
+    it("a stream cut mid-answer every time: each try fails, then the step is re-planned and the user asked; never done", async () => {
+      const o = await run(misbehave("executor", { kind: "cut", text: "Read notes.md: plann" }, ALWAYS));
+      report("executor: stream cut mid-answer always", o);
+      expect(o.status).toBe("awaiting_input");
+      expect(o.steps.some(([status]) => status === "completed")).toBe(false);
+      expect(o.reason).toBe("model error: Failed to process successful response");
+      expect([server.calls("planner").length, server.calls("executor").length]).toEqual([2, 6]);
+      expect([o.inputTokens, o.outputTokens]).toEqual([2 * IN, 2 * OUT]);
     });
 
     it("a first token that never comes: that try fails at the limit, the retry completes", async () => {
@@ -230,18 +261,19 @@ describe("runs against a misbehaving OpenAI-compatible provider", () => {
       report("executor: first token never comes once (limit 1 s)", o);
       expect([o.status, o.steps, o.calls]).toEqual(["completed", [["completed", 2]], 4]);
       expect(o.reason).toBe("model error: the model did not answer within 1 s");
+      expect([o.inputTokens, o.outputTokens]).toEqual([3 * IN, 3 * OUT]);
     });
 
     it("an empty answer (as today): the step completes, saying the agent gave no reply", async () => {
       const o = await run(misbehave("executor", { kind: "text", text: "" }, ALWAYS));
       report("executor: empty answer", o);
-      expect([o.status, o.calls]).toEqual(["completed", 3]);
+      expect([o.status, o.calls, o.inputTokens, o.outputTokens]).toEqual(["completed", 3, 3 * IN, 3 * OUT]);
     });
 
     it("a 1 MB answer (as today): the run completes", async () => {
       const o = await run(misbehave("executor", { kind: "text", text: "notes ".repeat(180_000) }, ALWAYS));
       report("executor: 1 MB answer", o);
-      expect([o.status, o.calls]).toEqual(["completed", 3]);
+      expect([o.status, o.calls, o.inputTokens, o.outputTokens]).toEqual(["completed", 3, 3 * IN, 3 * OUT]);
     });
   });
 

@@ -1,7 +1,7 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { reviewDraft } from "./brief-review";
 import { type Reply, writeContent } from "./offline-planner";
-import { between, fileNames, unescapeAttr } from "./offline-text";
+import { between, fileNames, taskFileNames, unescapeAttr } from "./offline-text";
 import { answerQuestion, isQuestion, outputFiles, pointsAnswer, requestOf } from "./offline-request";
 import { REPORT_IMPOSSIBLE } from "./prompts";
 import { focusMatcher } from "./structured-summary";
@@ -60,7 +60,7 @@ function summaryContent(task: string, target: string, sources: SourceText[], con
 function chooseTool(task: string, context: ContextEntry[], tools: Set<string>): ToolChoice | { text: string } | undefined {
   const other = chooseOtherTool(task, tools);
   if (other) return other;
-  const files = fileNames(task);
+  const files = taskFileNames(task);
   const lower = task.toLowerCase();
   const [first] = files;
   if (lower.startsWith("answer:")) return undefined;
@@ -186,7 +186,7 @@ function listedPaths(context: ContextEntry[], calls: StepCall[]): string[] {
 
 /** Collecting to-dos: from the files earlier steps read, else by reading the listed files one by one. */
 function collectStep(task: string, calls: StepCall[], context: ContextEntry[], tools: Set<string>): Next {
-  const except = new Set(fileNames(/\bexcept\b([\s\S]*)$/i.exec(task)?.[1] ?? ""));
+  const except = new Set(taskFileNames(/\bexcept\b([\s\S]*)$/i.exec(task)?.[1] ?? ""));
   const sources = sourcesOf(context).filter((s) => !except.has(s.file));
   const todos: TodoLine[] = sources.flatMap((s) => todosOf(s.file, s.text));
   const read = sources.map((s) => s.file);
@@ -258,7 +258,7 @@ export function executorReply(options: LanguageModelV4CallOptions, system: strin
     }
     return { kind: "tool", toolCallId: `call_${options.prompt.length}`, ...choice };
   };
-  const review = /^review\b/i.test(task) ? fileNames(task)[0] : undefined;
+  const review = /^review\b/i.test(task) ? taskFileNames(task)[0] : undefined;
   const collect = /^collect the (?:todo|to-do|fixme)/i.test(task);
   const findAnswer = /^answer from the listed files:/i.test(task);
   if (review || collect || findAnswer) {

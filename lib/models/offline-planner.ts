@@ -1,5 +1,5 @@
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
-import { between, fileNames } from "./offline-text";
+import { between, escapeRe, fileNames, taskFileNames } from "./offline-text";
 import { isQuestion, type Missing, missingCapabilities, outputFiles, requestOf, withoutDelivery } from "./offline-request";
 import { chooseOtherTool } from "./offline-tools";
 import type { PlanProposal } from "./prompts";
@@ -89,8 +89,18 @@ function todoSteps(task: string, files: string[], step: (tool: string | undefine
   return plan;
 }
 
-/** Plans a task with keyword rules (the offline model's rules: see this file's header). */
+/**
+ * Plans a task with keyword rules (the offline model's rules: see this file's header). A file
+ * name with spaces is quoted in the steps ("Read \"Q3 report.pdf\""), so each step names the
+ * whole file to the executor (docs/documents.md "Extraction").
+ */
 function planSteps(task: string, agents: ParsedAgent[]): Step[] {
+  const spaced = taskFileNames(task).filter((f) => /\s/.test(f));
+  const quote = (text: string) => spaced.reduce((t, f) => t.replace(new RegExp(`(?<!["“'\`])${escapeRe(f)}(?!["”'\`])`, "g"), `"${f}"`), text);
+  return planByRules(task, agents).map((s) => (spaced.length > 0 ? { ...s, task: quote(s.task), expected_output: quote(s.expected_output) } : s));
+}
+
+function planByRules(task: string, agents: ParsedAgent[]): Step[] {
   // By capability: the first agent with the tool, preferring non-reviewers for work steps.
   const agentFor = (tool?: string) => {
     const able = tool ? agents.filter((a) => a.tools.includes(tool)) : agents;
@@ -107,7 +117,7 @@ function planSteps(task: string, agents: ParsedAgent[]): Step[] {
   // an agent that has that tool, worded as the user put it (the executor reads the call from it).
   const other = chooseOtherTool(task, new Set(agents.flatMap((a) => a.tools)));
   if (other) return [step(other.toolName, task.trim(), `The result of ${other.toolName}.`)];
-  const files = fileNames(task);
+  const files = taskFileNames(task);
   const lower = task.toLowerCase();
   const outputs = outputFiles(task, files);
   const sources = files.filter((f) => !outputs.includes(f));
@@ -192,7 +202,7 @@ function replanOf(user: string): { failedTask?: string; answer?: string } | unde
  */
 function answeredTask(task: string, replan: { failedTask?: string; answer?: string }): { task: string; skipped: { task: string; reason: string }[] } {
   const answer = replan.answer ?? "";
-  const failedFile = fileNames(replan.failedTask ?? "")[0];
+  const failedFile = taskFileNames(replan.failedTask ?? "")[0];
   if (!answer || !failedFile) return { task, skipped: [] };
   const named = fileNames(answer).find((f) => f !== failedFile);
   if (named) return { task: task.split(failedFile).join(named), skipped: [] };
@@ -203,7 +213,7 @@ function answeredTask(task: string, replan: { failedTask?: string; answer?: stri
   if (/\b(?:skip|ignore|without|leave (?:it|that) out|drop|stop|cancel|abandon|passe[rz]?|saute[rz]?|ignore[rz]?|sans|omets|arrête|salta|omite|sin|para|cancela)\b/i.test(answer)) {
     const reason = `you answered "${answer}"`;
     const rest = task.split(failedFile).join(" ").replace(/\s+/g, " ").trim();
-    const left = fileNames(rest).filter((f) => !outputFiles(rest, fileNames(rest)).includes(f));
+    const left = taskFileNames(rest).filter((f) => !outputFiles(rest, taskFileNames(rest)).includes(f));
     if (/\b(?:stop|cancel|abandon|arrête|cancela)\b/i.test(answer) || left.length === 0) {
       return { task: "", skipped: [{ task: replan.failedTask ?? `Read ${failedFile}`, reason }, { task: `The rest of the task, which needs ${failedFile}: ${task}`, reason }] };
     }
@@ -240,7 +250,7 @@ export function plannerReply(options: LanguageModelV4CallOptions, system: string
     missing.push({ capability: TOOL_CAPABILITY[other.toolName] ?? `use the ${other.toolName} tool`, reason: `no agent of this flow has the ${other.toolName} tool` });
   }
   // Only what the agents can do is planned; with nothing of the task left, no step.
-  const planned = !rest || (missing.length > 0 && fileNames(rest).length === 0) ? [] : planSteps(rest, agents);
+  const planned = !rest || (missing.length > 0 && taskFileNames(rest).length === 0) ? [] : planSteps(rest, agents);
   const plan: PlanProposal = {
     steps: planned.length > 0 ? withHumanSteps(planned, humans) : [],
     ...(missing.length > 0 ? { missing_capabilities: missing } : {}),

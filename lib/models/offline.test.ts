@@ -1,6 +1,7 @@
 import { generateText, type ModelMessage, streamText, } from "ai";
 import { describe, expect, it } from "vitest";
 import { createOfflineModel, isOfflineModel } from "./offline";
+import { fileNames, taskFileNames } from "./offline-text";
 import { chat, executorMessages, fileTools, planRequest, worker } from "./offline-fixtures";
 import {
   conversationSystem,
@@ -305,5 +306,25 @@ describe("offline model: uploaded documents", () => {
       const { steps } = await plan(`Summarize ${file} into summary.md`);
       expect(steps.map((s) => s.task)).toEqual([`Read ${file}`, `Write a summary of ${file} to summary.md`]);
     }
+  });
+
+  it("reads a file whose name has spaces, quoted or not, like any other", async () => {
+    for (const [task, file] of [
+      ["Summarize Q3 report.pdf into summary.md", "Q3 report.pdf"],
+      ['Summarize "Q3 report.pdf" into summary.md', "Q3 report.pdf"],
+      ["Summarize “board minutes march.docx” into summary.md", "board minutes march.docx"],
+      ["Please summarize the Board Minutes 2026.docx into summary.md", "Board Minutes 2026.docx"],
+    ]) {
+      const { steps } = await plan(task as string);
+      expect(steps.map((s) => s.task)).toEqual([`Read "${file}"`, `Write a summary of "${file}" to summary.md`]);
+      // Each step names the whole file to the executor.
+      expect(taskFileNames(steps[0]?.task ?? "")).toEqual([file]);
+      expect(taskFileNames(steps[1]?.task ?? "")).toEqual([file, "summary.md"]);
+    }
+    // Free text and plain names are unchanged.
+    expect(taskFileNames("Summarize notes.md and release-notes.md into summary.md")).toEqual(["notes.md", "release-notes.md", "summary.md"]);
+    expect(fileNames("Then Bob said notes.md")).toEqual(["notes.md"]);
+    expect(taskFileNames("Résume retro-notes.md dans synthese.md")).toEqual(["retro-notes.md", "synthese.md"]);
+    expect(taskFileNames("Q3 report.pdf: summarize it")).toEqual(["Q3 report.pdf"]);
   });
 });

@@ -10,7 +10,7 @@ import { env } from "../env";
 import { executorReply } from "./offline-executor";
 import { plannerReply, type Reply } from "./offline-planner";
 import { isQuestion, outputFiles } from "./offline-request";
-import { between, detectRole, fileNames, messageChars, messageText, unescapeAttr } from "./offline-text";
+import { between, detectRole, taskFileNames, messageChars, messageText, unescapeAttr } from "./offline-text";
 import { isFailureText } from "./step-context";
 
 /**
@@ -40,7 +40,7 @@ function finalizerReply(user: string): string {
   );
   // A step whose result is a failure ("read_file on x failed: …") did not do its work, whatever its status.
   const done = steps.filter((s) => /^(?:done|completed?|succe(?:ss|eded)|ok)$/i.test(s.status) && !isFailureText(s.result));
-  const files = fileNames(task);
+  const files = taskFileNames(task);
   const target = outputFiles(task, files).at(-1);
   const wrote = target ? done.find((s) => s.result.includes(`bytes to ${target}`)) : undefined;
   const lines: string[] = [];

@@ -1,5 +1,5 @@
 import { parseVerdict } from "./brief-review";
-import { fileNames } from "./offline-text";
+import { taskFileNames } from "./offline-text";
 import type { SourceText } from "./source-text";
 
 /**
@@ -72,7 +72,7 @@ export function sourcesOf(context: ContextEntry[]): SourceText[] {
       continue;
     }
     // A result written by another model: the file its task names, the text as given.
-    const file = /^read\b/i.test(c.task) ? fileNames(c.task)[0] : undefined;
+    const file = /^read\b/i.test(c.task) ? taskFileNames(c.task)[0] : undefined;
     if (file && !REPORT.test(c.result) && c.result.trim()) out.push({ file, text: c.result.trim().replace(EXTRACT_HEADER, "") });
   }
   return out.filter((s, i) => out.findIndex((o) => o.file === s.file) === i);
@@ -121,7 +121,7 @@ export function feedbackOf(context: ContextEntry[]): { unsupported: string[]; un
 /** Files earlier steps tried to read but could not, with the failure as reported. */
 export function unreadSourcesOf(context: ContextEntry[]): { file: string; why: string }[] {
   return context.flatMap((c) => {
-    const file = /^read\b/i.test(c.task) && isFailureText(c.result) ? fileNames(c.task)[0] : undefined;
+    const file = /^read\b/i.test(c.task) && isFailureText(c.result) ? taskFileNames(c.task)[0] : undefined;
     return file ? [{ file, why: c.result.trim().split("\n")[0] ?? "" }] : [];
   });
 }

@@ -5,7 +5,7 @@ import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "../../lib/db/client";
 import { type Client, lastPart, readStream, signIn } from "./client";
-import { makeDocx, makePdf, type RawPart, rawMultipart } from "./documents";
+import { makeDocx, makeDocxWithTable, makeEncryptedDocx, makeEncryptedPdf, makePdf, makeScannedPdf, makeTwoColumnPdf, type RawPart, rawMultipart } from "./documents";
 import type { PendingApproval } from "./runs";
 import { startServer, type TestServer } from "./server";
 
@@ -126,6 +126,61 @@ describe("uploads over HTTP", () => {
     expect((await upload(alice, threadId, [{ name: "contract.docx", bytes: docx }])).status).toBe(201);
     const summary = await summarize(threadId, "Summarize contract.docx into summary.md");
     expect(summary).toMatch(/Revenue grew 18 percent/);
+  }, 120_000);
+
+  it("held-out documents: a name with spaces is summarized; a two-column PDF and a DOCX table read in order; encrypted and corrupt files are 422", async () => {
+    const threadId = await newThread(alice, "Summarize Q3 report.pdf into summary.md");
+    const left = ["Apples grow in the north.", "They ripen in September.", "Growers pick them by hand."];
+    const right = ["Pears grow in the south.", "They ripen in August.", "Growers store them cold."];
+    const table = await makeDocxWithTable("Budget 2026", ["Hiring freeze", "New office"], [["Quarter", "Revenue"], ["Q3", "48000 EUR"]]);
+    const res = await upload(alice, threadId, [
+      { name: "Q3 report.pdf", bytes: pdf },
+      { name: "two columns.pdf", bytes: await makeTwoColumnPdf(left, right) },
+      { name: "budget.docx", bytes: table },
+    ]);
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { files: (Uploaded & { note?: string })[] }).files.map((f) => [f.path, f.note])).toEqual([
+      ["Q3 report.pdf", undefined],
+      ["two columns.pdf", undefined],
+      ["budget.docx", undefined],
+    ]);
+    expect(await readFile(alice, threadId, "two columns.pdf")).toContain([...left, "", ...right].join("\n"));
+    expect(await readFile(alice, threadId, "budget.docx")).toContain("# Budget 2026\n\n-   Hiring freeze\n-   New office\n\n| Quarter | Revenue |\n| --- | --- |\n| Q3 | 48000 EUR |");
+    // The offline model reads the whole name, unquoted or quoted.
+    expect(await summarize(threadId, "Summarize Q3 report.pdf into summary.md")).toMatch(/48000 EUR/);
+
+    const refused: [string, Uint8Array, number, string, RegExp][] = [
+      ["locked.pdf", await makeEncryptedPdf(), 422, "pdf_encrypted", /^"locked.pdf": the PDF is encrypted \(password protected\)/],
+      ["locked.docx", makeEncryptedDocx(), 422, "document_encrypted", /^file\[0\] \("locked.docx"\): the Office document is encrypted \(password protected\)/],
+      ["broken.pdf", Buffer.from("%PDF-1.7\n1 0 obj garbage"), 422, "extraction_failed", /^"broken.pdf": the PDF cannot be read/],
+    ];
+    for (const [name, bytes, status, why, message] of refused) {
+      const r = await upload(alice, threadId, [{ name, bytes }]);
+      expect([name, r.status]).toEqual([name, status]);
+      expect(await reason(r)).toMatchObject({ reason: why, message: expect.stringMatching(message) });
+    }
+  }, 120_000);
+
+  it("a scanned PDF (no text layer) is kept, and the upload, read_file and the run say it has no text and no OCR; nothing is summarized", async () => {
+    const task = "Summarize scan.pdf into summary.md";
+    const threadId = await newThread(alice, task);
+    const res = await upload(alice, threadId, [{ name: "scan.pdf", bytes: await makeScannedPdf(2) }]);
+    expect(res.status).toBe(201);
+    const noText = '"scan.pdf": the PDF has no text layer (its 2 pages hold no text: a scanned document, or images), and OCR (reading text from images) is not available, so its text cannot be read.';
+    expect(((await res.json()) as { files: (Uploaded & { note?: string; extractedChars: number })[] }).files[0]).toMatchObject({ kind: "pdf", pages: 2, extractedChars: 0, note: expect.stringContaining(noText) });
+    const read = await alice.fetch(`/api/threads/${threadId}/workspace?path=scan.pdf`);
+    expect(read.status).toBe(400);
+    expect(await reason(read)).toMatchObject({ reason: "no_text_layer", message: expect.stringContaining(noText) });
+    const chunks = await readStream(await alice.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: task } }));
+    const run = lastPart(chunks, "data-run") as { status: string } | undefined;
+    // No approval is asked for a summary of nothing, and the run does not say it summarized.
+    expect(lastPart(chunks, "data-approval")).toBeUndefined();
+    // The read fails for good, so the user is asked how to proceed (docs/runs.md "Status vocabulary").
+    expect(run?.status).toBe("awaiting_input");
+    const said = JSON.stringify(chunks);
+    expect(said).toContain("no text layer");
+    expect(said).not.toMatch(/Summarized scan\.pdf/);
+    expect((await alice.fetch(`/api/threads/${threadId}/workspace?path=summary.md`)).status).toBe(404);
   }, 120_000);
 
   it("the type comes from the content: a PDF named .txt is a PDF, an ELF named .pdf and bad UTF-8 are refused", async () => {

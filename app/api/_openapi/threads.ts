@@ -163,7 +163,7 @@ export const threadOperations: ApiOperation[] = [
     auth: "session-or-key",
     params: FilesParams,
     responses: {
-      201: { description: "`{ files: [{ path, sizeBytes, sha256, type, kind, pages, extractedChars, replaced }] }`." },
+      201: { description: "`{ files: [{ path, sizeBytes, sha256, type, kind, pages, extractedChars, replaced, note? }] }`; `note` says when a PDF has no text layer (a scan; no OCR)." },
       403: { description: "A viewer, or a cookie request from another site." },
       409: { description: "`run_in_progress`: a run owns the thread." },
       413: { description: "`file_too_large` or `workspace_full`, naming the part (`file[0]`) and the limit." },
