@@ -34,14 +34,15 @@ export interface EngineFixture {
 /**
  * Builds an {@link EngineFixture} on the given flow document (default: the Workspace assistant).
  * The flow's workspace library holds the sample files (notes.md, release-notes.md, README.md;
- * tests/fixtures/sample-files.ts), which flows that mount the library (the default) read.
+ * tests/fixtures/sample-files.ts), which flows that mount the library (the default) read,
+ * unless `opts.samples` is false.
  */
-export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts: { resolveModel?: (modelId: string) => ResolvedModel } = {}): Promise<EngineFixture> {
+export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts: { resolveModel?: (modelId: string) => ResolvedModel; /** false: an empty library (default true). */ samples?: boolean } = {}): Promise<EngineFixture> {
   const t = await createTestDb();
   const user = await t.db.user.create({ data: { email: `u${Date.now()}@test.dev` } });
   const flow = await createFlow(t.db, user.id, doc);
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "phylactery-ws-"));
-  await putSampleLibrary(workspacesDir, flow.workspaceId);
+  if (opts.samples !== false) await putSampleLibrary(workspacesDir, flow.workspaceId);
   const libraryDir = libraryFilesDirFor(workspacesDir, flow.workspaceId);
   const secret = "test-secret-0123456789-abcdefghijklmnop";
   const clock = { now: Date.now() };
