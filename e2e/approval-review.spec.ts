@@ -15,8 +15,8 @@ test.beforeEach(async ({ page }) => {
   await new SignInPage(page).signInAndWait();
 });
 
-/** The first line of the seeded workspace README (templates/workspace-files/README.md). */
-const README_FIRST = "# This thread's workspace";
+/** The first line of the demo library's README (templates/library/README.md), which the thread reads through the mounted library. */
+const README_FIRST = "# The demo workspace's library";
 
 /** The summary task's card, once the run waits for approval. */
 async function summaryCard(page: Page, task?: string) {

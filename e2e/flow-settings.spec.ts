@@ -16,6 +16,9 @@ test("add a host to the network allowlist, save, and it is still there after a r
 
   await settings.open();
   await expect(settings.hosts()).toHaveValue("");
+  // A template flow mounts the workspace library by default; the owner switches it off here.
+  await expect(settings.libraryMount()).toBeChecked();
+  await settings.libraryMount().uncheck();
   await expect(settings.method("GET")).toBeChecked();
   await expect(settings.method("POST")).not.toBeChecked();
   await settings.addHost("api.example.com");
@@ -47,6 +50,7 @@ test("add a host to the network allowlist, save, and it is still there after a r
   await expect(settings.method("POST")).toBeChecked();
   await expect(page.getByTestId("settings-network-timeout")).toHaveValue("5000");
   await expect(page.getByTestId("settings-auto-promote")).toBeChecked();
+  await expect(settings.libraryMount()).not.toBeChecked();
 });
 
 test("an invalid host shows its error under the field and changes nothing", async ({ page }) => {

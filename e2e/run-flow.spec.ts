@@ -66,7 +66,9 @@ test.describe("run the Workspace assistant", () => {
     await expect(page.getByTestId("final-answer").last()).toContainText(/Not done:.*write_file summary\.md was not done: rejected by .+ \(not today\)/s);
     await expect(page.getByTestId("run-incomplete")).toContainText("rejected");
     await expect(run.approvalCard()).toHaveAttribute("data-status", "rejected");
+    // notes.md is the demo workspace's library file (read-only), not the thread's own.
     await expect(page.getByTestId("ws-file-notes.md")).toBeVisible();
+    await expect(page.getByTestId("ws-library-notes.md")).toHaveText("library");
     await expect(page.getByTestId("ws-file-summary.md")).toHaveCount(0);
   });
 });

@@ -4,6 +4,10 @@
  * the template flows; DEMO_APPROVER_EMAIL (approver@phylactery.dev) is an approver there and
  * DEMO_VIEWER_EMAIL (viewer@phylactery.dev) a viewer.
  *
+ * The demo workspace's library gets the sample files of `templates/library/` (notes.md,
+ * release-notes.md, README.md) that the template flows read (docs/library.md "The demo
+ * workspace's library"); a file the library has ever had is left as the owner left it.
+ *
  * Idempotent: re-running updates the password hashes and adds only what is missing (an
  * account, a membership, a template flow); it never changes a role someone set since. On a
  * database migrated from before issue 4, the demo account's personal workspace
@@ -17,6 +21,8 @@ import bcrypt from "bcryptjs";
 import { createDb, type Db } from "../lib/db/client";
 import { createFlow } from "../lib/db/flows";
 import { env } from "../lib/env";
+import { libraryAuditLog } from "../lib/library/audit";
+import { seedDemoLibrary } from "../lib/library/demo-library";
 import { TEMPLATES } from "../templates";
 
 const WORKSPACE_NAME = "Demo workspace";
@@ -51,7 +57,7 @@ async function member(db: Db, workspaceId: string, userId: string, role: "owner"
 }
 
 async function main(): Promise<void> {
-  const { DEMO_EMAIL, DEMO_PASSWORD, DEMO_APPROVER_EMAIL, DEMO_VIEWER_EMAIL } = env();
+  const { DEMO_EMAIL, DEMO_PASSWORD, DEMO_APPROVER_EMAIL, DEMO_VIEWER_EMAIL, WORKSPACES_DIR } = env();
   const emails = { demo: DEMO_EMAIL.toLowerCase(), approver: DEMO_APPROVER_EMAIL.toLowerCase(), viewer: DEMO_VIEWER_EMAIL.toLowerCase() };
   if (new Set(Object.values(emails)).size !== 3) {
     throw new Error(`DEMO_EMAIL, DEMO_APPROVER_EMAIL and DEMO_VIEWER_EMAIL must differ (got ${Object.values(emails).join(", ")})`);
@@ -66,6 +72,8 @@ async function main(): Promise<void> {
       await createFlow(db, demoId, doc, { templateKey, message: "From template", workspaceId });
       console.log(`seed: template flow "${doc.settings.name}" added to "${WORKSPACE_NAME}"`);
     }
+    const added = await seedDemoLibrary(WORKSPACES_DIR, workspaceId, libraryAuditLog(db, workspaceId));
+    if (added.length > 0) console.log(`seed: ${added.join(", ")} added to the library of "${WORKSPACE_NAME}"`);
     const roles = {
       demo: await member(db, workspaceId, demoId, "owner"),
       approver: await member(db, workspaceId, await account(db, emails.approver, "Approver", passwordHash), "approver"),

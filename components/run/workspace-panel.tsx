@@ -7,6 +7,8 @@ interface Entry {
   name: string;
   type: "file" | "dir";
   sizeBytes: number;
+  /** A file of the mounted workspace library the thread has no copy of (docs/library.md): read-only. */
+  readOnly?: true;
 }
 
 /** The download link of a workspace file (docs/documents.md "Download"). */
@@ -15,7 +17,8 @@ function fileUrl(threadId: string, name: string): string {
 }
 
 /**
- * The thread's workspace: its files, and the content of the one selected. Reloads when
+ * The thread's workspace: its files and the mounted library's (marked "library", read-only,
+ * docs/library.md "Mounting"), and the content of the one selected. Reloads when
  * `version` changes. Files are added with the picker or by dropping them on the panel
  * (docs/documents.md "Upload"); each file and the whole workspace (zip) can be downloaded.
  */
@@ -128,7 +131,10 @@ export function WorkspacePanel({ threadId, version }: { threadId: string; versio
       {entries === null ? (
         <p className="muted small">Loading…</p>
       ) : entries.length === 0 ? (
-        <p className="muted small">The workspace is empty.</p>
+        <p className="muted small" data-testid="ws-empty">
+          No files yet. Upload files here (or drop them on this panel), or ask a workspace owner to add documents to the workspace library in Settings &gt; Library: flows that
+          mount it show its files in every thread.
+        </p>
       ) : (
         <ul className="files">
           {entries.map((e) => (
@@ -144,6 +150,13 @@ export function WorkspacePanel({ threadId, version }: { threadId: string; versio
                   {e.name}/
                 </span>
               )}{" "}
+              {e.readOnly ? (
+                <>
+                  <span className="badge small" title="A read-only file of the workspace library (Settings > Library)" data-testid={`ws-library-${e.name}`}>
+                    library
+                  </span>{" "}
+                </>
+              ) : null}
               {e.type === "file" ? (
                 <>
                   <span className="muted small" title={`${e.sizeBytes} bytes`} data-testid={`ws-file-size-${e.name}`}>

@@ -55,7 +55,10 @@ export function LibrarySection({ workspace, files, canManage }: { workspace: { i
       <h3>Library of {workspace.name}</h3>
       {files.length === 0 ? (
         <p className="muted" data-testid="library-empty">
-          No files yet.{canManage ? " Upload text, PDF or DOCX files; flows that mount the library see them in every thread." : " An owner can upload files."}
+          The library is empty.{" "}
+          {canManage
+            ? "Bring documents in with Upload files below (text, Markdown, PDF or DOCX, up to 10 MB each): every thread of a flow that mounts the library (on by default, Flow settings > Library) can read and search them."
+            : "An owner of this workspace can upload documents here; every thread of a flow that mounts the library can then read and search them."}
         </p>
       ) : (
         <ul className="stack" data-testid="library-files">

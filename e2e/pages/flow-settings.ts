@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** Page object: the editor's Flow settings dialog (name, limits, network allowlist, memory). */
+/** Page object: the editor's Flow settings dialog (name, limits, network allowlist, memory, library). */
 export class FlowSettingsDialog {
   constructor(readonly page: Page) {}
 
@@ -12,6 +12,10 @@ export class FlowSettingsDialog {
   }
   method(name: "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE"): Locator {
     return this.page.getByTestId(`settings-method-${name}`);
+  }
+  /** "Mount the workspace library (read-only)": on by default (docs/library.md "Mounting"). */
+  libraryMount(): Locator {
+    return this.page.getByTestId("settings-library-mount");
   }
   error(field: string): Locator {
     return this.page.getByTestId(`settings-error-${field}`);

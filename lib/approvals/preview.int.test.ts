@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/lib/db/test-db";
 import { personalWorkspace } from "@/lib/db/workspaces";
+import { ensureLibrary } from "@/lib/tools/library";
 import { approvalPreview } from "./preview";
 
 /**
@@ -35,6 +36,10 @@ describe("approval preview", () => {
     await fs.mkdir(path.join(workspacesDir, thread.id));
     await fs.writeFile(path.join(workspacesDir, thread.id, "summary.md"), "# Old summary\n");
     await fs.writeFile(path.join(workspacesDir, thread.id, "notes.md"), "# Notes\n");
+    // The workspace library (mounted: the flow's document leaves the setting at its default).
+    const library = await ensureLibrary(workspacesDir, ws);
+    await fs.writeFile(path.join(library, "policy.md"), "# Library policy\n");
+    await fs.writeFile(path.join(library, "notes.md"), "# Library notes\n");
     const row = (id: string, toolName: string, canonicalArgs: string) => ({
       id,
       threadId: thread.id,
@@ -70,6 +75,13 @@ describe("approval preview", () => {
     expect(other.file).toEqual({ path: "notes.md", current: { state: "text", content: "# Notes\n", sizeBytes: 8 } });
     const outside = await approvalPreview(t.db, ids.owner, { approvalId: "apv_new", workspacesDir, path: "../elsewhere/x.md" });
     expect(outside.file?.current.state).toBe("refused");
+  });
+
+  it("a write over a file only the mounted library has: the library's file, which the thread's copy would replace; the thread's own file wins", async () => {
+    const lib = await approvalPreview(t.db, ids.owner, { approvalId: "apv_new", workspacesDir, path: "policy.md" });
+    expect(lib.file).toEqual({ path: "policy.md", current: { state: "text", content: "# Library policy\n", sizeBytes: 17 } });
+    const own = await approvalPreview(t.db, ids.owner, { approvalId: "apv_new", workspacesDir, path: "notes.md" });
+    expect(own.file?.current).toMatchObject({ content: "# Notes\n" });
   });
 
   it("a tool that writes no file: the schema only; asking for a path is refused, naming the field", async () => {

@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
 import { workspaceDirFor } from "../tools/workspace";
 import { AppError } from "../errors";
+import { mountedLibraryDir } from "../library/mount";
 import { readCurrentFile } from "./current-file";
 import { fileWriteOf, writesFile } from "./file-write";
 import { getApproval } from "./inbox";
@@ -20,7 +21,8 @@ function parsed(text: string): unknown {
 /**
  * What an approver needs beside the arguments to judge a call: the tool's input schema
  * (the edit form's fields) and, for a file write, the file as it is now in the thread's
- * workspace (the line diff). Whoever may see the approval may see its preview: a member of
+ * workspace, or in the mounted library when the thread has no file of that name (the file the
+ * write would replace for the thread; docs/library.md "Mounting") (the line diff). Whoever may see the approval may see its preview: a member of
  * the thread's workspace, the same rule as the inbox and the thread's own workspace files
  * (docs/security.md "Membership"); anyone else gets 404.
  * @param input.workspacesDir the directory holding every thread's workspace (WORKSPACES_DIR).
@@ -41,6 +43,15 @@ export async function approvalPreview(db: Db, userId: string, input: { approvalI
   const schema = entry?.inputSchema;
   const inputSchema = typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : null;
   const path = input.path ?? fileWriteOf(item.toolName, parsed(item.canonicalArgs))?.path;
-  const file = path === undefined ? null : { path, current: await readCurrentFile(workspaceDirFor(input.workspacesDir, item.threadId), path) };
+  const file = path === undefined ? null : { path, current: await currentFile(db, input.workspacesDir, item.threadId, path) };
   return { approvalId: item.approvalId, toolName: item.toolName, inputSchema, file };
+}
+
+/** The thread's own file at `path`, else the mounted library's (what read_file shows the thread). */
+async function currentFile(db: Db, workspacesDir: string, threadId: string, path: string) {
+  const own = await readCurrentFile(workspaceDirFor(workspacesDir, threadId), path);
+  if (own.state !== "missing") return own;
+  const thread = await db.thread.findUnique({ where: { id: threadId }, select: { flow: { select: { workspaceId: true } }, flowVersion: { select: { document: true } } } });
+  const libraryDir = thread ? mountedLibraryDir(workspacesDir, thread) : undefined;
+  return libraryDir ? readCurrentFile(libraryDir, path) : own;
 }

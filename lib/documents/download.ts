@@ -1,6 +1,6 @@
 import { constants, promises as fs } from "node:fs";
 import { Zip, ZipDeflate } from "fflate";
-import { AppError } from "../errors";
+import { AppError, isAppError } from "../errors";
 import { realWorkspaceRoot, resolveInWorkspace, toWorkspacePath } from "../tools/sandbox";
 import { detectType } from "./detect";
 import { MAX_DOCUMENT_BYTES } from "./readable";
@@ -23,11 +23,26 @@ export interface Original {
 }
 
 /**
- * The original bytes of one workspace file.
+ * The original bytes of one workspace file; with `libraryDir` (the mounted workspace library,
+ * docs/library.md "Mounting"), the library's file when the thread has none of that name.
  * @throws AppError forbidden "sandbox_violation" (the sandbox's rules, the reserved folder
  *   included); not_found "not_found"; bad_request "is_a_directory"; unprocessable "file_too_large".
  */
-export async function readOriginal(workspaceDir: string, relPath: string): Promise<Original> {
+export async function readOriginal(workspaceDir: string, relPath: string, libraryDir?: string): Promise<Original> {
+  if (libraryDir) {
+    try {
+      return await readOriginal(workspaceDir, relPath);
+    } catch (err) {
+      if (!isAppError(err) || err.reason !== "not_found") throw err;
+      try {
+        return await readOriginal(libraryDir, relPath);
+      } catch (lowerErr) {
+        // Neither has it (or no library folder yet): the thread's answer stands.
+        if (isAppError(lowerErr) && (lowerErr.reason === "not_found" || lowerErr.reason === "workspace_missing")) throw err;
+        throw lowerErr;
+      }
+    }
+  }
   const abs = await resolveInWorkspace(workspaceDir, relPath, { mustExist: true });
   const root = await realWorkspaceRoot(workspaceDir);
   const handle = await fs.open(abs, constants.O_RDONLY | NOFOLLOW);
@@ -51,12 +66,17 @@ export async function readOriginal(workspaceDir: string, relPath: string): Promi
 
 /**
  * Every regular file of the workspace as a zip (DEFLATE), streamed: files are read one at a
- * time, without following symlinks, and the reserved folder (extracts) is left out.
+ * time, without following symlinks, and the reserved folder (extracts) is left out. With
+ * `libraryDir` (the mounted workspace library, docs/library.md), the library's files the
+ * thread has no file of that name for are added too, as the thread's tools see them.
  * @returns a byte stream of the zip; a file that vanishes meanwhile is skipped.
  */
-export async function zipWorkspace(workspaceDir: string): Promise<ReadableStream<Uint8Array>> {
+export async function zipWorkspace(workspaceDir: string, libraryDir?: string): Promise<ReadableStream<Uint8Array>> {
   const root = await realWorkspaceRoot(workspaceDir);
   const files = await workspaceFiles(root);
+  const lower = libraryDir ? await libraryFiles(libraryDir) : [];
+  const own = new Set(files.map((f) => f.path));
+  files.push(...lower.filter((f) => !own.has(f.path)));
   let zip: Zip;
   return new ReadableStream<Uint8Array>({
     async start(controller) {
@@ -95,4 +115,15 @@ export async function zipWorkspace(workspaceDir: string): Promise<ReadableStream
       zip?.terminate();
     },
   });
+}
+
+/** The library's files ({@link workspaceFiles}), none when its folder does not exist yet. */
+async function libraryFiles(libraryDir: string) {
+  try {
+    return await workspaceFiles(await realWorkspaceRoot(libraryDir));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || (isAppError(err) && err.reason === "workspace_missing")) return [];
+    throw err;
+  }
 }

@@ -5,6 +5,8 @@ import { createFlow } from "../db/flows";
 import { createTestDb, type TestDb } from "../db/test-db";
 import { createThread } from "../db/threads";
 import type { FlowDocument } from "../flow/schema";
+import { libraryFilesDirFor } from "../tools/library";
+import { putSampleLibrary } from "../../tests/fixtures/sample-files";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import type { ResolvedModel } from "./deps";
 import type { RunDepsOverrides } from "./run-context";
@@ -17,6 +19,8 @@ export interface EngineFixture {
   userId: string;
   flowId: string;
   workspacesDir: string;
+  /** The flow's workspace library folder, holding the sample files (notes.md, release-notes.md, README.md). */
+  libraryDir: string;
   secret: string;
   /** Clock used by runs (ms); tests move it to expire challenges. */
   clock: { now: number };
@@ -27,12 +31,19 @@ export interface EngineFixture {
   cleanup(): Promise<void>;
 }
 
-/** Builds an {@link EngineFixture} on the given flow document (default: the Workspace assistant). */
-export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts: { resolveModel?: (modelId: string) => ResolvedModel } = {}): Promise<EngineFixture> {
+/**
+ * Builds an {@link EngineFixture} on the given flow document (default: the Workspace assistant).
+ * The flow's workspace library holds the sample files (notes.md, release-notes.md, README.md;
+ * tests/fixtures/sample-files.ts), which flows that mount the library (the default) read,
+ * unless `opts.samples` is false.
+ */
+export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts: { resolveModel?: (modelId: string) => ResolvedModel; /** false: an empty library (default true). */ samples?: boolean } = {}): Promise<EngineFixture> {
   const t = await createTestDb();
   const user = await t.db.user.create({ data: { email: `u${Date.now()}@test.dev` } });
   const flow = await createFlow(t.db, user.id, doc);
   const workspacesDir = mkdtempSync(path.join(tmpdir(), "phylactery-ws-"));
+  if (opts.samples !== false) await putSampleLibrary(workspacesDir, flow.workspaceId);
+  const libraryDir = libraryFilesDirFor(workspacesDir, flow.workspaceId);
   const secret = "test-secret-0123456789-abcdefghijklmnop";
   const clock = { now: Date.now() };
   const deps: RunDepsOverrides = { workspacesDir, approvalSecret: secret, now: () => clock.now, ...(opts.resolveModel ? { resolveModel: opts.resolveModel } : {}) };
@@ -42,6 +53,7 @@ export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts
     userId: user.id,
     flowId: flow.id,
     workspacesDir,
+    libraryDir,
     secret,
     clock,
     newThread: async (task = "Summarize notes.md into summary.md") => (await createThread(t.db, user.id, flow.id, task)).id,

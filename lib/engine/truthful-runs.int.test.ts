@@ -34,7 +34,8 @@ describe("truthful runs", () => {
     const answer = answerOf(chunks);
     expect(answer).toMatch(/^Nothing was done\.\n\nNot done:\n- Step 1 "[^"]*" was blocked: delete_file release-notes\.md was not done: blocked by policy \(File safety #\d/);
     expect(answer).not.toMatch(/\bDeleted\b/);
-    expect(existsSync(path.join(f.workspacesDir, threadId, "release-notes.md"))).toBe(true);
+    // The library's file (the thread's workspace never had one) is still there.
+    expect(existsSync(path.join(f.libraryDir, "release-notes.md"))).toBe(true);
     expect((await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } })).status).toBe("incomplete");
     expect((await f.t.db.run.findFirstOrThrow({ where: { threadId } })).status).toBe("incomplete");
   });
@@ -67,7 +68,7 @@ describe("truthful runs", () => {
     expect(plan?.steps.map((s) => s.status)).toContain("rejected");
     expect(plan?.steps.some((s) => s.status === "completed")).toBe(true);
     expect(answerOf(second)).toMatch(/was rejected: write_file summary\.md was not done: rejected by .+ \(wrong audience\)\./);
-    expect(readFileSync(path.join(f.workspacesDir, threadId, "notes.md"), "utf8").length).toBeGreaterThan(0);
+    expect(readFileSync(path.join(f.libraryDir, "notes.md"), "utf8").length).toBeGreaterThan(0);
     expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
   });
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { TEMPLATES } from "../../templates";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
+import { compileFlowSpec } from "./compile";
 import { FlowDocument } from "./schema";
 
 describe("FlowDocument", () => {
@@ -24,6 +26,17 @@ describe("FlowDocument", () => {
     expect(withLimit(999).error?.issues.map((i) => i.path.join("."))).toEqual(["settings.limits.modelCallTimeoutMs"]);
     expect(withLimit(600_001).success).toBe(false);
     expect(FlowDocument.parse(workspaceAssistant).settings.limits.modelCallTimeoutMs).toBeUndefined();
+  });
+
+  it("mounts the workspace library unless the owner switched it off (docs/library.md \"Mounting\")", () => {
+    const { library: _dropped, ...stored } = workspaceAssistant.settings;
+    // A flow stored without the key mounts; one that says false keeps it off.
+    expect(FlowDocument.parse({ ...workspaceAssistant, settings: stored }).settings.library).toEqual({ mount: true });
+    expect(FlowDocument.parse({ ...workspaceAssistant, settings: { ...stored, library: {} } }).settings.library.mount).toBe(true);
+    const off = FlowDocument.parse({ ...workspaceAssistant, settings: { ...stored, library: { mount: false } } });
+    expect(off.settings.library.mount).toBe(false);
+    expect(() => compileFlowSpec(off, { known: () => true, sideEffect: (n) => n === "write_file" || n === "delete_file" })).not.toThrow();
+    for (const [key, doc] of Object.entries(TEMPLATES)) expect(FlowDocument.parse(doc).settings.library.mount, key).toBe(true);
   });
 
   it("names the field of a dangling edge and of a duplicate id", () => {

@@ -220,7 +220,8 @@ export const FlowMemory = z.object({
  * thread's own files.
  */
 export const FlowLibrary = z.object({
-  mount: z.boolean().default(false),
+  /** On unless the owner switches it off: a stored flow without the key mounts (docs/library.md "Mounting"). */
+  mount: z.boolean().default(true),
 });
 
 /** Flow-level settings (limits; 6: memory; 7: network; the workspace library). */
@@ -280,7 +281,7 @@ export type RulePermission = z.infer<typeof RulePermission>;
 export type ArgMatcher = z.infer<typeof ArgMatcher>;
 export type RouteCondition = z.infer<typeof RouteCondition>;
 
-/** The network, memory and library settings of a new flow: no network, memory on, accept promoted facts by hand, library not mounted. */
+/** The network, memory and library settings of a new flow: no network, memory on, accept promoted facts by hand, the workspace library mounted. */
 export const DEFAULT_NETWORK_AND_MEMORY: Pick<FlowDocument["settings"], "network" | "memory" | "library"> = {
   network: FlowNetwork.parse({}),
   memory: FlowMemory.parse({}),

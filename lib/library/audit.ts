@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
 import type { LibraryAuditEntry, LibraryAuditSink } from "../tools/library";
+import type { LibraryAuditLog } from "./demo-library";
 
 /**
  * The library in the audit trail the rest of the product uses (docs/library.md "Audit"):
@@ -42,4 +43,9 @@ export async function threadAuditTrail(db: Db, threadId: string, workspaceId: st
     where: { OR: [{ threadId }, { threadId: null, workspaceId, action: { in: [...LIBRARY_ACTIONS] } }] },
     orderBy: { createdAt: "asc" },
   });
+}
+
+/** The audit trail of `workspaceId`'s library in `db`: its sink and its recorded entries. */
+export function libraryAuditLog(db: Db, workspaceId: string): LibraryAuditLog {
+  return { sink: libraryAuditSink(db, workspaceId), entries: () => libraryAudit(db, workspaceId) };
 }

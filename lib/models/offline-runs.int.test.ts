@@ -17,7 +17,7 @@ describe("default model in real runs", () => {
   let f: EngineFixture;
   afterEach(async () => f?.cleanup());
 
-  /** A thread whose workspace holds these held-out documents (and not the seeded files). */
+  /** A thread whose workspace holds these held-out documents (its flow's library is empty: engineFixture's `samples: false`). */
   async function threadWith(task: string, files: Record<string, string>): Promise<string> {
     const threadId = await f.newThread(task);
     const dir = path.join(f.workspacesDir, threadId);
@@ -29,7 +29,7 @@ describe("default model in real runs", () => {
   }
 
   it("finds every TODO: lists, reads each file, and the approved write is a checklist of them", async () => {
-    f = await engineFixture();
+    f = await engineFixture(undefined, { samples: false });
     const task = "Find every TODO in the workspace and make a checklist in todo.md";
     const threadId = await threadWith(task, { "launch-plan.md": "launch-plan.md", "scripts/deploy.sh": "deploy.sh" });
     const first = await collect(await f.prepare(threadId, { kind: "message", text: task }));

@@ -152,7 +152,7 @@ export async function listLibrary(baseDir: string, workspaceId: string): Promise
   return out;
 }
 
-/** One line of a library's audit log. */
+/** One library change as the audit trail records it. */
 export interface LibraryAuditEntry {
   at: string;
   actorId: string;

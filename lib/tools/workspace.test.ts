@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { ensureWorkspace, workspaceDirFor } from "./workspace";
 
-const seedDir = path.join(process.cwd(), "templates", "workspace-files");
+/** The demo library's sample files (docs/library.md "The demo workspace's library"). */
+const sampleDir = path.join(process.cwd(), "templates", "library");
 let base: string;
 
 beforeEach(async () => {
@@ -37,35 +38,29 @@ describe("workspaceDirFor", () => {
 });
 
 describe("ensureWorkspace", () => {
-  it("creates the base and the workspace and seeds the template files", async () => {
+  it("creates the base and an empty workspace: no file is copied into a new thread", async () => {
     const dir = await ensureWorkspace(path.join(base, "workspaces"), "t1");
     expect(dir).toBe(path.join(base, "workspaces", "t1"));
-    const seeded = (await fs.readdir(dir)).sort();
-    expect(seeded).toEqual(["README.md", "notes.md", "release-notes.md"]);
-    for (const name of seeded) {
-      expect(await fs.readFile(path.join(dir, name), "utf8")).toBe(await fs.readFile(path.join(seedDir, name), "utf8"));
-    }
+    expect(await fs.readdir(dir)).toEqual([]);
+    expect((await fs.stat(dir)).mode & 0o777).toBe(0o700);
   });
 
-  it("seeds only once, keeping later changes", async () => {
+  it("keeps what a later call finds", async () => {
     const dir = await ensureWorkspace(base, "t2");
     await fs.writeFile(path.join(dir, "notes.md"), "edited");
-    await fs.rm(path.join(dir, "README.md"));
     expect(await ensureWorkspace(base, "t2")).toBe(dir);
+    expect(await fs.readdir(dir)).toEqual(["notes.md"]);
     expect(await fs.readFile(path.join(dir, "notes.md"), "utf8")).toBe("edited");
-    expect((await fs.readdir(dir)).sort()).toEqual(["notes.md", "release-notes.md"]);
   });
 
-  it("calls at the same time (steps side by side) each see the whole seed, and no staging folder is left", async () => {
+  it("calls at the same time (steps side by side) all get the same folder, and nothing else is left", async () => {
     const root = path.join(base, "ws");
-    // Every caller reads a seeded file as soon as its own call returns.
-    const read = async () => fs.readFile(path.join(await ensureWorkspace(root, "t9"), "release-notes.md"), "utf8");
-    const texts = await Promise.all(Array.from({ length: 8 }, read));
-    expect(new Set(texts)).toEqual(new Set([await fs.readFile(path.join(seedDir, "release-notes.md"), "utf8")]));
+    const dirs = await Promise.all(Array.from({ length: 8 }, () => ensureWorkspace(root, "t9")));
+    expect(new Set(dirs)).toEqual(new Set([path.join(root, "t9")]));
     expect(await fs.readdir(root)).toEqual(["t9"]);
   });
 
-  it("does not seed a directory that already existed", async () => {
+  it("leaves a directory that already existed as it was", async () => {
     await fs.mkdir(path.join(base, "t3"));
     const dir = await ensureWorkspace(base, "t3");
     expect(await fs.readdir(dir)).toEqual([]);
@@ -89,13 +84,13 @@ describe("ensureWorkspace", () => {
   });
 });
 
-describe("seed files", () => {
+describe("the demo library's sample files", () => {
   it("are non-trivial text files", async () => {
-    const notes = await fs.readFile(path.join(seedDir, "notes.md"), "utf8");
+    const notes = await fs.readFile(path.join(sampleDir, "notes.md"), "utf8");
     const lines = notes.trimEnd().split("\n").length;
     expect(lines).toBeGreaterThanOrEqual(25);
     expect(lines).toBeLessThanOrEqual(40);
-    const release = await fs.readFile(path.join(seedDir, "release-notes.md"), "utf8");
+    const release = await fs.readFile(path.join(sampleDir, "release-notes.md"), "utf8");
     expect(release).toContain("0.1.0");
     expect(release).toContain("0.2.0");
   });

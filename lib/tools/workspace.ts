@@ -3,16 +3,12 @@ import path from "node:path";
 import { AppError } from "../errors";
 
 /**
- * Per-thread workspaces (docs/architecture.md#tools-and-mcp): each thread gets its own directory under a base dir,
- * seeded once from `templates/workspace-files/`.
+ * Per-thread workspaces (docs/architecture.md#tools-and-mcp): each thread gets its own directory
+ * under a base dir. A new workspace starts empty: the files a thread sees besides its own come
+ * from uploads and the mounted workspace library (docs/library.md), never from a seed.
  */
 
 const THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
-
-/** Seed files copied into every new workspace, resolved against the process's cwd. */
-function seedDir(): string {
-  return path.join(process.cwd(), "templates", "workspace-files");
-}
 
 /**
  * The absolute workspace directory of a thread: `<baseDir>/<threadId>`.
@@ -27,27 +23,11 @@ export function workspaceDirFor(baseDir: string, threadId: string): string {
   return path.join(path.resolve(baseDir), threadId);
 }
 
-/** Copies regular files and folders from `from` into `to`; symlinks and special files are skipped. */
-async function copySeed(from: string, to: string): Promise<void> {
-  for (const entry of await fs.readdir(from, { withFileTypes: true })) {
-    const src = path.join(from, entry.name);
-    const dest = path.join(to, entry.name);
-    if (entry.isDirectory()) {
-      await fs.mkdir(dest, { recursive: true, mode: 0o700 });
-      await copySeed(src, dest);
-    } else if (entry.isFile()) {
-      await fs.copyFile(src, dest, fs.constants.COPYFILE_EXCL);
-      await fs.chmod(dest, 0o600);
-    }
-  }
-}
-
 /**
- * Creates the thread's workspace if needed and returns its absolute path. Only a workspace
- * this call created is seeded with the files of `templates/workspace-files/` (none when that
- * folder is missing), so later calls never overwrite what the agent or user changed. The
- * seed is copied into a private folder beside it and renamed into place in one step, so a
- * call running at the same time (steps run side by side) never sees a half-seeded workspace.
+ * Creates the thread's workspace (empty, owner-only) if needed and returns its absolute path.
+ * Nothing is copied into it (docs/library.md "The demo workspace's library"): calls at the
+ * same time (steps run side by side) all get the same folder, and a later call never touches
+ * what the agent or user put there.
  * @throws AppError bad_request / "invalid_thread_id" (see {@link workspaceDirFor});
  *   AppError internal / "workspace_unavailable" when the path exists but is not a directory.
  */
@@ -56,23 +36,11 @@ export async function ensureWorkspace(baseDir: string, threadId: string): Promis
   // Owner-only (docs/security.md "Secrets at rest"): a workspace holds a tenant's files.
   await fs.mkdir(path.dirname(dir), { recursive: true, mode: 0o700 });
   if (await existingDir(dir, threadId)) return dir;
-  // A name no thread id can have (ids never contain "."), so it is never served as a workspace.
-  const staging = await fs.mkdtemp(path.join(path.dirname(dir), `.seed.${threadId}.`));
   try {
-    await fs.chmod(staging, 0o700);
-    try {
-      await copySeed(seedDir(), staging);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
-    }
-    await fs.rename(staging, dir);
+    await fs.mkdir(dir, { mode: 0o700 });
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // Another call put the workspace in place first: theirs stands.
-    if (code !== "ENOTEMPTY" && code !== "EEXIST" && code !== "EISDIR") throw err;
-    if (!(await existingDir(dir, threadId))) throw err;
-  } finally {
-    await fs.rm(staging, { recursive: true, force: true });
+    // Another call made it first: theirs stands.
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST" || !(await existingDir(dir, threadId))) throw err;
   }
   return dir;
 }

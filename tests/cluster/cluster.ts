@@ -104,9 +104,9 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     dbUrl = `file:${file}`;
     drop = async () => undefined;
   }
-  const users = opts.seed === false ? [] : await seedUsers(dbUrl);
   const workspacesDir = path.join(dir, "workspaces");
   mkdirSync(workspacesDir);
+  const users = opts.seed === false ? [] : await seedUsers(dbUrl, workspacesDir);
   const base: Record<string, string> = {
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",

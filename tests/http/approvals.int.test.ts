@@ -180,7 +180,11 @@ describe("approvals over HTTP", () => {
     expect(chunks.some((c) => c.type === "data-approval")).toBe(false);
     const res = await approve(alice, threadId, "apv_forged_id_123", "x".repeat(43));
     expect(res.status).toBe(409);
-    expect(existsSync(path.join(s.workspacesDir, threadId, "notes.md"))).toBe(true);
+    // notes.md is the library's (a new thread's workspace is empty), and it is still there.
+    const db = createDb(s.dbUrl);
+    const { workspaceId } = await db.flow.findUniqueOrThrow({ where: { id: s.users[0]?.flowId ?? "" } });
+    await db.$disconnect();
+    expect(existsSync(path.join(s.workspacesDir, ".library", workspaceId, "files", "notes.md"))).toBe(true);
   });
 
   it("bad input is a 4xx naming the field, never a 500", async () => {

@@ -7,6 +7,8 @@ import bcrypt from "bcryptjs";
 import { createDb } from "../../lib/db/client";
 import { createFlow } from "../../lib/db/flows";
 import { createTestDatabase, type TestDatabase } from "../../lib/db/test-db";
+import { libraryAuditLog } from "../../lib/library/audit";
+import { seedDemoLibrary } from "../../lib/library/demo-library";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 
 /**
@@ -67,16 +69,19 @@ export type SeededUser = { id: string; email: string; password: string; flowId: 
 /**
  * Seeds the four test users on a migrated database: alice and bob, each owning a workspace
  * with the Workspace assistant template, and carol (approver) and victor (viewer) in alice's.
- * Passwords are `pw-<email>`.
+ * Passwords are `pw-<email>`. Given the WORKSPACES_DIR, alice's and bob's workspaces get the
+ * demo library (notes.md, release-notes.md, README.md) as `npm run db:seed` gives the demo
+ * workspace (docs/library.md "The demo workspace's library").
  * @returns the users in that order.
  */
-export async function seedUsers(dbUrl: string): Promise<SeededUser[]> {
+export async function seedUsers(dbUrl: string, workspacesDir?: string): Promise<SeededUser[]> {
   const db = createDb(dbUrl);
   const users: SeededUser[] = [];
   for (const email of ["alice@test.dev", "bob@test.dev"]) {
     const password = `pw-${email}`;
     const u = await db.user.create({ data: { email, passwordHash: await bcrypt.hash(password, 4) } });
     const flow = await createFlow(db, u.id, workspaceAssistant);
+    if (workspacesDir) await seedDemoLibrary(workspacesDir, flow.workspaceId, libraryAuditLog(db, flow.workspaceId));
     users.push({ id: u.id, email, password, flowId: flow.id });
   }
   // Alice's workspace also has an approver (carol) and a viewer (victor); bob has his own.
@@ -101,9 +106,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   const dir = mkdtempSync(path.join(tmpdir(), "phylactery-http-"));
   const { drop, ...database } = await createTestDatabase({ dir, fileName: "app.db" });
   const dbUrl = database.url;
-  const users = await seedUsers(dbUrl);
   const workspacesDir = path.join(dir, "workspaces");
   mkdirSync(workspacesDir);
+  const users = await seedUsers(dbUrl, workspacesDir);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let proc: ChildProcess;

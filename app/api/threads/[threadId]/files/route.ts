@@ -1,11 +1,12 @@
 // POST /api/threads/:threadId/files - upload files (multipart, parts named "file") into the thread's workspace.
 // GET  /api/threads/:threadId/files?format=zip - the whole workspace as a zip (docs/documents.md).
 import { db } from "@/lib/db/client";
-import { getThread } from "@/lib/db/threads";
+import { threadAccess } from "@/lib/db/workspaces";
 import { zipWorkspace } from "@/lib/documents/download";
 import { uploadFiles } from "@/lib/documents/upload";
 import { env } from "@/lib/env";
 import { withUser } from "@/lib/http/with-user";
+import { mountedLibraryDir } from "@/lib/library/mount";
 import { ensureWorkspace } from "@/lib/tools/workspace";
 import { Params, ZipQuery } from "./schema";
 
@@ -24,8 +25,9 @@ export const POST = withUser({ params: Params, multipart: true }, async (req, { 
 });
 
 export const GET = withUser({ params: Params, query: ZipQuery }, async (_req, { user, params }) => {
-  const thread = await getThread(db(), user.id, params.threadId);
-  const stream = await zipWorkspace(await ensureWorkspace(env().WORKSPACES_DIR, thread.id));
+  const { thread } = await threadAccess(db(), user.id, params.threadId);
+  // The mounted library's files are in the zip too, as the thread's tools see them (docs/library.md).
+  const stream = await zipWorkspace(await ensureWorkspace(env().WORKSPACES_DIR, thread.id), mountedLibraryDir(env().WORKSPACES_DIR, thread));
   return new Response(stream, {
     headers: {
       "content-type": "application/zip",

@@ -1,9 +1,10 @@
-// GET /api/threads/:threadId/files/<path> - the original bytes of one workspace file, as a download (docs/documents.md).
+// GET /api/threads/:threadId/files/<path> - the original bytes of one workspace file (or of the mounted library's), as a download (docs/documents.md).
 import { db } from "@/lib/db/client";
-import { getThread } from "@/lib/db/threads";
+import { threadAccess } from "@/lib/db/workspaces";
 import { readOriginal } from "@/lib/documents/download";
 import { env } from "@/lib/env";
 import { withUser } from "@/lib/http/with-user";
+import { mountedLibraryDir } from "@/lib/library/mount";
 import { ensureWorkspace } from "@/lib/tools/workspace";
 import { FileParams } from "../schema";
 
@@ -17,9 +18,9 @@ function disposition(path: string): string {
 }
 
 export const GET = withUser({ params: FileParams }, async (_req, { user, params }) => {
-  const thread = await getThread(db(), user.id, params.threadId);
+  const { thread } = await threadAccess(db(), user.id, params.threadId);
   const dir = await ensureWorkspace(env().WORKSPACES_DIR, thread.id);
-  const file = await readOriginal(dir, params.path.join("/"));
+  const file = await readOriginal(dir, params.path.join("/"), mountedLibraryDir(env().WORKSPACES_DIR, thread));
   return new Response(new Uint8Array(file.bytes), {
     headers: {
       "content-type": file.contentType,
