@@ -242,11 +242,17 @@ describe("workspace library over HTTP", () => {
     ]);
     // ... shown in the audit trail of the workspace's threads, and nowhere in another workspace's.
     const page = await (await alice.fetch(`/threads/${threadId}/audit`)).text();
-    expect([...page.matchAll(/data-action="(library_[a-z]+)"/g)].map((m) => m[1])).toEqual(["library_upload", "library_delete"]);
+    expect([...page.matchAll(/data-action="(library_[a-z]+)"/g)].map((m) => m[1])).toEqual([...DEMO.map(() => "library_upload"), "library_upload", "library_delete"]);
     const foreign = await bob.post("/api/threads", { flowId: s.users[1]?.flowId, task: "Read policy.md" });
     const foreignThread = ((await foreign.json()) as { threadId: string }).threadId;
     const foreignPage = await bob.fetch(`/threads/${foreignThread}/audit`);
     expect(foreignPage.status).toBe(200);
-    expect(await foreignPage.text()).not.toContain("library_upload");
+    // Bob's page shows his own workspace's library rows (the seed's and his), never alice's.
+    const bobDb = createDb(s.dbUrl);
+    const bobWorkspace = (await bobDb.flow.findUniqueOrThrow({ where: { id: s.users[1]?.flowId ?? "" } })).workspaceId;
+    const bobRows = await bobDb.auditEntry.count({ where: { workspaceId: bobWorkspace, threadId: null } });
+    await bobDb.$disconnect();
+    expect(bobRows).toBeGreaterThan(0);
+    expect([...(await foreignPage.text()).matchAll(/data-action="(library_[a-z]+)"/g)]).toHaveLength(bobRows);
   });
 });

@@ -53,13 +53,17 @@ describe("another account on the host cannot read the server's data", () => {
     for (const k of keys) expect(mode(path.join(server.dir, k)).toString(8), k).toBe("600");
   });
 
-  it("the workspaces folder, a thread's workspace and its files are owner-only", () => {
+  it("the workspaces folder, a thread's workspace, the workspace library and their files are owner-only", () => {
     expect(mode(server.workspacesDir).toString(8)).toBe("700");
     const ws = path.join(server.workspacesDir, threadId);
     expect(mode(ws).toString(8)).toBe("700");
-    const files = readdirSync(ws);
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) expect(mode(path.join(ws, f)).toString(8) === "600" || statSync(path.join(ws, f)).isDirectory(), f).toBe(true);
+    // A new thread's workspace starts empty; the files its run reads are the workspace
+    // library's (docs/library.md), which the seed filled: each folder 700, each file 600.
+    const library = path.join(server.workspacesDir, ".library");
+    const walk = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(path.join(dir, f)).isDirectory() ? [path.join(dir, f), ...walk(path.join(dir, f))] : [path.join(dir, f)]));
+    const entries = [library, ...walk(library), ...walk(ws)];
+    expect(entries.filter((p) => statSync(p).isFile()).length).toBeGreaterThan(0);
+    for (const p of entries) expect(mode(p).toString(8), p).toBe(statSync(p).isDirectory() ? "700" : "600");
   });
 
   it.runIf(onSqlite)("a copy of the database (file and WAL) holds no pending approval's token", () => {
