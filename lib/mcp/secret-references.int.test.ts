@@ -7,7 +7,6 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { fixtureCommand, fixtureServer, setStdioCommands } from "../../tests/fixtures/mcp-server";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
@@ -16,13 +15,12 @@ import { personalWorkspace } from "../db/workspaces";
 import { streamable, textTurn, toolTurn } from "../engine/node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
 import type { FlowDocument } from "../flow/schema";
-import { setLogDestination } from "../log";
 import { rowsContaining } from "../memory/test-fixtures";
 import { openHostsForTests } from "../net/operator-open-hosts";
 import { runTool } from "../tools/gateway";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
 import { addSecret, deleteSecret, replaceSecret } from "../workspace-secrets/service";
-import { filesContaining, storedBytesContaining } from "../workspace-secrets/test-helpers";
+import { captureLogs, filesContaining, storedBytesContaining } from "../workspace-secrets/test-helpers";
 import { closeAllMcpClients } from "./client-pool";
 import { addServer, listServers } from "./servers";
 
@@ -89,15 +87,7 @@ describe("workspace secrets in MCP server headers and env", () => {
     mcp = await serveMcp();
     host = new URL(mcp.url).host;
     closeHosts = openHostsForTests([host]);
-    restoreLog = setLogDestination(
-      new Writable({
-        write(chunk, _enc, done) {
-          logged.push(String(chunk));
-          done();
-        },
-      }),
-      { level: "debug" },
-    );
+    restoreLog = captureLogs(logged);
   });
   afterEach(async () => {
     await closeAllMcpClients();

@@ -3,20 +3,18 @@ import { writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { Writable } from "node:stream";
 import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { streamable, textTurn, toolTurn } from "../engine/node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
-import { setLogDestination } from "../log";
 import { rowsContaining } from "../memory/test-fixtures";
 import { openHostsForTests } from "../net/operator-open-hosts";
 import { sha256Hex } from "../policy/canonical";
 import { ensureWorkspace } from "../tools/workspace";
 import { memoryAssistant } from "../../templates/memory-assistant";
 import { addSecret } from "./service";
-import { filesContaining, storedBytesContaining } from "./test-helpers";
+import { captureLogs, filesContaining, storedBytesContaining } from "./test-helpers";
 
 /**
  * Workspace secrets in real runs on a real database (docs/secrets.md): a canary secret sent
@@ -57,15 +55,7 @@ describe("workspace secrets in runs", () => {
     allowed = await echo(allowedHits);
     evil = await echo(evilHits);
     closeOpened = openHostsForTests([`127.0.0.1:${allowed.port}`, `127.0.0.1:${evil.port}`]);
-    restoreLog = setLogDestination(
-      new Writable({
-        write(chunk, _enc, done) {
-          logged.push(String(chunk));
-          done();
-        },
-      }),
-      { level: "debug" },
-    );
+    restoreLog = captureLogs(logged);
   });
   afterEach(async () => {
     await f?.cleanup();

@@ -1,6 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { Writable } from "node:stream";
 import type { TestDb } from "../db/test-db";
+import { setLogDestination } from "../log";
 import { pagesContaining } from "../memory/test-fixtures";
 
 /**
@@ -21,4 +23,21 @@ export function filesContaining(dir: string, needle: string): string[] {
   if (!existsSync(dir)) return [];
   const bytes = Buffer.from(needle, "utf8");
   return (readdirSync(dir, { recursive: true }) as string[]).map((f) => path.join(dir, f)).filter((p) => statSync(p).isFile() && readFileSync(p).includes(bytes));
+}
+
+/**
+ * Sends every log line, at `debug` and above, into `lines` (one JSON line each), so a byte
+ * scan can read what the server logged.
+ * @returns the function that restores the previous destination and level.
+ */
+export function captureLogs(lines: string[]): () => void {
+  return setLogDestination(
+    new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    }),
+    { level: "debug" },
+  );
 }

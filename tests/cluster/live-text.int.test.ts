@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client, lastPart, readStream, signIn, type StreamChunk } from "../http/client";
+import { type Client, lastPart, readStream, readUntil, signIn, type StreamChunk } from "../http/client";
 import { type Cluster, startCluster } from "./cluster";
 
 /**
@@ -11,32 +11,6 @@ import { type Cluster, startCluster } from "./cluster";
  * Runs only on the PostgreSQL pass (TEST_DATABASE_URL).
  */
 const pg = Boolean(process.env.TEST_DATABASE_URL);
-
-/** Reads UI message chunks from a response until `until` holds; the rest is read by `rest`. */
-async function readUntil(res: Response, until: (c: StreamChunk) => boolean): Promise<{ head: StreamChunk[]; rest: () => Promise<StreamChunk[]> }> {
-  const reader = res.body?.getReader();
-  if (!reader) throw new Error("no body");
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const head: StreamChunk[] = [];
-  const parse = (lines: string[]) => lines.filter((l) => l.startsWith("data: ") && l !== "data: [DONE]").map((l) => JSON.parse(l.slice(6)) as StreamChunk);
-  while (!head.some(until)) {
-    const next = await reader.read();
-    if (next.done) break;
-    buffer += decoder.decode(next.value, { stream: true });
-    const lines = buffer.split("\n");
-    buffer = lines.pop() ?? "";
-    head.push(...parse(lines));
-  }
-  return {
-    head,
-    rest: async () => {
-      let tail = buffer;
-      for (let next = await reader.read(); !next.done; next = await reader.read()) tail += decoder.decode(next.value, { stream: true });
-      return parse(tail.split("\n"));
-    },
-  };
-}
 
 /** The answer's pieces (text-delta chunks of `final-…` parts), in order. */
 const deltasOf = (chunks: StreamChunk[]) => chunks.filter((c) => c.type === "text-delta" && c.id?.startsWith("final-")).map((c) => c.delta ?? "");

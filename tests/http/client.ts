@@ -58,6 +58,32 @@ export async function readStream(res: Response): Promise<StreamChunk[]> {
     .map((l) => JSON.parse(l.slice(6)) as StreamChunk);
 }
 
+/** Reads UI message chunks from a response until `until` holds; the rest of the body is read by `rest`. */
+export async function readUntil(res: Response, until: (c: StreamChunk) => boolean): Promise<{ head: StreamChunk[]; rest: () => Promise<StreamChunk[]> }> {
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error("no body");
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const head: StreamChunk[] = [];
+  const parse = (lines: string[]) => lines.filter((l) => l.startsWith("data: ") && l !== "data: [DONE]").map((l) => JSON.parse(l.slice(6)) as StreamChunk);
+  while (!head.some(until)) {
+    const next = await reader.read();
+    if (next.done) break;
+    buffer += decoder.decode(next.value, { stream: true });
+    const lines = buffer.split("\n");
+    buffer = lines.pop() ?? "";
+    head.push(...parse(lines));
+  }
+  return {
+    head,
+    rest: async () => {
+      let tail = buffer;
+      for (let next = await reader.read(); !next.done; next = await reader.read()) tail += decoder.decode(next.value, { stream: true });
+      return parse(tail.split("\n"));
+    },
+  };
+}
+
 /** The last data part of a type (e.g. "data-approval") in a list of chunks. */
 export function lastPart(chunks: StreamChunk[], type: string): Record<string, unknown> | undefined {
   return chunks.filter((c) => c.type === type).at(-1)?.data;

@@ -1,6 +1,6 @@
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Client as HttpClient, readStream, signIn, type StreamChunk } from "./client";
+import { type Client as HttpClient, readStream, readUntil, signIn, type StreamChunk } from "./client";
 import { startServer, type TestServer } from "./server";
 
 /**
@@ -12,32 +12,6 @@ import { startServer, type TestServer } from "./server";
  */
 
 type SdkChunk = { event: string; data: unknown; id?: string };
-
-/** Reads UI message chunks from a response until `until` holds; the rest of the body is read by `rest`. */
-async function readUntil(res: Response, until: (c: StreamChunk) => boolean): Promise<{ head: StreamChunk[]; rest: () => Promise<StreamChunk[]> }> {
-  const reader = res.body?.getReader();
-  if (!reader) throw new Error("no body");
-  const decoder = new TextDecoder();
-  let buffer = "";
-  const head: StreamChunk[] = [];
-  const parse = (lines: string[]) => lines.filter((l) => l.startsWith("data: ") && l !== "data: [DONE]").map((l) => JSON.parse(l.slice(6)) as StreamChunk);
-  while (!head.some(until)) {
-    const next = await reader.read();
-    if (next.done) break;
-    buffer += decoder.decode(next.value, { stream: true });
-    const lines = buffer.split("\n");
-    buffer = lines.pop() ?? "";
-    head.push(...parse(lines));
-  }
-  return {
-    head,
-    rest: async () => {
-      let tail = buffer;
-      for (let next = await reader.read(); !next.done; next = await reader.read()) tail += decoder.decode(next.value, { stream: true });
-      return parse(tail.split("\n"));
-    },
-  };
-}
 
 const deltasOf = (chunks: StreamChunk[], prefix = "final-") => chunks.filter((c) => c.type === "text-delta" && c.id?.startsWith(prefix)).map((c) => c.delta ?? "");
 
