@@ -178,7 +178,21 @@ test("a run view hidden while the decision's run went to its end shows that run 
   await inbox.itemOf(threadId).getByTestId("approve").click();
   await expect(inbox.page.getByTestId("decision-notice-outcome")).toHaveText("The run is now completed.", { timeout: 30_000 });
   // Back on the run view's tab: the run that started and ended meanwhile is shown, within 5 s.
+  // The browser fires visibilitychange again when another window takes or gives focus: one
+  // arrives while the view's request for that run is on its way (held for a moment here), and
+  // must not cut it short.
+  let held: () => void = () => {};
+  const follow = new Promise<void>((resolve) => {
+    held = resolve;
+  });
+  await page.route(/\/stream\?runId=/, async (route) => {
+    held();
+    await new Promise((r) => setTimeout(r, 1_000));
+    await route.continue().catch(() => {});
+  });
   await setVisible(page, true);
+  await follow;
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
   await new RunPage(page).waitForStatus("completed", 5_000);
   await expect(page.locator('[data-testid="tool-call"][data-tool="write_file"]').last()).toHaveAttribute("data-status", "done");
   await inbox.page.context().close();

@@ -2,6 +2,7 @@
 import { FINISHED_STATUSES } from "@/lib/run-status";
 import { useCallback, useEffect, useState } from "react";
 import type { AgentIdentity } from "@/components/run/agent-badge";
+import type { ThreadMemory } from "@/lib/memory/thread-memory";
 import type { FactView, ShortTermEntry } from "@/lib/memory/types";
 import { notify } from "@/components/ui/notify";
 import { callApi } from "./api";
@@ -10,14 +11,7 @@ import { DismissFactDialog } from "./dismiss-fact-dialog";
 import { promotedOutcome, ProposedFacts } from "./proposed-facts";
 import { ShortTermMemory } from "./short-term-memory";
 import { type MemoryOutcome, ThreadMemoryNotices } from "./thread-memory-notices";
-import { type SummaryBody, ThreadSummary } from "./thread-summary";
-
-/** What `GET /api/threads/:id/memory` answers. */
-interface ThreadMemory {
-  entries: ShortTermEntry[];
-  summary: SummaryBody;
-  proposed: FactView[];
-}
+import { ThreadSummary } from "./thread-summary";
 
 /** The flow's memory settings (docs/architecture.md#memory) as the Memory tab explains them. */
 export interface FlowMemorySettings {

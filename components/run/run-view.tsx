@@ -156,21 +156,25 @@ export function RunView({
 
   // A run this view did not start (decided in the inbox, sent from another tab or device,
   // on any server instance) is followed once the view is idle, unless it is shown in full.
-  const [announced, setAnnounced] = useState<{ runId?: string } | null>(null);
+  // One follow at a time, in the order announced: the chat stays "ready" while a follow's
+  // request is on its way, and a second follow started then would abort the first.
+  const [announced, setAnnounced] = useState<string[]>([]);
+  const [following, setFollowing] = useState(false);
   const lastRunId = useRef<string | null>(null);
   useThreadRuns(
     threadId,
-    (runId) => setAnnounced({ runId }),
-    () => setAnnounced({}),
+    (runId) => setAnnounced((queued) => (queued.includes(runId) ? queued : [...queued, runId])),
     () => lastRunId.current,
   );
   useEffect(() => {
-    if (!announced || status === "submitted" || status === "streaming") return;
-    setAnnounced(null);
-    const { runId } = announced;
-    const shown = runId && messages.some((m) => m.id === `run-${runId}` && m.parts.some((p) => p.type === "data-run" && p.data.runId === runId && p.data.status !== "running"));
-    if (!shown) void resumeStream(runId ? { body: { runId } } : {});
-  }, [announced, status, messages, resumeStream]);
+    if (announced.length === 0 || following || status === "submitted" || status === "streaming") return;
+    const [runId, ...rest] = announced;
+    setAnnounced(rest);
+    const shown = messages.some((m) => m.id === `run-${runId}` && m.parts.some((p) => p.type === "data-run" && p.data.runId === runId && p.data.status !== "running"));
+    if (shown) return;
+    setFollowing(true);
+    void resumeStream({ body: { runId } }).finally(() => setFollowing(false));
+  }, [announced, following, status, messages, resumeStream]);
 
   // A refused choice (403, 409) leaves its card pending, with the server's message on it.
   useEffect(() => {

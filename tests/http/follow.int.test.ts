@@ -195,5 +195,8 @@ describe("following a run from another client", () => {
     expect(missed).toContain(`data: {"runId":"${nextRun}"}`);
     const upToDate = await readEvents(await alice.fetch(`/api/threads/${threadId}/events?after=${nextRun}`), (t) => t.includes("event: run"), 1_000);
     expect(upToDate).not.toContain("event: run");
+    // A view that knew of no run names none: the thread's latest run is announced.
+    const knewNone = await readEvents(await alice.fetch(`/api/threads/${threadId}/events?after=`), (t) => t.includes("event: run"), 3_000);
+    expect(knewNone).toContain(`data: {"runId":"${nextRun}"}`);
   });
 });

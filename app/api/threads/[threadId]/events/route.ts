@@ -18,7 +18,7 @@ const log = logger.child({ module: "thread-events" });
  * instance), so it can follow it (`GET /api/threads/:id/stream?runId=`). Members who may
  * view the thread may listen. `event: run` with `data: {"runId": "…"}` once per new run
  * (runs that existed when the stream opened are not announced, except the latest when the
- * client names an older one as the last it knows, `?after=<runId>`), woken by the thread's
+ * client names another one as the last it knows, `?after=<runId>`, or none, `?after=`), woken by the thread's
  * stored-event notifications (lib/events/thread-events.ts) and, as a safety net, a look at
  * the thread's latest run every 5 s; a `: keep-alive` comment every 15 s; it ends when the
  * browser goes away.
@@ -38,7 +38,7 @@ export const GET = withUser({ params: Params, query: Query }, async (req, { user
     };
     const unlisten = onThreadEvent(threadId, (notice) => announce(notice.runId));
     // A client back from a hidden spell missed the runs started meanwhile: the latest is announced now.
-    if (query.after && baseline && baseline !== query.after) sink.event("run", { runId: baseline });
+    if (query.after !== undefined && baseline && baseline !== query.after) sink.event("run", { runId: baseline });
     const poll = setInterval(() => {
       latestRun()
         .then(announce)
