@@ -3,7 +3,7 @@ import { FINISHED_STATUSES } from "@/lib/run-status";
 import { useCallback, useEffect, useState } from "react";
 import type { AgentIdentity } from "@/components/run/agent-badge";
 import type { ThreadMemory } from "@/lib/memory/thread-memory";
-import type { FactView, ShortTermEntry } from "@/lib/memory/types";
+import type { FactView } from "@/lib/memory/types";
 import { notify } from "@/components/ui/notify";
 import { callApi } from "./api";
 import { ClearMemoryDialog } from "./clear-memory-dialog";
