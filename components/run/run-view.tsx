@@ -1,6 +1,4 @@
 "use client";
-import { useChat } from "@ai-sdk/react";
-import { DefaultChatTransport } from "ai";
 import { LoaderCircle } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -8,7 +6,6 @@ import { ApprovalAnnouncer } from "@/components/approvals/announcer";
 import { decisionInput } from "@/components/approvals/post-decision";
 import { type OutcomeRecordView, outcomeCardStatus } from "@/lib/engine/outcome-card-status";
 import { describeCall } from "@/lib/engine/outcomes";
-import { type HeldStepText, placeStepText } from "@/lib/events/live-pieces";
 import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
 import type { AgentIdentity } from "./agent-badge";
 import { type ApprovalDecision, ApprovalCard } from "./approval-card";
@@ -18,7 +15,9 @@ import { OutcomeCard, type OutcomeChoice } from "./outcome-card";
 import { PlanView } from "./plan-view";
 import { overTaskLimit, TaskLimit } from "./task-limit";
 import { Timeline, type TimelineItem } from "./timeline";
-import { useThreadRuns } from "./use-thread-runs";
+import { useFollowRuns } from "./use-follow-runs";
+import { useOptimisticCards } from "./use-optimistic-cards";
+import { useRunChat } from "./use-run-chat";
 import { choiceErrorText, decisionLabel, errorText } from "./run-view-text";
 import { timeline } from "./timeline-items";
 import { WorkspacePanel } from "./workspace-panel";
@@ -43,7 +42,7 @@ export interface ApprovalState {
  * into its agent's context (issue 6). Only the thread's own user sends
  * messages (`canMessage`); roles that cannot decide see the cards' buttons disabled.
  * Runs it did not start are followed live (`GET /api/threads/:id/stream`): the one under way
- * when the page loads, and each one announced by the thread's events (use-thread-runs.ts).
+ * when the page loads, and each one announced by the thread's events (use-follow-runs.ts).
  */
 export function RunView({
   threadId,
@@ -86,45 +85,16 @@ export function RunView({
   /** The thread's workspace, for links to its memory page from "Memory injected". */
   workspaceId?: string;
 }) {
-  const transport = useMemo(
-    () =>
-      new DefaultChatTransport<RunUIMessage>({
-        api: `/api/threads/${threadId}/stream`,
-        prepareSendMessagesRequest: ({ body }) => ({ body: { input: (body as { input?: Input } | undefined)?.input } }),
-        // Resuming follows a run's stored events: the active run, or the one named (GET, 204 when none).
-        prepareReconnectToStreamRequest: ({ body }) => {
-          const runId = (body as { runId?: unknown } | undefined)?.runId;
-          return { api: `/api/threads/${threadId}/stream${typeof runId === "string" ? `?runId=${encodeURIComponent(runId)}` : ""}` };
-        },
-      }),
-    [threadId],
-  );
   // A page loaded while a run is under way follows it (replayed from its first event, it
   // replaces the run's message rendered from the stored events). An interrupted run is
   // not followed: nothing runs it any more, the view offers to continue it instead.
-  // A running step's text as its agent writes it (docs/runs.md "Streaming"): transient parts,
-  // placed by offset, shown on the step until it ends; never part of a message.
-  const [stepText, setStepText] = useState<Record<string, HeldStepText>>({});
-  const { messages, sendMessage, status, error, clearError, resumeStream } = useChat<RunUIMessage>({
-    id: threadId,
-    messages: initialMessages,
-    transport,
-    resume: initialStatus === "running" && !interrupted,
-    onData: (part) => {
-      if (part.type !== "data-steptext" || !part.id) return;
-      const { stepId, at, delta } = part.data;
-      const id = part.id;
-      setStepText((held) => {
-        const next = placeStepText(held[stepId], id, at, delta);
-        return next === held[stepId] || !next ? held : { ...held, [stepId]: next };
-      });
-    },
-  });
-  const [decided, setDecided] = useState<Record<string, ApprovalState>>({});
-  const lastDecision = useRef<string | null>(null);
-  const [chosen, setChosen] = useState<Record<string, OutcomeChoice>>({});
-  const lastChoice = useRef<string | null>(null);
+  const chat = useRunChat<Input>(threadId, initialMessages, initialStatus === "running" && !interrupted);
+  const { messages, sendMessage, error, clearError, stepText, busy } = chat;
   const [choiceError, setChoiceError] = useState<{ toolCallId: string; message: string } | null>(null);
+  // A refused decision (403, 409, 410, 422) leaves its card pending, so it can be decided again.
+  const decisions = useOptimisticCards<ApprovalState>(error);
+  // A refused choice (403, 409) leaves its card pending, with the server's message on it.
+  const choices = useOptimisticCards<OutcomeChoice>(error, (toolCallId, err) => setChoiceError({ toolCallId, message: choiceErrorText(err) }));
   const [draft, setDraft] = useState("");
   const [agentId, setAgentId] = useState<string>(initialAgent ?? "");
   const started = useRef(false);
@@ -146,58 +116,19 @@ export function RunView({
     }
   }, [autoStartTask]);
 
-  // A refused decision (403, 409, 410, 422) leaves its card pending, so it can be decided again.
-  useEffect(() => {
-    const id = lastDecision.current;
-    if (!error || !id) return;
-    lastDecision.current = null;
-    setDecided(({ [id]: _, ...rest }) => rest);
-  }, [error]);
-
-  // A run this view did not start (decided in the inbox, sent from another tab or device,
-  // on any server instance) is followed once the view is idle, unless it is shown in full.
-  // One follow at a time, in the order announced: the chat stays "ready" while a follow's
-  // request is on its way, and a second follow started then would abort the first.
-  const [announced, setAnnounced] = useState<string[]>([]);
-  const [following, setFollowing] = useState(false);
-  const lastRunId = useRef<string | null>(null);
-  useThreadRuns(
-    threadId,
-    (runId) => setAnnounced((queued) => (queued.includes(runId) ? queued : [...queued, runId])),
-    () => lastRunId.current,
-  );
-  useEffect(() => {
-    if (announced.length === 0 || following || status === "submitted" || status === "streaming") return;
-    const [runId, ...rest] = announced;
-    setAnnounced(rest);
-    const shown = messages.some((m) => m.id === `run-${runId}` && m.parts.some((p) => p.type === "data-run" && p.data.runId === runId && p.data.status !== "running"));
-    if (shown) return;
-    setFollowing(true);
-    void resumeStream({ body: { runId } }).finally(() => setFollowing(false));
-  }, [announced, following, status, messages, resumeStream]);
-
-  // A refused choice (403, 409) leaves its card pending, with the server's message on it.
-  useEffect(() => {
-    const id = lastChoice.current;
-    if (!error || !id) return;
-    lastChoice.current = null;
-    setChosen(({ [id]: _, ...rest }) => rest);
-    setChoiceError({ toolCallId: id, message: choiceErrorText(error) });
-  }, [error]);
+  const lastRunId = useFollowRuns(threadId, chat);
 
   // When a run stops, refresh the server parts of the page (e.g. the approvals badge).
   useEffect(() => {
-    const busyNow = status === "submitted" || status === "streaming";
-    if (wasBusy.current && !busyNow) router.refresh();
-    wasBusy.current = busyNow;
-  }, [status, router]);
+    if (wasBusy.current && !busy) router.refresh();
+    wasBusy.current = busy;
+  }, [busy, router]);
 
   const items = timeline(messages);
   const agentsById = useMemo(() => Object.fromEntries(agents.map((a) => [a.id, a])), [agents]);
   const runs = items.filter((i): i is Extract<TimelineItem, { kind: "data-run" }> => i.kind === "data-run");
   const lastRun = runs.at(-1)?.data;
   lastRunId.current = lastRun?.runId ?? null;
-  const busy = status === "submitted" || status === "streaming";
   const [initialRuns] = useState(() => runs.length);
   const stopped = interrupted && runs.length === initialRuns;
   const runStatus = busy ? "running" : stopped ? (forked && initialRuns === 0 ? "ready" : "interrupted") : (lastRun?.status ?? initialStatus);
@@ -207,7 +138,7 @@ export function RunView({
   const tools = new Map(items.filter((i): i is Extract<TimelineItem, { kind: "data-tool" }> => i.kind === "data-tool").map((i) => [i.data.toolCallId, i.data]));
 
   const approvalState = (a: RunDataTypes["approval"]): ApprovalState => {
-    const known = decided[a.approvalId] ?? approvals[a.approvalId];
+    const known = decisions.marked[a.approvalId] ?? approvals[a.approvalId];
     const decision = known?.decision ?? null;
     const tool = tools.get(a.toolCallId);
     if (tool && (tool.status === "running" || tool.status === "done")) return { status: "consumed", decision };
@@ -216,14 +147,12 @@ export function RunView({
   };
 
   const decide = (a: RunDataTypes["approval"], d: ApprovalDecision) => {
-    lastDecision.current = a.approvalId;
-    setDecided((m) => ({ ...m, [a.approvalId]: { status: d.decision === "approve" || d.decision === "edit" ? "approved" : "rejected", decision: d.decision } }));
+    decisions.mark(a.approvalId, { status: d.decision === "approve" || d.decision === "edit" ? "approved" : "rejected", decision: d.decision });
     send(decisionLabel(a, d), decisionInput(a, d));
   };
 
   const choose = (o: RunDataTypes["outcome"], choice: OutcomeChoice) => {
-    lastChoice.current = o.toolCallId;
-    setChosen((m) => ({ ...m, [o.toolCallId]: choice }));
+    choices.mark(o.toolCallId, choice);
     const call = describeCall(o.tool, o.args);
     send(choice === "retry" ? `Run ${call} again` : choice === "skip" ? `Skip ${call}` : `It happened: continue after ${call}`, { kind: "outcome", toolCallId: o.toolCallId, choice });
   };
@@ -299,7 +228,7 @@ export function RunView({
           renderOutcome={(o) => (
             <OutcomeCard
               outcome={o}
-              status={outcomeCardStatus(o, tools.get(o.toolCallId), outcomes[o.toolCallId], chosen[o.toolCallId])}
+              status={outcomeCardStatus(o, tools.get(o.toolCallId), outcomes[o.toolCallId], choices.marked[o.toolCallId])}
               busy={busy}
               canDecide={canDecide}
               onChoose={(c) => choose(o, c)}
