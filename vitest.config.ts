@@ -5,6 +5,15 @@ import { defineConfig } from "vitest/config";
 const alias = { "@": path.resolve(__dirname), "server-only": path.resolve(__dirname, "node_modules/server-only/empty.js") };
 // Quiet logs (servers the tests start inherit it); a test that reads logs raises the level itself.
 const env = { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" };
+/**
+ * Integration files run side by side: each has its own database (a copy of a migrated template,
+ * lib/db/test-db.ts), its own temporary folders and its own free ports, and most of their time
+ * is spent waiting on a server, a timer or a child process, so more workers than the 2 cores
+ * pay (vitest's default is cores - 1, i.e. one file at a time here). TEST_INT_WORKERS overrides it.
+ */
+const intWorkers = Number(process.env.TEST_INT_WORKERS ?? 3);
+/** Files that assert latency under load (health p99 while CPU-bound tools run): alone, after the rest (docs/testing.md). */
+const alone = ["tests/security/cpu.int.test.ts"];
 
 /** Test kinds: unit beside the code, database *.int.test.ts, the conformance suite. */
 export default defineConfig({
@@ -28,8 +37,22 @@ export default defineConfig({
           environment: "node",
           env,
           include: ["**/*.int.test.ts"],
-          exclude: ["node_modules/**"],
+          exclude: ["node_modules/**", ...alone],
           testTimeout: 60_000,
+          maxWorkers: intWorkers,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration-alone",
+          environment: "node",
+          env,
+          include: alone,
+          testTimeout: 60_000,
+          maxWorkers: 1,
+          // After the integration project's files, so nothing else loads the CPU meanwhile.
+          sequence: { groupOrder: 1 },
         },
       },
       {
