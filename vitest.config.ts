@@ -39,6 +39,9 @@ export default defineConfig({
           include: ["**/*.int.test.ts"],
           exclude: ["node_modules/**", ...alone],
           testTimeout: 60_000,
+          // A beforeAll that starts the built app waits for it to be healthy; with files side by
+          // side (or a busy machine) that takes longer than vitest's default 10 s.
+          hookTimeout: 120_000,
           maxWorkers: intWorkers,
         },
       },
@@ -50,6 +53,7 @@ export default defineConfig({
           env,
           include: alone,
           testTimeout: 60_000,
+          hookTimeout: 120_000,
           maxWorkers: 1,
           // After the integration project's files, so nothing else loads the CPU meanwhile.
           sequence: { groupOrder: 1 },
