@@ -12,7 +12,7 @@ npm run lint
 npx vitest run --project unit --project conformance
 # The HTTP integration tests serve the built app, so build first.
 npx next build
-# Integration files run side by side (vitest.config.ts, TEST_INT_WORKERS); the latency test alone after them.
+# Integration files (TEST_INT_WORKERS of them at a time, vitest.config.ts); the latency test alone after them.
 npx vitest run --project integration --project integration-alone
 # The same build on PostgreSQL: a loopback cluster in a temporary folder (scripts/pg-server.sh,
 # installed when missing), a fresh database per test (a copy of one migrated template database);
