@@ -5,6 +5,16 @@ import { defineConfig } from "vitest/config";
 const alias = { "@": path.resolve(__dirname), "server-only": path.resolve(__dirname, "node_modules/server-only/empty.js") };
 // Quiet logs (servers the tests start inherit it); a test that reads logs raises the level itself.
 const env = { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" };
+/**
+ * How many integration files run side by side (TEST_INT_WORKERS, default 1, vitest's own default
+ * on 2 cores). Files are isolated (each has its own database, a copy of a migrated template,
+ * lib/db/test-db.ts, its own temporary folders and free ports), so more is safe; whether it is
+ * faster depends on idle CPU: on a loaded 2-core machine 3 workers ran slower than 1 and pushed
+ * HTTP tests past their timeouts (docs/testing.md).
+ */
+const intWorkers = Number(process.env.TEST_INT_WORKERS ?? 1);
+/** Files that assert latency under load (health p99 while CPU-bound tools run): alone, after the rest (docs/testing.md). */
+const alone = ["tests/security/cpu.int.test.ts"];
 
 /** Test kinds: unit beside the code, database *.int.test.ts, the conformance suite. */
 export default defineConfig({
@@ -28,8 +38,26 @@ export default defineConfig({
           environment: "node",
           env,
           include: ["**/*.int.test.ts"],
-          exclude: ["node_modules/**"],
+          exclude: ["node_modules/**", ...alone],
           testTimeout: 60_000,
+          // A beforeAll that starts the built app waits for it to be healthy; with files side by
+          // side (or a busy machine) that takes longer than vitest's default 10 s.
+          hookTimeout: 120_000,
+          maxWorkers: intWorkers,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "integration-alone",
+          environment: "node",
+          env,
+          include: alone,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          maxWorkers: 1,
+          // After the integration project's files, so nothing else loads the CPU meanwhile.
+          sequence: { groupOrder: 1 },
         },
       },
       {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -56,8 +56,7 @@ export interface PgTestDatabase {
  * applies the PostgreSQL migrations to it.
  * @throws the server's error when it refuses (e.g. the admin URL's user may not CREATE DATABASE).
  */
-export async function createPgTestDatabase(adminUrl: string): Promise<PgTestDatabase> {
-  const name = `phy_test_${randomBytes(8).toString("hex")}`;
+async function createMigratedDatabase(adminUrl: string, name: string): Promise<PgTestDatabase> {
   await withClient(adminUrl, (c) => c.query(`CREATE DATABASE "${name}"`));
   const url = withDatabase(adminUrl, name);
   const drop = () => withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined);
@@ -68,4 +67,77 @@ export async function createPgTestDatabase(adminUrl: string): Promise<PgTestData
     throw err;
   }
   return { url, drop };
+}
+
+/** PostgreSQL's SQLSTATEs a template copy retries on: object_in_use (a session still on the template), duplicate_database. */
+const IN_USE = "55006";
+const DUPLICATE_DATABASE = "42P04";
+
+/** Per admin URL, this process's template database name once it exists. */
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * The migrated template database on the server of `adminUrl`: `phy_template_<sha256 of the
+ * migrations>`, built once per server (migrated under a random name, then renamed, so a
+ * parallel test worker never copies a half-migrated one) and reused while the migrations are
+ * unchanged; the server is thrown away after the suite (scripts/pg-server.sh).
+ */
+function migratedTemplate(adminUrl: string): Promise<string> {
+  let made = templates.get(adminUrl);
+  if (!made) {
+    made = buildTemplate(adminUrl);
+    made.catch(() => templates.delete(adminUrl));
+    templates.set(adminUrl, made);
+  }
+  return made;
+}
+
+async function buildTemplate(adminUrl: string): Promise<string> {
+  const hash = createHash("sha256");
+  for (const name of readdirSync(MIGRATIONS, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()) {
+    hash.update(name).update("\0").update(readFileSync(path.join(MIGRATIONS, name, "migration.sql"), "utf8")).update("\0");
+  }
+  const template = `phy_template_${hash.digest("hex").slice(0, 16)}`;
+  const exists = await withClient(adminUrl, (c) => c.query("SELECT 1 FROM pg_database WHERE datname = $1", [template]));
+  if (exists.rowCount) return template;
+  const building = `phy_building_${randomBytes(8).toString("hex")}`;
+  const db = await createMigratedDatabase(adminUrl, building);
+  try {
+    await retryInUse(() => withClient(adminUrl, (c) => c.query(`ALTER DATABASE "${building}" RENAME TO "${template}"`)));
+  } catch (err) {
+    await db.drop();
+    // Another worker renamed its own copy into place first: use that one.
+    if ((err as { code?: string }).code !== DUPLICATE_DATABASE) throw err;
+  }
+  return template;
+}
+
+/** Runs `fn`, again while PostgreSQL answers object_in_use (a closed session's backend may still be exiting), up to ~5 s. */
+async function retryInUse<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if ((err as { code?: string }).code !== IN_USE || attempt >= 50) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/**
+ * Creates a database with a random name (`phy_test_<hex>`) on the server of `adminUrl`, a copy
+ * of the migrated template database (`CREATE DATABASE ... TEMPLATE`, a few times faster than
+ * applying the migrations to each one). `PG_TEST_TEMPLATE=0` applies the migrations instead.
+ * @throws the server's error when it refuses (e.g. the admin URL's user may not CREATE DATABASE).
+ */
+export async function createPgTestDatabase(adminUrl: string): Promise<PgTestDatabase> {
+  const name = `phy_test_${randomBytes(8).toString("hex")}`;
+  if (process.env.PG_TEST_TEMPLATE === "0") return createMigratedDatabase(adminUrl, name);
+  const template = await migratedTemplate(adminUrl);
+  await retryInUse(() => withClient(adminUrl, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`)));
+  const drop = () => withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined);
+  return { url: withDatabase(adminUrl, name), drop };
 }
