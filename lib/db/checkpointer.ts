@@ -226,7 +226,7 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
       limit: limit ? Number.parseInt(String(limit), 10) : undefined,
       filter: Object.keys(wanted).length ? wanted : undefined,
     });
-    for (const stored of rows) yield (await this.toTuple(stored)).tuple;
+    for (const stored of rows) yield (await this.toTuple(stored, false)).tuple;
   }
 
   /**
@@ -408,30 +408,34 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
 
   /**
    * Deserializes a stored checkpoint; reads its blobs when the store did not.
+   * @param remember record where its values are, for a put that names it as parent (a
+   *   getTuple; a list would only churn the record).
    * @returns the tuple and the blob rows it was built from.
    */
-  private async toTuple(stored: StoredCheckpoint): Promise<{ tuple: CheckpointTuple; blobs: BlobRow[] }> {
+  private async toTuple(stored: StoredCheckpoint, remember = true): Promise<{ tuple: CheckpointTuple; blobs: BlobRow[] }> {
     const { row } = stored;
     const [loaded, metadata, pendingWrites] = await Promise.all([
       this.serde.loadsTyped(row.type, row.checkpoint) as Promise<StoredCheckpointObject>,
       this.serde.loadsTyped(row.metadataType, row.metadata) as Promise<CheckpointMetadata>,
-      Promise.all(
-        stored.writes.map(
-          async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite,
-        ),
-      ),
+      stored.writes.length === 0
+        ? []
+        : Promise.all(
+            stored.writes.map(
+              async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite,
+            ),
+          ),
     ]);
     const versions = versionStrings(loaded.channel_versions);
-    this.remember(row.threadId, row.checkpointNs, knownOf(row.checkpointId, loaded));
+    if (remember) this.remember(row.threadId, row.checkpointNs, knownOf(row.checkpointId, loaded));
     const blobChannels = loaded[BLOB_CHANNELS];
     delete loaded[BLOB_CHANNELS];
     const checkpoint = loaded as Checkpoint;
     // The blob versions this checkpoint names: those of its blob channels, or, in a row written
     // before values were inlined (no list), every version.
     let wanted = versions;
-    const values: Record<string, unknown> = {};
+    let values: Record<string, unknown> = {};
     if (Array.isArray(blobChannels)) {
-      Object.assign(values, loaded.channel_values);
+      values = loaded.channel_values ?? {};
       wanted = {};
       for (const c of blobChannels) if (versions[c] !== undefined) wanted[c] = versions[c];
     }
@@ -442,13 +446,15 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     if (missing.length) {
       blobs = blobs.concat(await this.store().blobs(row.threadId, row.checkpointNs, Object.fromEntries(missing)));
     }
-    await Promise.all(
-      blobs.map(async (blob) => {
-        if (blob.type !== "empty" && wanted[blob.channel] === blob.version) {
-          values[blob.channel] = await this.serde.loadsTyped(blob.type, blob.value);
-        }
-      }),
-    );
+    if (blobs.length) {
+      await Promise.all(
+        blobs.map(async (blob) => {
+          if (blob.type !== "empty" && wanted[blob.channel] === blob.version) {
+            values[blob.channel] = await this.serde.loadsTyped(blob.type, blob.value);
+          }
+        }),
+      );
+    }
     checkpoint.channel_values = values;
     if (checkpoint.v < 4 && row.parentCheckpointId != null) await this.migratePendingSends(checkpoint, row);
     const base = { thread_id: row.threadId, checkpoint_ns: row.checkpointNs };
