@@ -1,13 +1,59 @@
 import Database from "better-sqlite3";
+import { isSqliteBusy } from "./prisma-error-code";
 import type { BlobRow, CheckpointKey, CheckpointRow, CheckpointStore, ListQuery, StoredCheckpoint, WriteRow } from "./checkpointer-store";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
 // Reads hand "json" values over as text (see Serialized): JSON.stringify output is UTF-8 text.
 const text = (column: string, type: string) => `CASE WHEN "${type}" = 'json' THEN CAST("${column}" AS TEXT) ELSE "${column}" END AS "${column}"`;
-const READ_ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", ${text("checkpoint", "type")},
-  "metadataType", ${text("metadata", "metadataType")}, "metadataJson"`;
 const READ_WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", ${text("value", "type")}`;
+/**
+ * The pending writes of the checkpoint row `c`, as one JSON array of
+ * [taskId, idx, channel, type, value] ordered by task id then idx, in the same statement as the
+ * row (as SqliteSaver reads them): a "json" value as its text, any other as hex.
+ */
+const WRITES_OF_ROW = `(SELECT json_group_array(json_array(w."taskId", w."idx", w."channel", w."type",
+    CASE WHEN w."type" = 'json' THEN CAST(w."value" AS TEXT) ELSE hex(w."value") END) ORDER BY w."taskId", w."idx")
+  FROM "CheckpointWrite" AS w
+  WHERE w."threadId" = c."threadId" AND w."checkpointNs" = c."checkpointNs" AND w."checkpointId" = c."checkpointId") AS "writes"`;
+/** The columns of a checkpoint row `c` ("json" bytes as text, see Serialized) and its writes (WRITES_OF_ROW). */
+const READ_ROW_WITH_WRITES = `c."threadId", c."checkpointNs", c."checkpointId", c."parentCheckpointId", c."type",
+  CASE WHEN c."type" = 'json' THEN CAST(c."checkpoint" AS TEXT) ELSE c."checkpoint" END AS "checkpoint", c."metadataType",
+  CASE WHEN c."metadataType" = 'json' THEN CAST(c."metadata" AS TEXT) ELSE c."metadata" END AS "metadata", c."metadataJson",
+  ${WRITES_OF_ROW}`;
+
+const GET_LATEST = `SELECT ${READ_ROW_WITH_WRITES} FROM "Checkpoint" AS c
+  WHERE c."threadId" = ? AND c."checkpointNs" = ? ORDER BY c."checkpointId" DESC LIMIT 1`;
+const GET_BY_ID = `SELECT ${READ_ROW_WITH_WRITES} FROM "Checkpoint" AS c WHERE c."threadId" = ? AND c."checkpointNs" = ? AND c."checkpointId" = ?`;
+const PUT_ROW = `INSERT INTO "Checkpoint" (${ROW}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+  ON CONFLICT ("threadId", "checkpointNs", "checkpointId") DO UPDATE SET "parentCheckpointId" = excluded."parentCheckpointId",
+    "type" = excluded."type", "checkpoint" = excluded."checkpoint", "metadataType" = excluded."metadataType",
+    "metadata" = excluded."metadata", "metadataJson" = excluded."metadataJson"`;
+const BLOB_LOOKUP = `SELECT "channel", "version", "type", ${text("value", "type")} FROM "CheckpointBlob"
+  WHERE "threadId" = ? AND "checkpointNs" = ? AND "channel" = ? AND "version" = ?`;
+
+/** A checkpoint row as read with its writes (JSON text, see WRITES_OF_ROW). */
+type RowWithWrites = CheckpointRow & { writes: string };
+
+/** The stored checkpoint of a row read with {@link READ_ROW_WITH_WRITES}. */
+function storedOf(r: RowWithWrites): StoredCheckpoint {
+  const { writes: text, ...row } = r;
+  const writes: WriteRow[] =
+    text === "[]"
+      ? []
+      : (JSON.parse(text) as [string, number, string, string, string][]).map(([taskId, idx, channel, type, value]) => ({
+          threadId: row.threadId,
+          checkpointNs: row.checkpointNs,
+          checkpointId: row.checkpointId,
+          taskId,
+          idx,
+          channel,
+          type,
+          value: type === "json" ? value : Buffer.from(value, "hex"),
+        }));
+  // Blobs are read by the saver once it knows which channels are blobs.
+  return { row, writes, blobs: undefined };
+}
 
 /**
  * The SQLite file a `file:` URL names (Prisma's form: `file:./dev.db`, `file:/abs/x.db`,
@@ -44,72 +90,61 @@ export class SqliteCheckpointStore implements CheckpointStore {
     this.db.pragma("secure_delete = ON");
   }
 
-  /** A prepared statement, compiled once per connection. */
-  private stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
+  /**
+   * A prepared statement, compiled once per connection. `key` names it (the SQL itself by
+   * default); `sql` builds the text only the first time, so that a hot path neither builds nor
+   * hashes a long string per call.
+   */
+  private stmt(key: string, sql: () => string = () => key): Database.Statement {
+    let s = this.statements.get(key);
     if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
+      s = this.db.prepare(sql());
+      this.statements.set(key, s);
     }
     return s;
-  }
-
-  private withWrites(row: CheckpointRow): StoredCheckpoint {
-    const writes = this.stmt(
-      `SELECT ${READ_WRITE} FROM "CheckpointWrite" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ? ORDER BY "taskId", "idx"`,
-    ).all(row.threadId, row.checkpointNs, row.checkpointId) as WriteRow[];
-    // Blobs are read by the saver once it knows the checkpoint's channel versions.
-    return { row, writes, blobs: undefined };
   }
 
   async get(threadId: string, checkpointNs: string, checkpointId: string | undefined): Promise<StoredCheckpoint | undefined> {
     const row = (
       checkpointId === undefined
-        ? this.stmt(
-            `SELECT ${READ_ROW} FROM "Checkpoint" WHERE "threadId" = ? AND "checkpointNs" = ? ORDER BY "checkpointId" DESC LIMIT 1`,
-          ).get(threadId, checkpointNs)
-        : this.stmt(
-            `SELECT ${READ_ROW} FROM "Checkpoint" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ?`,
-          ).get(threadId, checkpointNs, checkpointId)
-    ) as CheckpointRow | undefined;
-    return row ? this.withWrites(row) : undefined;
+        ? this.stmt(GET_LATEST).get(threadId, checkpointNs)
+        : this.stmt(GET_BY_ID).get(threadId, checkpointNs, checkpointId)
+    ) as RowWithWrites | undefined;
+    return row ? storedOf(row) : undefined;
   }
 
   async list(query: ListQuery): Promise<StoredCheckpoint[]> {
     const where: string[] = [];
     const args: (string | number)[] = [];
     if (query.threadId !== undefined) {
-      where.push(`"threadId" = ?`);
+      where.push(`c."threadId" = ?`);
       args.push(query.threadId);
     }
     if (query.checkpointNs !== undefined) {
-      where.push(`"checkpointNs" = ?`);
+      where.push(`c."checkpointNs" = ?`);
       args.push(query.checkpointNs);
     }
     if (query.before !== undefined) {
-      where.push(`"checkpointId" < ?`);
+      where.push(`c."checkpointId" < ?`);
       args.push(query.before);
     }
     for (const [key, value] of Object.entries(query.filter ?? {})) {
       // The stored JSON text of the key's value, against the wanted value's (SqliteSaver's rule).
-      where.push(`"metadataJson" -> ? = ?`);
+      where.push(`c."metadataJson" -> ? = ?`);
       args.push(`$."${key}"`, JSON.stringify(value));
     }
-    let sql = `SELECT ${READ_ROW} FROM "Checkpoint"${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY "checkpointId" DESC`;
+    let sql = `SELECT ${READ_ROW_WITH_WRITES} FROM "Checkpoint" AS c${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ORDER BY c."checkpointId" DESC`;
     if (query.limit !== undefined) {
       sql += " LIMIT ?";
       args.push(query.limit);
     }
-    return (this.stmt(sql).all(...args) as CheckpointRow[]).map((row) => this.withWrites(row));
+    return (this.stmt(sql).all(...args) as RowWithWrites[]).map(storedOf);
   }
 
   async blobs(threadId: string, checkpointNs: string, versions: Record<string, string>): Promise<BlobRow[]> {
     // One primary-key lookup per channel: faster here than any single statement tried
     // (json_each join, row-value IN), which SQLite plans as scans or sorts.
-    const lookup = this.stmt(
-      `SELECT "channel", "version", "type", ${text("value", "type")} FROM "CheckpointBlob"
-       WHERE "threadId" = ? AND "checkpointNs" = ? AND "channel" = ? AND "version" = ?`,
-    );
+    const lookup = this.stmt(BLOB_LOOKUP);
     const out: BlobRow[] = [];
     for (const [channel, version] of Object.entries(versions)) {
       const blob = lookup.get(threadId, checkpointNs, channel, version) as BlobRow | undefined;
@@ -124,55 +159,60 @@ export class SqliteCheckpointStore implements CheckpointStore {
     ).all(key.threadId, key.checkpointNs, key.checkpointId, channel) as WriteRow[];
   }
 
-  /** The put as one transaction function, made once (better-sqlite3 wraps it in BEGIN IMMEDIATE … COMMIT). */
+  /** Inserts or replaces a checkpoint row: one prepared statement. */
+  private putRow(r: CheckpointRow): void {
+    this.stmt(PUT_ROW).run(r.threadId, r.checkpointNs, r.checkpointId, r.parentCheckpointId, r.type, r.checkpoint, r.metadataType, r.metadata, r.metadataJson);
+  }
+
+  /**
+   * The put with blobs as one transaction function, made once (better-sqlite3 wraps it in
+   * BEGIN IMMEDIATE … COMMIT): all the blobs in one multi-row INSERT, then the row.
+   */
   private readonly putTx = (() => {
     let tx: ((row: CheckpointRow, blobs: BlobRow[]) => void) | undefined;
     return (row: CheckpointRow, blobs: BlobRow[]) => {
-      if (!tx) {
-        const blob = this.stmt(
-          `INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value") VALUES (?, ?, ?, ?, ?, ?)
-           ON CONFLICT ("threadId", "checkpointNs", "channel", "version") DO UPDATE SET "type" = excluded."type", "value" = excluded."value"`,
-        );
-        const checkpoint = this.stmt(
-          `INSERT INTO "Checkpoint" (${ROW}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT ("threadId", "checkpointNs", "checkpointId") DO UPDATE SET "parentCheckpointId" = excluded."parentCheckpointId",
-             "type" = excluded."type", "checkpoint" = excluded."checkpoint", "metadataType" = excluded."metadataType",
-             "metadata" = excluded."metadata", "metadataJson" = excluded."metadataJson"`,
-        );
-        tx = this.db.transaction((r: CheckpointRow, bs: BlobRow[]) => {
-          for (const b of bs) blob.run(r.threadId, r.checkpointNs, b.channel, b.version, b.type, b.value);
-          checkpoint.run(
-            r.threadId,
-            r.checkpointNs,
-            r.checkpointId,
-            r.parentCheckpointId,
-            r.type,
-            r.checkpoint,
-            r.metadataType,
-            r.metadata,
-            r.metadataJson,
-          );
-        }).immediate;
-      }
+      tx ??= this.db
+        .transaction((r: CheckpointRow, bs: BlobRow[]) => {
+          for (const part of chunked(bs)) {
+            const args: unknown[] = [];
+            for (const b of part) args.push(r.threadId, r.checkpointNs, b.channel, b.version, b.type, b.value);
+            this.stmt(
+              `blobs:${part.length}`,
+              () => `INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value")
+               VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
+               ON CONFLICT ("threadId", "checkpointNs", "channel", "version") DO UPDATE SET "type" = excluded."type", "value" = excluded."value"`,
+            ).run(...args);
+          }
+          this.putRow(r);
+        })
+        .immediate;
       tx(row, blobs);
     };
   })();
 
   async put(row: CheckpointRow, blobs: BlobRow[]): Promise<void> {
-    await whenUnlocked(() => this.putTx(row, blobs));
+    // Without blobs (every value inline) the put is one statement, atomic on its own.
+    await whenUnlocked(() => (blobs.length ? this.putTx(row, blobs) : this.putRow(row)));
   }
 
   async putWrites(rows: WriteRow[], replace: boolean): Promise<void> {
-    const insert = this.stmt(
-      `INSERT INTO "CheckpointWrite" (${WRITE}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT ("threadId", "checkpointNs", "checkpointId", "taskId", "idx") ${
-         replace ? `DO UPDATE SET "channel" = excluded."channel", "type" = excluded."type", "value" = excluded."value"` : "DO NOTHING"
-       }`,
-    );
-    const tx = this.db.transaction(() => {
-      for (const r of rows) insert.run(r.threadId, r.checkpointNs, r.checkpointId, r.taskId, r.idx, r.channel, r.type, r.value);
-    });
-    await whenUnlocked(() => tx.immediate());
+    if (rows.length === 0) return;
+    const insert = (part: WriteRow[]) => {
+      const args: unknown[] = [];
+      for (const r of part) args.push(r.threadId, r.checkpointNs, r.checkpointId, r.taskId, r.idx, r.channel, r.type, r.value);
+      this.stmt(
+        `writes:${replace ? "replace" : "keep"}:${part.length}`,
+        () => `INSERT INTO "CheckpointWrite" (${WRITE}) VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}
+         ON CONFLICT ("threadId", "checkpointNs", "checkpointId", "taskId", "idx") ${
+           replace ? `DO UPDATE SET "channel" = excluded."channel", "type" = excluded."type", "value" = excluded."value"` : "DO NOTHING"
+         }`,
+      ).run(...args);
+    };
+    // One statement (atomic on its own) up to ROWS_PER_STATEMENT rows; more in one transaction.
+    const parts = chunked(rows);
+    const [only] = parts;
+    if (parts.length === 1 && only) await whenUnlocked(() => insert(only));
+    else await whenUnlocked(() => this.db.transaction(() => parts.forEach(insert)).immediate());
   }
 
   async deleteThread(threadId: string): Promise<void> {
@@ -190,6 +230,19 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 }
 
+/**
+ * Rows per multi-row INSERT: far under SQLite's 32,766 bound variables (8 per write row), and
+ * few statement shapes to prepare (one per row count up to this).
+ */
+const ROWS_PER_STATEMENT = 64;
+
+/** `rows` in consecutive parts of at most {@link ROWS_PER_STATEMENT}. */
+function chunked<T>(rows: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) out.push(rows.slice(i, i + ROWS_PER_STATEMENT));
+  return out;
+}
+
 /** How long a write waits for another connection's lock in all, ms. */
 const LOCK_WAIT_MS = 30_000;
 
@@ -205,8 +258,7 @@ async function whenUnlocked<T>(write: () => T): Promise<T> {
     try {
       return write();
     } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (!(code === "SQLITE_BUSY" || code === "SQLITE_BUSY_SNAPSHOT" || code === "SQLITE_LOCKED") || Date.now() > deadline) throw err;
+      if (!isSqliteBusy(err) || Date.now() > deadline) throw err;
       await new Promise((r) => setTimeout(r, wait));
     }
   }

@@ -1,7 +1,9 @@
 import { Annotation, Command, END, INTERRUPT, interrupt, isInterrupted, START, StateGraph } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
+import { type Checkpoint, JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { createDb } from "./client";
-import { PrismaCheckpointSaver } from "./checkpointer";
+import { INLINE_MAX_BYTES, PrismaCheckpointSaver } from "./checkpointer";
+import { closeCheckpointStores } from "./checkpointer-stores";
 import { createTestDb, type TestDb } from "./test-db";
 
 /**
@@ -82,5 +84,79 @@ describe("PrismaCheckpointSaver durability across restarts", () => {
     const done = await graph.invoke(new Command({ resume: { type: "reject" } }), config);
     expect(done.log).toEqual(["proposed", "decided:reject"]);
     expect(sideEffects).toBe(0);
+  });
+});
+
+/**
+ * Small channel values live in the checkpoint row (INLINE_MAX_BYTES, docs/storage.md "Inline
+ * values"); large ones stay one CheckpointBlob per version; rows written before that (every
+ * value a blob, the row's values empty) read as they did. Each through the driver path and the
+ * Prisma-only path, on the test database (SQLite, or PostgreSQL with TEST_DATABASE_URL).
+ */
+describe.each([
+  { path: "driver", url: (t: TestDb) => t.url },
+  { path: "Prisma", url: () => null },
+])("PrismaCheckpointSaver inline values ($path)", ({ url }) => {
+  let t: TestDb | undefined;
+  afterEach(async () => {
+    await closeCheckpointStores();
+    await t?.cleanup();
+    t = undefined;
+  });
+
+  const serde = new JsonPlusSerializer();
+  const config = (threadId: string, checkpointId?: string) => ({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
+  const checkpointOf = (id: string, values: Record<string, unknown>, versions: Record<string, number>): Checkpoint => ({
+    v: 4,
+    id,
+    ts: new Date(0).toISOString(),
+    channel_values: values,
+    channel_versions: versions,
+    versions_seen: {},
+  });
+
+  it("stores small values in the row and large ones as blobs, once per version", async () => {
+    t = await createTestDb();
+    const saver = new PrismaCheckpointSaver(t.db, { url: url(t) });
+    const big = "b".repeat(INLINE_MAX_BYTES + 1);
+    const first = checkpointOf("1ef0000000000001", { small: "s1", big, count: 1 }, { small: 1, big: 1, count: 1 });
+    await saver.put(config("th"), first, { source: "input", step: -1, parents: {} }, first.channel_versions);
+    const second = checkpointOf("1ef0000000000002", { small: "s2", big, count: 1 }, { small: 2, big: 1, count: 1 });
+    await saver.put(config("th", first.id), second, { source: "loop", step: 0, parents: {} }, { small: 2 });
+    const blobs = await t.db.checkpointBlob.findMany({ where: { threadId: "th" }, select: { channel: true, version: true } });
+    expect(blobs).toEqual([{ channel: "big", version: "1" }]);
+    // A fresh saver (another process) reads both, the unchanged ones too.
+    const reader = new PrismaCheckpointSaver(t.db, { url: url(t) });
+    expect((await reader.getTuple(config("th")))?.checkpoint).toEqual(second);
+    expect((await reader.getTuple(config("th", first.id)))?.checkpoint).toEqual(first);
+    // A put by a saver that knows nothing of the parent carries the unchanged small value too.
+    const third = checkpointOf("1ef0000000000003", { small: "s2", big, count: 2 }, { small: 2, big: 1, count: 2 });
+    await new PrismaCheckpointSaver(t.db, { url: url(t) }).put(config("th", second.id), third, { source: "loop", step: 1, parents: {} }, { count: 2 });
+    expect((await reader.getTuple(config("th")))?.checkpoint).toEqual(third);
+    expect(await t.db.checkpointBlob.count({ where: { threadId: "th" } })).toBe(1);
+  });
+
+  it("reads a checkpoint written before values were inlined: its values from blobs", async () => {
+    t = await createTestDb();
+    const old = checkpointOf("1ef0000000000001", { a: ["x"], n: 3 }, { a: 1, n: 2, gone: 1 });
+    // As the saver wrote rows then: the checkpoint without values, a blob per version ("empty" when none).
+    const [type, bytes] = await serde.dumpsTyped({ ...old, channel_values: {} });
+    const [metadataType, metadata] = await serde.dumpsTyped({ source: "input", step: -1, parents: {} });
+    await t.db.checkpoint.create({
+      data: { threadId: "old", checkpointNs: "", checkpointId: old.id, type, checkpoint: Buffer.from(bytes), metadataType, metadata: Buffer.from(metadata), metadataJson: "{}" },
+    });
+    for (const [channel, version, value] of [["a", "1", ["x"]], ["n", "2", 3], ["gone", "1", undefined]] as const) {
+      const [blobType, blob] = value === undefined ? ["empty", new Uint8Array()] : await serde.dumpsTyped(value);
+      await t.db.checkpointBlob.create({ data: { threadId: "old", checkpointNs: "", channel, version, type: blobType, value: Buffer.from(blob) } });
+    }
+    const saver = new PrismaCheckpointSaver(t.db, { url: url(t) });
+    expect((await saver.getTuple(config("old")))?.checkpoint).toEqual(old);
+    // A child written now keeps reading the unchanged value from the old blob.
+    const child = checkpointOf("1ef0000000000002", { a: ["x"], n: 4 }, { a: 1, n: 3, gone: 1 });
+    await new PrismaCheckpointSaver(t.db, { url: url(t) }).put(config("old", old.id), child, { source: "loop", step: 0, parents: {} }, { n: 3 });
+    expect((await new PrismaCheckpointSaver(t.db, { url: url(t) }).getTuple(config("old")))?.checkpoint).toEqual(child);
+    const listed = [];
+    for await (const tuple of saver.list(config("old"))) listed.push(tuple.checkpoint);
+    expect(listed).toEqual([child, old]);
   });
 });

@@ -41,6 +41,80 @@ export interface PrismaCheckpointSaverOptions {
   serde?: SerializerProtocol;
 }
 
+/**
+ * The largest serialized channel value (bytes) stored inline, in the checkpoint row itself,
+ * rather than as a `CheckpointBlob` row (docs/storage.md "Inline values"). Small values are
+ * written again with every checkpoint, but a put is then one row and a read needs no blob
+ * lookup; larger ones stay one blob per version, written once and shared by every checkpoint
+ * that names that version. Only values the serde writes as "json" are inlined.
+ */
+export const INLINE_MAX_BYTES = 1024;
+
+/**
+ * Key of the stored checkpoint (never of the checkpoint the saver returns) listing the
+ * channels whose value is a blob; the others with a version are inline or empty. A row
+ * without it was written before values were inlined: every value is a blob.
+ */
+const BLOB_CHANNELS = "blob_channels";
+
+/** A checkpoint as serialized into the row: its inline values, and which channels are blobs. */
+type StoredCheckpointObject = Omit<Checkpoint, "channel_values"> & {
+  channel_values: Record<string, unknown>;
+  [BLOB_CHANNELS]?: string[];
+};
+
+/** Where a stored checkpoint's values are: channel -> version, inline or as blobs. */
+interface KnownCheckpoint {
+  checkpointId: string;
+  inline: Record<string, string>;
+  blobs: Record<string, string>;
+}
+
+/** Checkpoints a saver remembers (one per thread and namespace, the least recent dropped first). */
+const KNOWN_CHECKPOINTS_MAX = 256;
+
+/** Where the values of a stored checkpoint object are; a row without a blob list has every value in blobs. */
+function knownOf(checkpointId: string, stored: StoredCheckpointObject): KnownCheckpoint {
+  const versions = versionStrings(stored.channel_versions);
+  const list = stored[BLOB_CHANNELS];
+  const inline: Record<string, string> = {};
+  const blobs: Record<string, string> = {};
+  for (const [channel, version] of Object.entries(versions)) {
+    if (Array.isArray(list) && Object.hasOwn(stored.channel_values ?? {}, channel)) inline[channel] = version;
+    else if (!Array.isArray(list) || list.includes(channel)) blobs[channel] = version;
+  }
+  return { checkpointId, inline, blobs };
+}
+
+/**
+ * What is left of `budget` (bytes) after the JSON of `value`, counted without serializing it
+ * and never under its real size: null, booleans, numbers (at most 24 characters), strings (as
+ * if each character took a 6-byte `\uXXXX` escape), and plain arrays and objects of those;
+ * -1 when over budget or for any other value (the serde may write those differently), which
+ * the caller then serializes to know.
+ */
+function jsonBudgetLeft(value: unknown, budget: number): number {
+  if (budget < 0) return -1;
+  if (value === null || typeof value === "boolean") return budget - 5;
+  if (typeof value === "number") return budget - 24;
+  if (typeof value === "string") return budget - (value.length * 6 + 2);
+  if (typeof value !== "object") return -1;
+  let left = budget - 2;
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      left = jsonBudgetLeft(item, left - 1);
+      if (left < 0) return -1;
+    }
+    return left;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return -1;
+  for (const [key, item] of Object.entries(value)) {
+    left = jsonBudgetLeft(item, left - (key.length * 6 + 3));
+    if (left < 0) return -1;
+  }
+  return left;
+}
+
 /** A JSON copy of the metadata for SQL filters ("{}" when it cannot be written as JSON). */
 function metadataJsonOf(value: unknown): string {
   try {
@@ -72,12 +146,14 @@ function dedupe(rows: WriteRow[], replace: boolean): WriteRow[] {
 
 /**
  * LangGraph checkpointer over the Prisma models Checkpoint, CheckpointBlob and
- * CheckpointWrite (SPEC.md 5), on SQLite or PostgreSQL. Checkpoints are stored without
- * their channel values; each changed channel value is one CheckpointBlob row per version
- * (LangGraph `newVersions`), as in the official PostgresSaver; everything is serialized
- * with the saver's serde (`dumpsTyped` / `loadsTyped`). The hot path talks to the driver
- * directly (lib/db/checkpointer-sqlite.ts, lib/db/checkpointer-pg.ts); other code reads the
- * same tables through Prisma. Checked by the official conformance suite
+ * CheckpointWrite (SPEC.md 5), on SQLite or PostgreSQL. A checkpoint row carries its small
+ * channel values inline (up to {@link INLINE_MAX_BYTES} each, docs/storage.md "Inline
+ * values"), so most puts are one row and most reads one statement, as in SqliteSaver; each
+ * larger value is one CheckpointBlob row per version (LangGraph `newVersions`), written once
+ * and shared by the checkpoints that name it, as in the official PostgresSaver. Everything is
+ * serialized with the saver's serde (`dumpsTyped` / `loadsTyped`). The hot path talks to the
+ * driver directly (lib/db/checkpointer-sqlite.ts, lib/db/checkpointer-pg.ts); other code reads
+ * the same tables through Prisma. Checked by the official conformance suite
  * (@langchain/langgraph-checkpoint-validation) on both databases, with and without the
  * cache, and measured against the official savers by `npm run bench:checkpointer`.
  */
@@ -86,6 +162,8 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
   private readonly url: string | undefined;
   private readonly cache: LatestCheckpointCache | undefined;
   private fallback: PrismaCheckpointStore | undefined;
+  /** Where the values of the checkpoint this saver last wrote or read are, per thread and namespace. */
+  private readonly known = new Map<string, KnownCheckpoint>();
 
   /**
    * @param db a Prisma client whose schema has the checkpoint models; used for the database
@@ -148,12 +226,15 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
       limit: limit ? Number.parseInt(String(limit), 10) : undefined,
       filter: Object.keys(wanted).length ? wanted : undefined,
     });
-    for (const stored of rows) yield (await this.toTuple(stored)).tuple;
+    for (const stored of rows) yield (await this.toTuple(stored, false)).tuple;
   }
 
   /**
-   * Stores a checkpoint (insert or replace) as a child of `config`'s checkpoint id, with
-   * one blob per channel of `newVersions` (all of `checkpoint.channel_versions` if absent).
+   * Stores a checkpoint (insert or replace) as a child of `config`'s checkpoint id: its small
+   * values in the row, a blob per large value of `newVersions` (all of
+   * `checkpoint.channel_versions` if absent), atomically (one statement, or one transaction
+   * with the blobs). Reads the parent's row once when this saver has not just written or read
+   * it, to know which unchanged values it holds inline.
    * @returns the config naming the stored checkpoint.
    * @throws Error when `config.configurable.thread_id` is missing.
    */
@@ -170,16 +251,16 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     if (!threadId) throw new Error(`Missing "thread_id" field in passed "config.configurable".`);
     const { channel_values: values, ...rest } = copyCheckpoint(checkpoint);
     const changed = newVersions ?? checkpoint.channel_versions;
-    const [blobs, [type, serialized], [metadataType, serializedMetadata]] = await Promise.all([
-      Promise.all(
-        Object.entries(changed).map(async ([channel, version]): Promise<BlobRow> => {
-          const [type, value] = Object.hasOwn(values, channel)
-            ? await this.serde.dumpsTyped(values[channel])
-            : ["empty", new Uint8Array()];
-          return { channel, version: String(version), type, value };
-        }),
-      ),
-      this.serde.dumpsTyped({ ...rest, channel_values: {} }),
+    const parent = parentCheckpointId ? await this.knownCheckpoint(String(threadId), checkpointNs, parentCheckpointId) : undefined;
+    const { inline, blobs, blobChannels, inlineVersions, blobVersions } = await this.splitValues(
+      values,
+      checkpoint.channel_versions,
+      changed,
+      parent,
+    );
+    const stored: StoredCheckpointObject = { ...rest, channel_values: inline, [BLOB_CHANNELS]: blobChannels };
+    const [[type, serialized], [metadataType, serializedMetadata]] = await Promise.all([
+      this.serde.dumpsTyped(stored),
       this.serde.dumpsTyped(metadata),
     ]);
     const row: CheckpointRow = {
@@ -194,7 +275,8 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
       metadataJson: metadataJsonOf(metadata),
     };
     await this.store().put(row, blobs, row.threadId, checkpointNs);
-    this.cache?.afterPut(row, blobs, versionStrings(checkpoint.channel_versions));
+    this.remember(row.threadId, checkpointNs, { checkpointId: checkpoint.id, inline: inlineVersions, blobs: blobVersions });
+    this.cache?.afterPut(row, blobs, blobVersions);
     return { configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: checkpoint.id } };
   }
 
@@ -231,6 +313,93 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     this.cache?.afterWrites(unique, replace);
   }
 
+  /**
+   * Splits a checkpoint's channel values (those with a version) into inline values and blob
+   * channels, keeping LangGraph's rule that a checkpoint stores only the values of `changed`
+   * (the others were stored by the checkpoint that changed them, and are read from there):
+   * - a changed value is inline when the serde writes it as "json" within
+   *   {@link INLINE_MAX_BYTES}, else a blob row of its version;
+   * - an unchanged value is inline when it is inline at the same version in the parent
+   *   (`parent`, copied forward so that a read needs no other row), else a blob channel (its
+   *   blob, if any was ever written, is the version's).
+   */
+  private async splitValues(
+    values: Record<string, unknown>,
+    versions: ChannelVersions,
+    changed: ChannelVersions,
+    parent: KnownCheckpoint | undefined,
+  ): Promise<{
+    inline: Record<string, unknown>;
+    blobs: BlobRow[];
+    blobChannels: string[];
+    /** channel -> version of the inline values */
+    inlineVersions: Record<string, string>;
+    /** channel -> version of the blob channels */
+    blobVersions: Record<string, string>;
+  }> {
+    const inline: Record<string, unknown> = {};
+    const blobs: BlobRow[] = [];
+    const blobChannels: string[] = [];
+    const inlineVersions: Record<string, string> = {};
+    const blobVersions: Record<string, string> = {};
+    await Promise.all(
+      Object.keys(versions).map(async (channel) => {
+        const version = String(versions[channel]);
+        const has = Object.hasOwn(values, channel);
+        if (!Object.hasOwn(changed, channel)) {
+          if (has && parent?.inline[channel] === version) inline[channel] = values[channel];
+          else blobChannels.push(channel);
+          return;
+        }
+        // Changed but without a value (an emptied channel): nothing to store, nothing to read.
+        if (!has) return;
+        if (jsonBudgetLeft(values[channel], INLINE_MAX_BYTES) >= 0) {
+          inline[channel] = values[channel];
+          return;
+        }
+        const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
+        if (type === "json" && bytes.byteLength <= INLINE_MAX_BYTES) inline[channel] = values[channel];
+        else {
+          blobChannels.push(channel);
+          blobs.push({ channel, version, type, value: bytes });
+        }
+      }),
+    );
+    for (const c of Object.keys(inline)) inlineVersions[c] = String(versions[c]);
+    for (const c of blobChannels) blobVersions[c] = String(versions[c]);
+    return { inline, blobs, blobChannels, inlineVersions, blobVersions };
+  }
+
+  /** Records where a checkpoint's values are, as the latest this saver knows of its thread and namespace. */
+  private remember(threadId: string, checkpointNs: string, known: KnownCheckpoint): void {
+    const key = `${threadId}\u0000${checkpointNs}`;
+    this.known.delete(key);
+    this.known.set(key, known);
+    if (this.known.size > KNOWN_CHECKPOINTS_MAX) {
+      const oldest = this.known.keys().next().value;
+      if (oldest !== undefined) this.known.delete(oldest);
+    }
+  }
+
+  /**
+   * Where the values of checkpoint `checkpointId` are: from what this saver last wrote or read
+   * of the thread, else from the stored row (its channel versions and blob list only, no
+   * values decoded); `undefined` when there is no such checkpoint.
+   */
+  private async knownCheckpoint(threadId: string, checkpointNs: string, checkpointId: string): Promise<KnownCheckpoint | undefined> {
+    const hit = this.known.get(`${threadId}\u0000${checkpointNs}`);
+    if (hit?.checkpointId === checkpointId) return hit;
+    const stored = await this.store().get(threadId, checkpointNs, checkpointId);
+    if (!stored) return undefined;
+    const { row } = stored;
+    const parsed = (
+      row.type === "json"
+        ? JSON.parse(typeof row.checkpoint === "string" ? row.checkpoint : new TextDecoder().decode(row.checkpoint))
+        : await this.serde.loadsTyped(row.type, row.checkpoint)
+    ) as StoredCheckpointObject;
+    return knownOf(checkpointId, parsed);
+  }
+
   /** Deletes every checkpoint, blob and pending write of a thread. */
   async deleteThread(threadId: string): Promise<void> {
     await this.store().deleteThread(threadId);
@@ -239,35 +408,53 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
 
   /**
    * Deserializes a stored checkpoint; reads its blobs when the store did not.
+   * @param remember record where its values are, for a put that names it as parent (a
+   *   getTuple; a list would only churn the record).
    * @returns the tuple and the blob rows it was built from.
    */
-  private async toTuple(stored: StoredCheckpoint): Promise<{ tuple: CheckpointTuple; blobs: BlobRow[] }> {
+  private async toTuple(stored: StoredCheckpoint, remember = true): Promise<{ tuple: CheckpointTuple; blobs: BlobRow[] }> {
     const { row } = stored;
-    const [checkpoint, metadata, pendingWrites] = await Promise.all([
-      this.serde.loadsTyped(row.type, row.checkpoint) as Promise<Checkpoint>,
+    const [loaded, metadata, pendingWrites] = await Promise.all([
+      this.serde.loadsTyped(row.type, row.checkpoint) as Promise<StoredCheckpointObject>,
       this.serde.loadsTyped(row.metadataType, row.metadata) as Promise<CheckpointMetadata>,
-      Promise.all(
-        stored.writes.map(
-          async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite,
-        ),
-      ),
+      stored.writes.length === 0
+        ? []
+        : Promise.all(
+            stored.writes.map(
+              async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite,
+            ),
+          ),
     ]);
-    const versions = versionStrings(checkpoint.channel_versions);
-    let blobs = stored.blobs ?? [];
+    const versions = versionStrings(loaded.channel_versions);
+    if (remember) this.remember(row.threadId, row.checkpointNs, knownOf(row.checkpointId, loaded));
+    const blobChannels = loaded[BLOB_CHANNELS];
+    delete loaded[BLOB_CHANNELS];
+    const checkpoint = loaded as Checkpoint;
+    // The blob versions this checkpoint names: those of its blob channels, or, in a row written
+    // before values were inlined (no list), every version.
+    let wanted = versions;
+    let values: Record<string, unknown> = {};
+    if (Array.isArray(blobChannels)) {
+      values = loaded.channel_values ?? {};
+      wanted = {};
+      for (const c of blobChannels) if (versions[c] !== undefined) wanted[c] = versions[c];
+    }
+    let blobs = (stored.blobs ?? []).filter((b) => wanted[b.channel] === b.version);
     // Versions the store's read did not bring (not JSON, or a version it could not match by
     // text) are read by name.
-    const missing = Object.entries(versions).filter(([c, v]) => !blobs.some((b) => b.channel === c && b.version === v));
+    const missing = Object.entries(wanted).filter(([c, v]) => !blobs.some((b) => b.channel === c && b.version === v));
     if (missing.length) {
       blobs = blobs.concat(await this.store().blobs(row.threadId, row.checkpointNs, Object.fromEntries(missing)));
     }
-    const values: Record<string, unknown> = {};
-    await Promise.all(
-      blobs.map(async (blob) => {
-        if (blob.type !== "empty" && versions[blob.channel] === blob.version) {
-          values[blob.channel] = await this.serde.loadsTyped(blob.type, blob.value);
-        }
-      }),
-    );
+    if (blobs.length) {
+      await Promise.all(
+        blobs.map(async (blob) => {
+          if (blob.type !== "empty" && wanted[blob.channel] === blob.version) {
+            values[blob.channel] = await this.serde.loadsTyped(blob.type, blob.value);
+          }
+        }),
+      );
+    }
     checkpoint.channel_values = values;
     if (checkpoint.v < 4 && row.parentCheckpointId != null) await this.migratePendingSends(checkpoint, row);
     const base = { thread_id: row.threadId, checkpoint_ns: row.checkpointNs };

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { claimLease, HEARTBEAT_MS, LEASE_TTL_MS, releaseLease, renewLease } from "../db/lease";
 import { type CrashHook, type CrashPoint, WorkerKilled } from "./crash-points";
 import { CANCEL_REQUESTED, RunCancelled } from "./run-cancel";
-import { prismaErrorCode } from "../db/prisma-error-code";
+import { isSqliteBusy, prismaErrorCode } from "../db/prisma-error-code";
 import { endWaitingRuns } from "../db/waiting-runs";
 import { type StructuredError, structuredError } from "../errors";
 import { publish, subscribe, type TraceIds } from "../events/bus";
@@ -315,11 +315,6 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
  * with a fresh one, and a write SQLite refused as busy is tried again, so no event is lost
  * and no run fails on a transient lock.
  */
-/** True for SQLite's "database is locked" (SQLITE_BUSY) as Prisma's driver adapter reports it. */
-function isSqliteBusy(err: unknown): boolean {
-  return err instanceof Error && /database is locked|SQLITE_BUSY/.test(err.message);
-}
-
 function eventStore(db: Db, threadId: string, runId: string, onStored: ExecuteJobOptions["onStored"]) {
   let seq: number | null = null;
   /**
