@@ -36,10 +36,13 @@ export interface RunContext {
 export async function runContext(db: Db, thread: CheckedThread, overrides: RunDepsOverrides = {}, opts: { leased?: boolean } = {}): Promise<RunContext> {
   const { doc, graph } = flowGraph(db, thread.flowVersion.document);
   const now = overrides.now ?? Date.now;
-  const role = await roleIn(db, thread.userId, thread.flow.workspaceId);
-  const resolveModel = overrides.resolveModel ?? (await userModelResolver(db, thread.userId));
   const toolNames = doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : []));
-  const registry = overrides.registry ?? (await workspaceToolRegistry(db, thread.flow.workspaceId, toolNames));
+  // Three independent reads: side by side (on PostgreSQL, three connections of the pool).
+  const [role, resolveModel, registry] = await Promise.all([
+    roleIn(db, thread.userId, thread.flow.workspaceId),
+    overrides.resolveModel ?? userModelResolver(db, thread.userId),
+    overrides.registry ?? workspaceToolRegistry(db, thread.flow.workspaceId, toolNames),
+  ]);
   const deps = { ...createEngineDeps({ db, doc, permission: role ? permissionOf(role) : "user", workspaceId: thread.flow.workspaceId, ...overrides, resolveModel, registry }), invokedAt: now() };
   // A worker holding the thread's lease is its only writer: it may keep the latest checkpoint
   // in memory (docs/durability.md#the-lease); anyone else reads the database.
