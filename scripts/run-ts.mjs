@@ -11,6 +11,9 @@ if (!file) {
   console.error("usage: node scripts/run-ts.mjs FILE.ts");
   process.exit(2);
 }
+// Benchmarks log at `warn` unless asked (LOG_LEVEL=info npm run bench:…): a line per tool
+// call would bury their figures.
+if (path.relative(fileURLToPath(new URL("../bench/", import.meta.url)), path.resolve(file)).split(path.sep)[0] !== "..") process.env.LOG_LEVEL ??= "warn";
 const empty = fileURLToPath(new URL("../node_modules/server-only/empty.js", import.meta.url));
 const jiti = createJiti(import.meta.url, { alias: { "server-only": empty } });
 await jiti.import(path.resolve(file));

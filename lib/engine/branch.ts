@@ -32,9 +32,17 @@ export function mirror(branch: StepBranch): GraphUpdate {
   return { branches: { [branch.step_id]: branch } };
 }
 
-/** Sends the branch on to its next node (LangGraph `Send`: the payload is the node's input). */
+/**
+ * Sends the branch on to its next node (LangGraph `Send`: the payload is the node's input).
+ * The payload is stored twice per super-step (the task's pending write, then the tasks
+ * channel), so it carries the whole plan only where a node reads it: the Executor's first
+ * turn of a try (the step's context: the results of the steps it depends on, the step count).
+ * Every other hop carries the plan with the branch's own step alone (docs/architecture.md#state-and-channels).
+ */
 export function sendBranch(node: BranchNode, task: BranchTask, branch: StepBranch): Send {
-  return new Send(node, { ...task, branch } satisfies BranchTask);
+  const whole = node === "executor" && branch.executor_messages.length === 0;
+  const plan = whole ? task.plan : { ...task.plan, steps: task.plan.steps.filter((s) => s.id === branch.step_id) };
+  return new Send(node, { ...task, plan, branch } satisfies BranchTask);
 }
 
 /** The plan step a branch works on. */

@@ -1,4 +1,4 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { BaseCheckpointSaver, LangGraphRunnableConfig } from "@langchain/langgraph";
 import { type Command, END, START, StateGraph } from "@langchain/langgraph";
 import type { EngineDeps } from "./deps";
 import { approvalHandlerNode } from "./nodes/approval-handler";
@@ -27,24 +27,30 @@ import { GraphState } from "./state";
  * AwaitApproval (interrupt) -> ApprovalHandler -> {Tools | Supervisor | AwaitApproval}
  * Tools -> Interpreter -> Supervisor; Finalizer -> END, or (a question, interrupt) -> Planner
  */
-export function buildGraph(deps: EngineDeps, checkpointer: BaseCheckpointSaver) {
+export function buildGraph(deps: EngineDeps | DepsOf, checkpointer: BaseCheckpointSaver) {
   // Branch nodes take a BranchTask (the Send payload), not the graph state.
   const branch = (fn: unknown) => fn as (state: typeof GraphState.State) => Promise<Command>;
+  // A node made of the run's services: fixed ones, or those the run's config carries (a cached graph).
+  const bind = <A, R>(make: (d: EngineDeps) => (arg: A, config?: LangGraphRunnableConfig) => R) =>
+    typeof deps === "function" ? (arg: A, config?: LangGraphRunnableConfig): R => make(deps(config))(arg, config) : make(deps);
   return new StateGraph(GraphState)
-    .addNode("router", routerNode(deps), { ends: ["approval_handler", "await_approval", "supervisor", "finalizer", "planner"] })
-    .addNode("planner", plannerNode(deps))
-    .addNode("supervisor", supervisorNode(deps), { ends: ["executor", "await_approval", "finalizer", "planner"] })
-    .addNode("executor", branch(executorNode(deps)), { ends: ["risk_gate", "supervisor"] })
-    .addNode("risk_gate", branch(riskGateNode(deps)), { ends: ["tools", "await_approval", "interpreter"] })
+    .addNode("router", bind(routerNode), { ends: ["approval_handler", "await_approval", "supervisor", "finalizer", "planner"] })
+    .addNode("planner", bind(plannerNode))
+    .addNode("supervisor", bind(supervisorNode), { ends: ["executor", "await_approval", "finalizer", "planner"] })
+    .addNode("executor", branch(bind(executorNode)), { ends: ["risk_gate", "supervisor"] })
+    .addNode("risk_gate", branch(bind(riskGateNode)), { ends: ["tools", "await_approval", "interpreter"] })
     .addNode("await_approval", branch(awaitApprovalNode()), { ends: ["approval_handler"] })
-    .addNode("approval_handler", branch(approvalHandlerNode(deps)), { ends: ["tools", "supervisor", "await_approval", "risk_gate"] })
-    .addNode("tools", branch(toolsNode(deps)), { ends: ["interpreter"] })
+    .addNode("approval_handler", branch(bind(approvalHandlerNode)), { ends: ["tools", "supervisor", "await_approval", "risk_gate"] })
+    .addNode("tools", branch(bind(toolsNode)), { ends: ["interpreter"] })
     .addNode("interpreter", branch(interpreterNode()), { ends: ["supervisor"] })
-    .addNode("finalizer", finalizerNode(deps), { ends: [END, "planner"] })
+    .addNode("finalizer", bind(finalizerNode), { ends: [END, "planner"] })
     .addEdge(START, "router")
     .addEdge("planner", "supervisor")
     .compile({ checkpointer });
 }
+
+/** The services of the run a config belongs to (a graph compiled once, shared by runs: lib/engine/graph-cache.ts). */
+export type DepsOf = (config?: LangGraphRunnableConfig) => EngineDeps;
 
 /** The compiled graph type. */
 export type PhylacteryGraph = ReturnType<typeof buildGraph>;

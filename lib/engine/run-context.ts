@@ -2,12 +2,13 @@ import "server-only";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
 import { permissionOf, roleIn, type threadAccess } from "../db/workspaces";
-import { FlowDocument } from "../flow/schema";
+import type { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
 import type { EngineDeps } from "./deps";
 import { createEngineDeps, type EngineDepsOptions } from "./engine-deps";
-import { buildGraph } from "./graph";
+import type { PhylacteryGraph } from "./graph";
+import { flowGraph, runConfig } from "./graph-cache";
 
 /** A thread with its flow and pinned flow version, as the run checks found it. */
 export type CheckedThread = Awaited<ReturnType<typeof threadAccess>>["thread"];
@@ -19,9 +20,10 @@ export type RunDepsOverrides = Omit<EngineDepsOptions, "db" | "doc">;
 export interface RunContext {
   doc: FlowDocument;
   deps: EngineDeps & { invokedAt: number };
-  graph: ReturnType<typeof buildGraph>;
-  /** LangGraph config naming the thread: `{ configurable: { thread_id } }`. */
-  config: { configurable: { thread_id: string } };
+  /** The flow version's graph, compiled once (lib/engine/graph-cache.ts). */
+  graph: PhylacteryGraph;
+  /** LangGraph config naming the thread and carrying the run's services: `{ configurable: { thread_id, … } }` (see runConfig). */
+  config: ReturnType<typeof runConfig>;
 }
 
 /**
@@ -32,15 +34,18 @@ export interface RunContext {
  * the context's whole life (a worker executing the run).
  */
 export async function runContext(db: Db, thread: CheckedThread, overrides: RunDepsOverrides = {}, opts: { leased?: boolean } = {}): Promise<RunContext> {
-  const doc = FlowDocument.parse(JSON.parse(thread.flowVersion.document));
+  const { doc, graph } = flowGraph(db, thread.flowVersion.document);
   const now = overrides.now ?? Date.now;
-  const role = await roleIn(db, thread.userId, thread.flow.workspaceId);
-  const resolveModel = overrides.resolveModel ?? (await userModelResolver(db, thread.userId));
   const toolNames = doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : []));
-  const registry = overrides.registry ?? (await workspaceToolRegistry(db, thread.flow.workspaceId, toolNames));
+  // Three independent reads: side by side (on PostgreSQL, three connections of the pool).
+  const [role, resolveModel, registry] = await Promise.all([
+    roleIn(db, thread.userId, thread.flow.workspaceId),
+    overrides.resolveModel ?? userModelResolver(db, thread.userId),
+    overrides.registry ?? workspaceToolRegistry(db, thread.flow.workspaceId, toolNames),
+  ]);
   const deps = { ...createEngineDeps({ db, doc, permission: role ? permissionOf(role) : "user", workspaceId: thread.flow.workspaceId, ...overrides, resolveModel, registry }), invokedAt: now() };
   // A worker holding the thread's lease is its only writer: it may keep the latest checkpoint
   // in memory (docs/durability.md#the-lease); anyone else reads the database.
-  const graph = buildGraph(deps, new PrismaCheckpointSaver(db, { cacheLatest: opts.leased === true }));
-  return { doc, deps, graph, config: { configurable: { thread_id: thread.id } } };
+  const saver = opts.leased === true ? new PrismaCheckpointSaver(db, { cacheLatest: true }) : undefined;
+  return { doc, deps, graph, config: runConfig(thread.id, deps, saver) };
 }

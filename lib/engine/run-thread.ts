@@ -10,6 +10,7 @@ import { env } from "../env";
 import { newTraceId } from "../events/bus";
 import { approvalSecret } from "./engine-deps";
 import { checkRun, runInProgress } from "./run-checks";
+import { readRunState } from "./read-state";
 import { type RunDepsOverrides, runContext } from "./run-context";
 import { executeJob, type JobOutcome } from "./run-execute";
 import { type RunInput, resolveRunInput } from "./run-input";
@@ -55,8 +56,11 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
   const now = opts.deps?.now ?? Date.now;
   const thread = await checkRun(db, threadId, userId, opts.input, now);
   await admit(db, thread.userId);
-  const ctx = await runContext(db, thread, opts.deps);
-  const snapshot = await ctx.graph.getState(ctx.config);
+  // The state through the version's cached graph, no models or tools; a decision that changes
+  // a call's arguments decides the edited call on the run's real services.
+  const { ctx: read, snapshot } = await readRunState(db, thread, now);
+  const edits = opts.input.kind === "decision" && (opts.input.decision === "edit" || opts.input.decision === "revise");
+  const ctx = edits ? await runContext(db, thread, opts.deps) : read;
   const startCheckpointId = (snapshot.config.configurable?.checkpoint_id as string | undefined) ?? null;
   const secret = opts.deps?.approvalSecret ?? approvalSecret();
   // Before anything stores the input (the job, the checkpoints, the events): no live token

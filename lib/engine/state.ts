@@ -249,10 +249,11 @@ export type Lifecycle =
   | "FAILED";
 
 /**
- * The state keeps the last 100 audit records (every checkpoint stores them again); the
- * complete trail is in the AuditEntry table.
+ * The state keeps the last 20 audit records: every checkpoint that follows an audited
+ * node stores them again, so the window is what each tool call pays in serialisation
+ * (docs/architecture.md#state-and-channels); the complete trail is in the AuditEntry table.
  */
-export const AUDIT_IN_STATE = 100;
+export const AUDIT_IN_STATE = 20;
 
 const replace = <T>(init: () => T) => Annotation<T>({ reducer: (_a: T, b: T) => b, default: init });
 const append = <T>() => Annotation<T[]>({ reducer: (a: T[], b: T[]) => a.concat(b), default: () => [] });

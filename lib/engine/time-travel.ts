@@ -1,15 +1,12 @@
 import "server-only";
 import type { StateSnapshot } from "@langchain/langgraph";
-import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
 import { threadAccess } from "../db/workspaces";
 import { AppError } from "../errors";
-import { compileFlowSpec, type FlowSpec } from "../flow/compile";
-import { FlowDocument } from "../flow/schema";
-import { isSideEffectTool } from "../tools/registry";
-import type { EngineDeps } from "./deps";
 import { stepView } from "./emit";
-import { buildGraph, type PhylacteryGraph } from "./graph";
+import type { PhylacteryGraph } from "./graph";
+import { flowGraph } from "./graph-cache";
+import type { FlowSpec } from "../flow/compile";
 import { redactSecrets, type StateSummary, summarizeState } from "./safe-state";
 import type { GraphStateValue } from "./state";
 import type { RunDataTypes } from "./ui-parts";
@@ -67,32 +64,15 @@ export interface ListOptions {
   before?: string;
 }
 
-const refuse = (): never => {
-  throw new AppError("internal", "read_only_graph", "This graph only reads checkpoints; its nodes never run.");
-};
-
 /**
  * The compiled graph of a flow version, for reading checkpoints (`next` and `tasks` need the
- * graph's channels and nodes). Its services refuse every call: nothing runs through it.
+ * graph's channels and nodes), from the cache of compiled flow versions
+ * (lib/engine/graph-cache.ts): its services refuse every call, nothing runs through it.
  * @throws AppError unprocessable when the flow document no longer compiles.
  */
 export function historyGraph(db: Db, document: string): { graph: PhylacteryGraph; flow: FlowSpec } {
-  const doc = FlowDocument.parse(JSON.parse(document));
-  // Nothing runs here, so every tool the version names counts as known (MCP tools included;
-  // their servers need not be reachable to read history). Unknown ones stay side-effecting.
-  const flow = compileFlowSpec(doc, { known: () => true, sideEffect: isSideEffectTool });
-  const deps: EngineDeps = {
-    flow,
-    permission: "user",
-    resolveModel: refuse,
-    tools: { describe: () => undefined, run: refuse },
-    approvals: { create: refuse, consume: refuse, reject: refuse },
-    blobs: { put: refuse, read: refuse },
-    executions: { begin: refuse, finish: refuse, decide: refuse, get: refuse },
-    audit: refuse,
-    now: Date.now,
-  };
-  return { graph: buildGraph(deps, new PrismaCheckpointSaver(db)), flow };
+  const { graph, flow } = flowGraph(db, document);
+  return { graph, flow };
 }
 
 /** The checkpoint id a config names, or null. */

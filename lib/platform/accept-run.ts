@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { createThread } from "../db/threads";
 import { threadAccess } from "../db/workspaces";
 import { approvalSecret } from "../engine/engine-deps";
-import { runContext } from "../engine/run-context";
+import { readRunState } from "../engine/read-state";
 import { pendingQuestion } from "../engine/run-input";
 import { waitingCalls } from "../engine/run-decision";
 import { waitingOutcomes } from "../engine/run-outcome";
@@ -25,8 +25,8 @@ export const CLIENT_THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** What the thread's latest state waits on, by interrupt id, and the caller's role. @throws AppError not_found for a thread the user may not see. */
 export async function waitingOf(db: Db, threadId: string, userId: string): Promise<WaitingInterrupts> {
   const { thread, role } = await threadAccess(db, userId, threadId);
-  const ctx = await runContext(db, thread);
-  const snapshot = await ctx.graph.getState(ctx.config);
+  // Read-only: the version's cached graph, no models or tools (lib/engine/read-state.ts).
+  const { snapshot } = await readRunState(db, thread);
   const question = pendingQuestion(snapshot);
   return {
     approvals: waitingCalls(snapshot).map((w) => ({ id: w.id, approvalId: w.request.approval_id })),

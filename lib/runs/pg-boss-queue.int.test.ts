@@ -36,3 +36,35 @@ describe.runIf(pg)("the pg-boss run queue started by many processes at once", ()
     expect(seen.sort()).toEqual(["job-0", "job-1", "job-2"]);
   });
 });
+
+/**
+ * Approve -> tool starts (docs/durability.md#runs-are-jobs): a dispatched job reaches an idle
+ * slot of another process through NOTIFY, not the next poll. The slots here poll once a
+ * minute, so only the wake-up can deliver the job within the test's time.
+ */
+describe.runIf(pg)("a dispatch wakes idle run slots through LISTEN/NOTIFY", () => {
+  let database: TestDatabase | null = null;
+  let queues: RunQueue[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(queues.map((q) => q.stop()));
+    queues = [];
+    await database?.drop();
+    database = null;
+  });
+
+  it("a job dispatched by one process is handled by another's idle slot without waiting for its poll", { timeout: 60_000 }, async () => {
+    database = await createTestDatabase();
+    const worker = pgBossQueue(database.url, { pollSeconds: 60 });
+    const web = pgBossQueue(database.url, { pollSeconds: 60 });
+    queues = [worker, web];
+    const seen: string[] = [];
+    await worker.consume(async (jobId) => void seen.push(jobId), 2);
+    // pg-boss's first poll happens as the slot starts: let it pass, so only a wake-up is left.
+    await new Promise((r) => setTimeout(r, 1_000));
+    await web.dispatch("job-woken");
+    const deadline = Date.now() + 20_000;
+    while (seen.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(seen).toEqual(["job-woken"]);
+  });
+});
+

@@ -4,8 +4,11 @@ import { structuredError } from "../../errors";
 import { newBranch, sendBranch } from "../branch";
 import type { EngineDeps } from "../deps";
 import { emit, emitPlan, emitStep, iso } from "../emit";
-import { finishedPlanStatus, NOT_DONE, reviewVerdict } from "../outcomes";
+import { finishedPlanStatus } from "../outcomes";
 import type { BranchTask, GraphStateValue, GraphUpdate, Handoff, Plan, PlanStep, StepBranch } from "../state";
+import { failedCall, joinBranch, readySteps, unreachableSteps } from "../step-rules";
+
+export { MAX_REVISIONS } from "../step-rules";
 
 /**
  * Supervisor (docs/architecture.md#nodes). The only node besides the Interpreter that changes step state,
@@ -62,72 +65,78 @@ export function supervisorNode(deps: EngineDeps) {
 
     let ask: PlanStep | null = null;
     const isHuman = (step: PlanStep) => deps.flow.humanInputs.some((h) => h.id === step.agent_id);
+    const join = { steps, isHuman, humanAnswer: state.human_answer, redispatchAwaiting: state.redispatch_awaiting, stoppingError: Boolean(state.error) };
     for (const step of steps.filter((s) => s.status === "in_progress")) {
       const b = state.branches[step.id];
-      if (!b && isHuman(step)) {
-        // A Human input step: the user's answer is its result; without one, ask (again).
-        if (state.human_answer?.step_id === step.id) {
-          Object.assign(step, { status: "completed", result: state.human_answer.text, error: null, ended_at: now });
+      const verdict = joinBranch(step, b, join);
+      switch (verdict.kind) {
+        case "answered":
+          // A Human input step: the user's answer is its result.
+          Object.assign(step, { status: "completed", result: verdict.text, error: null, ended_at: now });
           emitStep(config, deps.flow, step, "plan_step_completed");
-        } else {
+          break;
+        case "ask":
           ask = step;
-        }
-      } else if (!b) {
-        pending.push({ node: "executor", branch: newBranch(step.id, identityOf(deps, step)) });
-      } else if (b.phase === "returned") {
-        pending.push({ node: "executor", branch: { ...b, phase: "running" } });
-      } else if (b.phase === "awaiting_approval") {
-        // A new message dropped the suspended task: suspend the branch again (same challenge).
-        if (state.redispatch_awaiting) pending.push({ node: "await_approval", branch: b });
-      } else if (b.phase === "done" && b.output) {
-        // The step is settled here: keep its outcome, drop its working conversation so the
-        // state (and every checkpoint after this one) stays small.
-        branchUpdates[step.id] = { ...b, executor_messages: [], tool_history: [], last_tool_result: null };
-        // Short-term memory (docs/architecture.md#memory): each settled attempt of a step, once (keyed by try).
-        await deps.memory?.append(state.thread_id, {
-          key: `step:${step.id}:${step.tries}`,
-          agentId: b.agent.id,
-          action: `step ${step.index + 1}: ${step.task}`,
-          result: b.output.ok ? b.output.text : `failed: ${b.output.text}`,
-          stepId: step.id,
-        });
-        if (b.output.ok) {
-          const reviewed = reviewVerdict(b.output.text) === "changes_needed" ? reviewedStep(steps, step, isHuman) : null;
-          if (reviewed && (step.revisions ?? 0) < MAX_REVISIONS) {
+          break;
+        case "start":
+          pending.push({ node: "executor", branch: newBranch(step.id, identityOf(deps, step)) });
+          break;
+        case "continue":
+          if (b) pending.push({ node: "executor", branch: { ...b, phase: "running" } });
+          break;
+        case "redispatch":
+          // A new message dropped the suspended task: suspend the branch again (same challenge).
+          if (b) pending.push({ node: "await_approval", branch: b });
+          break;
+        case "wait":
+          break;
+        default: {
+          if (!b?.output) break;
+          // The step is settled here: keep its outcome, drop its working conversation so the
+          // state (and every checkpoint after this one) stays small.
+          branchUpdates[step.id] = { ...b, executor_messages: [], tool_history: [], last_tool_result: null };
+          // Short-term memory (docs/architecture.md#memory): each settled attempt of a step, once (keyed by try).
+          await deps.memory?.append(state.thread_id, {
+            key: `step:${step.id}:${step.tries}`,
+            agentId: b.agent.id,
+            action: `step ${step.index + 1}: ${step.task}`,
+            result: b.output.ok ? b.output.text : `failed: ${b.output.text}`,
+            stepId: step.id,
+          });
+          if (verdict.kind === "revise") {
             // The review asks for changes: the reviewed step runs again with the review as
             // its feedback, then this review runs again on the new work.
-            Object.assign(reviewed, { status: "pending", tries: 0, result: null, error: null, ended_at: null, feedback: b.output.text });
+            Object.assign(verdict.reviewed, { status: "pending", tries: 0, result: null, error: null, ended_at: null, feedback: b.output.text });
             Object.assign(step, { status: "pending", tries: 0, result: null, error: null, ended_at: null, revisions: (step.revisions ?? 0) + 1 });
-            emitStep(config, deps.flow, reviewed, "plan_step_started");
-          } else if (reviewed) {
-            const why = `the review still asks for changes after ${MAX_REVISIONS} revision${MAX_REVISIONS === 1 ? "" : "s"}:\n${b.output.text}`;
-            Object.assign(step, { status: "failed", result: b.output.text, error: why, ended_at: now });
+            emitStep(config, deps.flow, verdict.reviewed, "plan_step_started");
+          } else if (verdict.kind === "revisions_exhausted") {
+            Object.assign(step, { status: "failed", result: b.output.text, error: verdict.why, ended_at: now });
             emitStep(config, deps.flow, step, "plan_step_failed");
-          } else {
+          } else if (verdict.kind === "complete") {
             Object.assign(step, { status: "completed", result: b.output.text, error: null, ended_at: now });
             emitStep(config, deps.flow, step, "plan_step_completed");
+          } else if (verdict.kind === "final") {
+            // Blocked by a policy or rejected by an approver: final for this action, never
+            // retried. Steps that need it are skipped below; the others go on.
+            Object.assign(step, { status: verdict.status, error: b.output.text, ended_at: now });
+            emitStep(config, deps.flow, step, "plan_step_failed");
+          } else if (verdict.kind === "fail") {
+            // A rejected, dismissed or refused approval or a stopping error (e.g. a loop) is
+            // not retried; an expired one is (the retry asks again with a new challenge).
+            Object.assign(step, { status: "failed", error: b.output.text, ended_at: now });
+            emitStep(config, deps.flow, step, "plan_step_failed");
+            failure = b.output.text;
+          } else if (verdict.kind === "retry") {
+            Object.assign(step, { tries: step.tries + 1, error: b.output.text, failed_call: failedCall(b) });
+            const retry = newBranch(step.id, identityOf(deps, step));
+            handoffs.push(handoff(step, retry, "error_recovery", `Retry ${step.tries} of ${step.max_tries}: ${b.output.text}`, now));
+            pending.push({ node: "executor", branch: retry });
+            emitStep(config, deps.flow, step, "plan_step_started");
+          } else {
+            Object.assign(step, { status: "failed", error: b.output.text, ended_at: now });
+            emitStep(config, deps.flow, step, "plan_step_failed");
+            exhausted = step;
           }
-        } else if (b.output.final) {
-          // Blocked by a policy or rejected by an approver: final for this action, never
-          // retried. Steps that need it are skipped below; the others go on.
-          Object.assign(step, { status: b.output.final, error: b.output.text, ended_at: now });
-          emitStep(config, deps.flow, step, "plan_step_failed");
-        } else if (state.error || (b.approval_outcome && STOPS_STEP.includes(b.approval_outcome.decision))) {
-          // A rejected, dismissed or refused approval or a stopping error (e.g. a loop) is
-          // not retried; an expired one is (the retry asks again with a new challenge).
-          Object.assign(step, { status: "failed", error: b.output.text, ended_at: now });
-          emitStep(config, deps.flow, step, "plan_step_failed");
-          failure = b.output.text;
-        } else if (step.tries < step.max_tries && !repeatsFailure(step, b)) {
-          Object.assign(step, { tries: step.tries + 1, error: b.output.text, failed_call: failedCall(b) });
-          const retry = newBranch(step.id, identityOf(deps, step));
-          handoffs.push(handoff(step, retry, "error_recovery", `Retry ${step.tries} of ${step.max_tries}: ${b.output.text}`, now));
-          pending.push({ node: "executor", branch: retry });
-          emitStep(config, deps.flow, step, "plan_step_started");
-        } else {
-          Object.assign(step, { status: "failed", error: b.output.text, ended_at: now });
-          emitStep(config, deps.flow, step, "plan_step_failed");
-          exhausted = step;
         }
       }
     }
@@ -135,8 +144,7 @@ export function supervisorNode(deps: EngineDeps) {
     const stillRunning = steps.some((s) => s.status === "in_progress" && state.branches[s.id]?.phase !== "done");
     if (!failure && !exhausted) {
       skipUnreachable(config, deps, steps, now);
-      const done = new Set(steps.filter((s) => s.status === "completed").map((s) => s.id));
-      for (const step of steps.filter((s) => s.status === "pending" && s.depends_on.every((d) => done.has(d)))) {
+      for (const step of readySteps(steps)) {
         if (isHuman(step)) {
           // Asked one at a time, once nothing else runs (the run waits on the user).
           ask ??= step;
@@ -151,8 +159,16 @@ export function supervisorNode(deps: EngineDeps) {
     }
 
     const next: Plan = { ...plan, steps, current_step_index: steps.find((s) => s.status === "in_progress")?.index ?? plan.current_step_index };
-    const update: GraphUpdate = { iterations, plan: next, handoffs, redispatch_awaiting: false, lifecycle: "STEP_EXECUTION", human_answer: null };
-    update.branches = branchUpdates;
+    // Only the channels that change: each channel written is stored again in the checkpoint.
+    const update: GraphUpdate = {
+      iterations,
+      plan: next,
+      ...(handoffs.length > 0 ? { handoffs } : {}),
+      ...(state.redispatch_awaiting ? { redispatch_awaiting: false } : {}),
+      ...(state.lifecycle !== "STEP_EXECUTION" ? { lifecycle: "STEP_EXECUTION" as const } : {}),
+      ...(state.human_answer !== null ? { human_answer: null } : {}),
+    };
+    if (Object.keys(branchUpdates).length > 0 || pending.length > 0) update.branches = branchUpdates;
     if (pending.length > 0 || stillRunning) {
       emitPlan(config, deps.flow, next);
       for (const h of handoffs) {
@@ -202,57 +218,14 @@ export function supervisorNode(deps: EngineDeps) {
 }
 
 /**
- * The failed call a try ended on, as `tool:args_hash:output_hash` (the loop detector's
- * record of it); null when the try failed without a tool call failing (a model error).
- */
-function failedCall(b: StepBranch): string | null {
-  const last = b.last_tool_result?.status === "error" ? b.tool_history.at(-1) : undefined;
-  return last ? `${last.tool}:${last.args_hash}:${last.output_hash}` : null;
-}
-
-/**
- * True when this try failed on the very call, with the very error, the previous try failed
- * on: the call is deterministic, so further retries would fail the same way (and a costly
- * call, such as a script that runs to its deadline, would only be paid for again). The step
- * goes straight on to the new plan, then the question to the user (docs/runs.md).
- */
-function repeatsFailure(step: PlanStep, b: StepBranch): boolean {
-  const call = failedCall(b);
-  return call !== null && call === step.failed_call;
-}
-
-/** Approval outcomes that fail the step at once: the approver dismissed the call, or a factor failed. */
-const STOPS_STEP: readonly string[] = ["ignored", "invalid"];
-
-/** How many times a review may send work back for changes before the run reports it (docs/runs.md "Reviews"). */
-export const MAX_REVISIONS = 1;
-
-/**
- * The step a review judged: the latest completed agent step it depends on (a Human input
- * answer is never revised). Null when there is none, so the verdict is only reported.
- */
-function reviewedStep(steps: PlanStep[], review: PlanStep, isHuman: (s: PlanStep) => boolean): PlanStep | null {
-  const deps = steps.filter((s) => review.depends_on.includes(s.id) && s.status === "completed" && !isHuman(s));
-  return deps.sort((a, b) => b.index - a.index)[0] ?? null;
-}
-
-/**
  * Skips every pending step that needs a step that will never complete (blocked, rejected,
  * skipped, or failed for good), transitively, saying which step and why: the run goes on
  * with the steps it can still do (docs/runs.md "Status vocabulary").
  */
 function skipUnreachable(config: LangGraphRunnableConfig | undefined, deps: EngineDeps, steps: PlanStep[], now: string): void {
-  const byId = new Map(steps.map((s) => [s.id, s]));
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const step of steps.filter((s) => s.status === "pending")) {
-      const lost = step.depends_on.map((id) => byId.get(id)).find((d) => d && NOT_DONE.includes(d.status));
-      if (!lost) continue;
-      Object.assign(step, { status: "skipped", error: `it needs step ${lost.index + 1}, which was ${lost.status}.`, ended_at: now });
-      emitStep(config, deps.flow, step, "plan_step_failed");
-      changed = true;
-    }
+  for (const { step, lost, lostStatus } of unreachableSteps(steps)) {
+    Object.assign(step, { status: "skipped", error: `it needs step ${lost.index + 1}, which was ${lostStatus}.`, ended_at: now });
+    emitStep(config, deps.flow, step, "plan_step_failed");
   }
 }
 
