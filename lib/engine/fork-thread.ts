@@ -18,7 +18,7 @@ import { stepView } from "./emit";
 import { blobPointers, forkChannelValues } from "./fork-state";
 import type { GraphStateValue } from "./state";
 import { type ForkedFromMeta, historyGraph } from "./time-travel";
-import { dataSchemas } from "./ui-parts";
+import { dataSchemas } from "../events/ui-parts";
 import { displayTitle } from "../task-text";
 
 /** Name of the run event a fork starts with (its run view's "forked from" banner). */

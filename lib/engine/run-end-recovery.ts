@@ -8,7 +8,7 @@ import { logger } from "../log";
 import type { RunStore } from "../runs/store";
 import { prismaRunStore } from "../runs/store-prisma";
 import type { GraphStateValue } from "./state";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 /**
  * What a recovered run needs of the record its dead worker left (docs/durability.md "Events

@@ -16,12 +16,12 @@ import { startRunTrace } from "../telemetry";
 import { type RunContext, type RunDepsOverrides, runContext } from "./run-context";
 import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
 import { waitingOutcomes } from "./run-outcome";
-import { isLiveChunk } from "./emit";
+
 import { redactSecrets, withoutLiveTokens } from "./safe-state";
 import type { GraphStateValue, TokenUsage } from "./state";
 import { lastToldLifecycle } from "./run-end-recovery";
 import { missingTimelineParts } from "./timeline-repair";
-import type { RunChunk } from "./ui-parts";
+import { isLiveChunk, type RunChunk } from "../events/ui-parts";
 
 const log = logger.child({ module: "run" });
 

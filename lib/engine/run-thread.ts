@@ -15,7 +15,7 @@ import { type RunDepsOverrides, runContext } from "./run-context";
 import { executeJob, type JobOutcome } from "./run-execute";
 import { type RunInput, resolveRunInput } from "./run-input";
 import { withoutTypedTokens } from "./typed-tokens";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 export type { DecisionInput } from "./run-decision";
 export type { RunInput } from "./run-input";

@@ -12,7 +12,7 @@ import { stepView } from "./emit";
 import { buildGraph, type PhylacteryGraph } from "./graph";
 import { redactSecrets, type StateSummary, summarizeState } from "./safe-state";
 import type { GraphStateValue } from "./state";
-import type { RunDataTypes } from "./ui-parts";
+import type { RunDataTypes } from "../events/ui-parts";
 
 /**
  * Time travel, the reading side (LangGraph `getStateHistory` / `getState` with a

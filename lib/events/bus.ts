@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { dataSchemas } from "../engine/ui-parts";
+import { dataSchemas } from "./ui-parts";
 import { logContext } from "../log";
 
 /**
@@ -49,7 +49,7 @@ function exact<T extends z.ZodType>(schema: T): z.ZodType<z.infer<T>> {
   });
 }
 
-/** A UI data part of the run stream (lib/engine/ui-parts.ts), e.g. `{ type: "data-run", id, data }`. */
+/** A UI data part of the run stream (lib/events/ui-parts.ts), e.g. `{ type: "data-run", id, data }`. */
 const part = <K extends keyof typeof dataSchemas>(kind: K) => exact(z.object({ type: z.literal(`data-${kind}` as const), id: z.string(), data: dataSchemas[kind] }));
 const textPart = exact(z.object({ type: z.literal("text"), id: z.string(), text: z.string() }));
 /** A stored-only record of an event that no stream part stands for (intent_classified, agent_changed). */

@@ -1,8 +1,7 @@
 import type { Db } from "../db/client";
 import { leaseRunOf } from "../db/lease";
 import { prismaRunStore } from "../runs/store-prisma";
-import type { LiveChunk } from "../engine/emit";
-import type { RunChunk } from "../engine/ui-parts";
+import type { LiveChunk, RunChunk } from "./ui-parts";
 import type { Fanout } from "./fanout";
 import { followLiveText, type LiveTextEvent } from "./live-text";
 import { chunkOfStored } from "./stored-chunk";

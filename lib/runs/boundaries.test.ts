@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Where the run service's rows and jobs may be reached (docs/architecture.md#the-run-store):
- * RunEvent rows only through the run store, and a job dispatched only inside lib/runs.
+ * RunEvent rows only through the run store, a job dispatched only inside lib/runs, and the
+ * event vocabulary (lib/events) below the engine.
  * Tests are left out: they read the rows they check.
  */
 
@@ -27,6 +28,10 @@ const using = (pattern: RegExp) => files.filter((f) => pattern.test(readFileSync
 describe("run service boundaries", () => {
   it("RunEvent rows are read and written only by the run store", () => {
     expect(using(/\.runEvent\./)).toEqual(["lib/runs/store-prisma.ts"]);
+  });
+
+  it("the event vocabulary lives in lib/events, which imports nothing from lib/engine", () => {
+    expect(sources("lib/events").filter((f) => /from "\.\.\/engine\//.test(readFileSync(path.join(root, f), "utf8")))).toEqual([]);
   });
 
   it("no caller outside lib/runs dispatches a job", () => {

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { releaseLease } from "../db/lease";
 import { CANCEL_REQUESTED } from "../engine/run-cancel";
 import { JobInput } from "../engine/run-input";
-import type { RunChunk } from "../engine/ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 import { newTraceId, publish } from "../events/bus";
 import { busEventsOf, storedEventOf } from "../events/run-events";
 import { notifyThreadEvent } from "../events/thread-events";

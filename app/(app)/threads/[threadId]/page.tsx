@@ -16,7 +16,7 @@ import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
 import { withMissingOutcomeCards } from "@/lib/engine/missing-outcome-cards";
 import { replayMessages } from "@/lib/engine/replay";
 import { redactSecrets } from "@/lib/engine/safe-state";
-import type { RunUIMessage } from "@/lib/engine/ui-parts";
+import type { RunUIMessage } from "@/lib/events/ui-parts";
 import { FlowDocument } from "@/lib/flow/schema";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { isAppError } from "@/lib/errors";

@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 import { prismaRunStore } from "@/lib/runs/store-prisma";
 import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
-import { dataSchemas } from "@/lib/engine/ui-parts";
+import { dataSchemas } from "@/lib/events/ui-parts";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { threadAuditTrail } from "@/lib/library/audit";
 import { requireUser } from "@/lib/http/with-user";
