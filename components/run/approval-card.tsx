@@ -10,7 +10,7 @@ import { useApprovalPreview } from "@/components/approvals/use-approval-preview"
 import { COUNTDOWN_MS, useNow } from "@/components/ui/use-now";
 import { fileWriteOf } from "@/lib/approvals/file-write";
 import type { HumanDecision } from "@/lib/approvals/inbox-item";
-import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import type { RunDataTypes } from "@/lib/events/ui-parts";
 
 /**
  * One decision on an approval card: `approve` runs the proposal; `edit` runs `args`

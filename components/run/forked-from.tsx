@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { LocalTime } from "@/components/ui/local-time";
-import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import type { RunDataTypes } from "@/lib/events/ui-parts";
 
 /** What a fork records about its origin (the `thread_forked` run event; lib/engine/fork-thread.ts). */
 export interface ForkOrigin {

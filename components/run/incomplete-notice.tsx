@@ -1,4 +1,4 @@
-import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import type { RunDataTypes } from "@/lib/events/ui-parts";
 import { STEP_STATUS_LABEL } from "@/lib/run-status";
 import styles from "./incomplete-notice.module.css";
 

@@ -1,7 +1,7 @@
 import { Brain } from "lucide-react";
 import Link from "next/link";
 import { memoryHref } from "@/components/memory/memory-url";
-import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import type { RunDataTypes } from "@/lib/events/ui-parts";
 import { AgentBadge, type AgentIdentity } from "./agent-badge";
 import styles from "./memory-part.module.css";
 

@@ -4,7 +4,7 @@ import { announceApproval } from "@/components/approvals/announcer";
 import styles from "@/components/approvals/approvals.module.css";
 import { LocalTime } from "@/components/ui/local-time";
 import { describeCall } from "@/lib/engine/outcomes";
-import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import type { RunDataTypes } from "@/lib/events/ui-parts";
 
 /** A person's choice on the card: run the call again, skip it, or confirm it happened. */
 export type OutcomeChoice = "retry" | "skip" | "happened";

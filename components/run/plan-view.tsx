@@ -1,6 +1,6 @@
 "use client";
 import { Ban, Circle, CircleCheck, CircleMinus, CircleX, LoaderCircle, type LucideIcon } from "lucide-react";
-import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import type { RunDataTypes } from "@/lib/events/ui-parts";
 import { STEP_STATUS_LABEL, statusLabel } from "@/lib/run-status";
 
 /** A step's status as an icon (the status is also in the step's badge and data-status). */

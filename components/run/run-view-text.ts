@@ -1,5 +1,5 @@
 import { argsValue, diffArgs } from "@/components/approvals/args-diff";
-import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import type { RunDataTypes } from "@/lib/events/ui-parts";
 import type { ApprovalDecision } from "./approval-card";
 
 /** The user message the run view shows for a decision, e.g. "Reject write_file: not today". */

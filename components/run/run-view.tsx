@@ -6,7 +6,7 @@ import { ApprovalAnnouncer } from "@/components/approvals/announcer";
 import { decisionInput } from "@/components/approvals/post-decision";
 import { type OutcomeRecordView, outcomeCardStatus } from "@/lib/engine/outcome-card-status";
 import { describeCall } from "@/lib/engine/outcomes";
-import type { RunDataTypes, RunUIMessage } from "@/lib/engine/ui-parts";
+import type { RunDataTypes, RunUIMessage } from "@/lib/events/ui-parts";
 import type { AgentIdentity } from "./agent-badge";
 import { type ApprovalDecision, ApprovalCard } from "./approval-card";
 import { STATUS_MEANING, statusLabel } from "@/lib/run-status";

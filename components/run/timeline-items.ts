@@ -1,4 +1,4 @@
-import type { RunUIMessage } from "@/lib/engine/ui-parts";
+import type { RunUIMessage } from "@/lib/events/ui-parts";
 import type { TimelineItem } from "./timeline";
 
 /**

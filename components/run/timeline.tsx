@@ -1,7 +1,7 @@
 "use client";
 import { Wrench } from "lucide-react";
 import { type ReactNode, useState } from "react";
-import type { RunDataTypes } from "@/lib/engine/ui-parts";
+import type { RunDataTypes } from "@/lib/events/ui-parts";
 import { formatChars } from "@/lib/format-size";
 import { AgentBadge, type AgentIdentity } from "./agent-badge";
 import { MemoryPart } from "./memory-part";

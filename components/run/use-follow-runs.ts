@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import type { RunUIMessage } from "@/lib/engine/ui-parts";
+import type { RunUIMessage } from "@/lib/events/ui-parts";
 import { useThreadRuns } from "./use-thread-runs";
 
 /**

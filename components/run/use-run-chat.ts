@@ -3,7 +3,7 @@ import { useChat } from "@ai-sdk/react";
 import { DefaultChatTransport } from "ai";
 import { useMemo, useState } from "react";
 import { type HeldStepText, placeStepText } from "@/lib/events/live-pieces";
-import type { RunUIMessage } from "@/lib/engine/ui-parts";
+import type { RunUIMessage } from "@/lib/events/ui-parts";
 
 /**
  * The thread's chat through the AI SDK (docs/runs.md "Streaming"): messages and decisions are

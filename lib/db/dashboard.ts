@@ -3,6 +3,7 @@ import { z } from "zod";
 import { THREAD_STATUSES, threadStatusShown } from "../run-status";
 import type { Prisma } from "../../generated/prisma/client";
 import { estimateCost } from "../models/pricing";
+import { prismaRunStore } from "../runs/store-prisma";
 import type { Db } from "./client";
 import { containsText } from "./contains-text";
 import type { DashboardRow, DashboardTotals } from "./dashboard-types";
@@ -132,15 +133,11 @@ export async function listThreads(db: Db, userId: string, filters: ThreadFilters
       orderBy: { startedAt: "asc" },
       select: { id: true, threadId: true, flowVersionId: true, startedAt: true, endedAt: true, inputTokens: true, outputTokens: true },
     }),
-    db.runEvent.findMany({ where: { threadId: { in: ids }, type: { in: MODEL_EVENTS } }, select: { runId: true, type: true, data: true } }),
-    db.runEvent.groupBy({ by: ["threadId"], where: { threadId: { in: ids }, type: { in: PLAN_EVENTS } }, _max: { seq: true } }),
+    prismaRunStore(db).events({ threadIds: ids, types: MODEL_EVENTS }),
+    prismaRunStore(db).latestOfEach(ids, PLAN_EVENTS),
   ]);
-  const planKeys = latestPlans.flatMap((g) => (g._max.seq === null ? [] : [{ threadId: g.threadId, seq: g._max.seq }]));
-  const [plans, costs] = await Promise.all([
-    planKeys.length ? db.runEvent.findMany({ where: { OR: planKeys }, select: { threadId: true, data: true } }) : [],
-    priceRuns(db, runs, modelsOf(started)),
-  ]);
-  const stepsOf = new Map(plans.map((e) => [e.threadId, planSteps(e.data)]));
+  const costs = await priceRuns(db, runs, modelsOf(started));
+  const stepsOf = new Map(latestPlans.map((e) => [e.threadId, planSteps(e.data)]));
   const now = (opts.now ?? Date.now)();
 
   const rows = threads.map((t): DashboardRow => {
@@ -206,12 +203,12 @@ export async function dashboardCounts(db: Db, userId: string, filters: { flowId?
 export async function dashboardTotals(db: Db, userId: string, filters: ThreadFilters = {}): Promise<DashboardTotals> {
   const where = await threadWhere(db, userId, ThreadFilters.parse(filters));
   const spent: Prisma.RunWhereInput = { thread: where, OR: [{ inputTokens: { gt: 0 } }, { outputTokens: { gt: 0 } }] };
-  const [threads, agg, runs, started] = await Promise.all([
+  const [threads, agg, runs] = await Promise.all([
     db.thread.count({ where }),
     db.run.aggregate({ where: { thread: where }, _count: { _all: true }, _sum: { inputTokens: true, outputTokens: true } }),
     db.run.findMany({ where: spent, select: { id: true, flowVersionId: true, inputTokens: true, outputTokens: true } }),
-    db.runEvent.findMany({ where: { type: { in: MODEL_EVENTS }, run: spent }, select: { runId: true, type: true, data: true } }),
   ]);
+  const started = runs.length ? await prismaRunStore(db).events({ runIds: runs.map((r) => r.id), types: MODEL_EVENTS }) : [];
   const costs = await priceRuns(db, runs, modelsOf(started));
   let pricedUsd = 0;
   let unpricedRuns = 0;

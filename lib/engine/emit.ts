@@ -1,7 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { FlowSpec } from "../flow/compile";
 import type { Plan, PlanStep } from "./state";
-import { checkChunk, type RunChunk, type RunDataTypes } from "./ui-parts";
+import { checkChunk, type LiveChunk, type RunChunk, type RunDataTypes } from "../events/ui-parts";
 
 /**
  * Sends one stream chunk through LangGraph's custom stream writer (`streamMode: "custom"`).
@@ -47,20 +47,6 @@ export function emitStep(
 
 /** ISO-8601 time of a clock reading (ms). */
 export const iso = (ms: number): string => new Date(ms).toISOString();
-
-/**
- * A live text chunk (docs/runs.md "Streaming"): a piece of the text a node's model is writing
- * (`text-delta`), or the end of a step's text with its finished form (`text-end`). The run service hands it to the
- * process's live text (lib/events/live-text.ts) and never stores it: the finished text is
- * stored once, as the answer's `text` chunk or the step's result.
- */
-export type LiveChunk = { type: "text-delta"; id: string; node: "finalizer" | "executor"; delta: string; /** The delta's offset in the part's text (chars), when a follower knows it (lib/events/live-text.ts). */ at?: number } | { type: "text-end"; id: string; node: "finalizer" | "executor"; text: string };
-
-/** True when a custom stream payload is a {@link LiveChunk}. */
-export function isLiveChunk(payload: unknown): payload is LiveChunk {
-  const t = (payload as { type?: unknown } | null)?.type;
-  return (t === "text-delta" || t === "text-end") && typeof (payload as { id?: unknown }).id === "string";
-}
 
 /** Sends a {@link LiveChunk} through LangGraph's custom stream writer (dropped outside a streaming run). */
 export function emitLive(config: LangGraphRunnableConfig | undefined, chunk: LiveChunk): void {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { replayMessages } from "./replay";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 /**
  * Exactly-once side effects (docs/durability.md "Side effects"). A crash is simulated where a

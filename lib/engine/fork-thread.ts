@@ -12,12 +12,13 @@ import { requireCapability, threadAccess } from "../db/workspaces";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { logger } from "../log";
+import { prismaRunStore } from "../runs/store-prisma";
 import { workspaceDirFor } from "../tools/workspace";
 import { stepView } from "./emit";
 import { blobPointers, forkChannelValues } from "./fork-state";
 import type { GraphStateValue } from "./state";
 import { type ForkedFromMeta, historyGraph } from "./time-travel";
-import { dataSchemas } from "./ui-parts";
+import { dataSchemas } from "../events/ui-parts";
 import { displayTitle } from "../task-text";
 
 /** Name of the run event a fork starts with (its run view's "forked from" banner). */
@@ -137,18 +138,20 @@ export async function forkThread(db: Db, userId: string, threadId: string, check
       plan: state.plan ? { planId: state.plan.id, status: state.plan.status, steps: state.plan.steps.map((s) => stepView(flow, s)) } : null,
     };
     const droppedText = dropped.length ? `; calls waiting on the origin's approvals were dropped and will be proposed again: ${dropped.map((d) => d.tool ?? d.stepId).join(", ")}` : "";
-    await db.$transaction([
-      db.runEvent.create({ data: { threadId: fork.id, seq: 1, type: THREAD_FORKED, data: JSON.stringify({ type: "event", name: THREAD_FORKED, payload: ForkedFromEvent.parse(event) }) } }),
-      db.auditEntry.create({
+    await db.$transaction(async (txClient) => {
+      const tx = txClient as unknown as Db;
+      // The fork's first event (seq 1): a thread event of no run.
+      await prismaRunStore(tx).append({ threadId: fork.id, runId: null, type: THREAD_FORKED, data: JSON.stringify({ type: "event", name: THREAD_FORKED, payload: ForkedFromEvent.parse(event) }) });
+      await tx.auditEntry.create({
         data: {
           threadId: fork.id,
           actorId: userId,
           action: THREAD_FORKED,
           detail: JSON.stringify({ at, detail: `Forked from thread ${threadId} at checkpoint ${checkpointId} (step ${originStep})${droppedText}.` }),
         },
-      }),
-      db.thread.update({ where: { id: fork.id }, data: { status } }),
-    ]);
+      });
+      await tx.thread.update({ where: { id: fork.id }, data: { status } });
+    });
     return { threadId: fork.id, status, checkpointId: checkpoint.id, event };
   } catch (err) {
     // Nothing half-made stays behind; the error itself goes on to the caller.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withMissingOutcomeCards } from "./missing-outcome-cards";
-import type { RunDataTypes, RunUIMessage } from "./ui-parts";
+import type { RunDataTypes, RunUIMessage } from "../events/ui-parts";
 
 const card: RunDataTypes["outcome"] = {
   toolCallId: "call_w1",

@@ -1,5 +1,5 @@
 import type { OutcomeRecordView } from "./outcome-card-status";
-import type { RunDataTypes, RunUIMessage } from "./ui-parts";
+import type { RunDataTypes, RunUIMessage } from "../events/ui-parts";
 
 /** A call's execution record as stored (ToolExecution), as far as a card needs it. */
 export interface OutcomeRecordRow extends OutcomeRecordView {

@@ -10,7 +10,7 @@ import type { Command, Send } from "@langchain/langgraph";
 import { newBranch } from "./branch";
 import { memoryToolExecutions } from "./tool-executions-memory";
 import { type BranchTask, GraphState, type GraphStateValue, type Plan, type PlanStep, type ProposedTool, type StepBranch } from "./state";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 /**
  * Test support for the graph's nodes: fake services that record what nodes ask of them, a

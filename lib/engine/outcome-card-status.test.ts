@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { outcomeCardStatus } from "./outcome-card-status";
-import type { RunDataTypes } from "./ui-parts";
+import type { RunDataTypes } from "../events/ui-parts";
 
 const card: RunDataTypes["outcome"] = {
   toolCallId: "call_w1",

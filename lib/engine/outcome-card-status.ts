@@ -1,4 +1,4 @@
-import type { RunDataTypes } from "./ui-parts";
+import type { RunDataTypes } from "../events/ui-parts";
 
 /** A call's execution record as far as the card goes (ToolExecution: status and attempt). */
 export interface OutcomeRecordView {

@@ -1,4 +1,4 @@
-import type { RunUIMessage } from "./ui-parts";
+import type { RunUIMessage } from "../events/ui-parts";
 
 /** A stored run event as the run view replays it. */
 export interface StoredEvent {

@@ -2,7 +2,7 @@ import "server-only";
 import { expireChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { leaseRunOf } from "../db/lease";
-import { requireCapability, threadAccess } from "../db/workspaces";
+import { type Role, requireCapability, threadAccess } from "../db/workspaces";
 import { AppError } from "../errors";
 import type { RunInput } from "./run-input";
 
@@ -19,8 +19,9 @@ import type { CheckedThread } from "./run-context";
  * The expiry sweeper's `expired` input is internal and reads the thread as it is.
  * @throws AppError not_found, forbidden or conflict, with the status the route returns.
  */
-export async function checkRun(db: Db, threadId: string, userId: string, input: RunInput, now: () => number = Date.now): Promise<CheckedThread> {
+export async function checkRun(db: Db, threadId: string, userId: string, input: RunInput, now: () => number = Date.now): Promise<CheckedThread & { role: Role | null }> {
   let thread: CheckedThread;
+  let role: Role | null = null;
   if (input.kind === "expired") {
     const found = await db.thread.findUnique({ where: { id: threadId }, include: { flow: true, flowVersion: true } });
     if (!found) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
@@ -28,6 +29,7 @@ export async function checkRun(db: Db, threadId: string, userId: string, input: 
   } else {
     const access = await threadAccess(db, userId, threadId);
     thread = access.thread;
+    role = access.role;
     if (input.kind === "decision" || input.kind === "outcome") requireCapability(access.role, "decide");
     else {
       requireCapability(access.role, "run");
@@ -44,7 +46,7 @@ export async function checkRun(db: Db, threadId: string, userId: string, input: 
     }
   }
   if (await leaseRunOf(db, threadId)) throw runInProgress();
-  return thread;
+  return Object.assign(thread, { role });
 }
 
 /** The 409 every refused concurrent run gets, whichever check caught it. */

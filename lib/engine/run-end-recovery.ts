@@ -5,8 +5,10 @@ import { newTraceId, publish, type TraceIds } from "../events/bus";
 import { busEventOf, type StoredRunEvent } from "../events/run-events";
 import { notifyThreadEvent } from "../events/thread-events";
 import { logger } from "../log";
+import type { RunStore } from "../runs/store";
+import { prismaRunStore } from "../runs/store-prisma";
 import type { GraphStateValue } from "./state";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 /**
  * What a recovered run needs of the record its dead worker left (docs/durability.md "Events
@@ -17,8 +19,8 @@ import type { RunChunk } from "./ui-parts";
 const log = logger.child({ module: "run" });
 
 /** The `to` of the thread's last stored lifecycle transition, or null. */
-export async function lastToldLifecycle(db: Db, threadId: string): Promise<GraphStateValue["lifecycle"] | null> {
-  const row = await db.runEvent.findFirst({ where: { threadId, type: "lifecycle_transition" }, orderBy: { seq: "desc" }, select: { data: true } });
+export async function lastToldLifecycle(store: RunStore, threadId: string): Promise<GraphStateValue["lifecycle"] | null> {
+  const [row] = await store.events({ threadId, types: ["lifecycle_transition"], newestFirst: true, take: 1 });
   if (!row) return null;
   return ((JSON.parse(row.data) as { data?: { to?: string } }).data?.to as GraphStateValue["lifecycle"] | undefined) ?? null;
 }
@@ -38,7 +40,7 @@ export const FINAL_EVENTS = ["run_completed", "run_failed", "run_suspended"] as 
 export async function finishEndedRun(db: Db, threadId: string, runId: string, holder: string, now: number): Promise<boolean> {
   if (!(await claimLease(db, threadId, runId, holder, now))) return false;
   try {
-    const row = await db.runEvent.findFirst({ where: { runId, type: { in: [...FINAL_EVENTS] } }, orderBy: { seq: "desc" }, select: { type: true, data: true, seq: true } });
+    const [row] = await prismaRunStore(db).events({ runId, types: FINAL_EVENTS, newestFirst: true, take: 1 });
     if (row) {
       const stored = JSON.parse(row.data) as Extract<RunChunk, { type: "data-run" }>;
       const ids: TraceIds = { traceId: stored.data.traceId ?? newTraceId(), threadId, runId };

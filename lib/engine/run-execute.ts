@@ -1,27 +1,27 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { claimLease, HEARTBEAT_MS, LEASE_TTL_MS, releaseLease, renewLease } from "../db/lease";
+import { HEARTBEAT_MS, LEASE_TTL_MS } from "../db/lease";
 import { type CrashHook, type CrashPoint, WorkerKilled } from "./crash-points";
 import { CANCEL_REQUESTED, RunCancelled } from "./run-cancel";
-import { isSqliteBusy, prismaErrorCode } from "../db/prisma-error-code";
-import { endWaitingRuns } from "../db/waiting-runs";
 import { type StructuredError, structuredError } from "../errors";
-import { publish, subscribe, type TraceIds } from "../events/bus";
+import { type BusEvent, checkedEvent, publish, type TraceIds } from "../events/bus";
 import { busEventOf, busEventsOf, type NamerState, storedEventOf } from "../events/run-events";
 import { appendLiveText, clearLiveText, endLiveText, storedLiveText } from "../events/live-text";
 import { notifyThreadEvent } from "../events/thread-events";
 import { logger, withLogContext } from "../log";
 import type { RunStatus } from "../run-status";
+import type { RunStore } from "../runs/store";
+import { prismaRunStore } from "../runs/store-prisma";
 import { startRunTrace } from "../telemetry";
 import { type RunContext, type RunDepsOverrides, runContext } from "./run-context";
 import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
 import { waitingOutcomes } from "./run-outcome";
-import { isLiveChunk } from "./emit";
+
 import { redactSecrets, withoutLiveTokens } from "./safe-state";
 import type { GraphStateValue, TokenUsage } from "./state";
 import { lastToldLifecycle } from "./run-end-recovery";
 import { missingTimelineParts } from "./timeline-repair";
-import type { RunChunk } from "./ui-parts";
+import { isLiveChunk, type RunChunk } from "../events/ui-parts";
 
 const log = logger.child({ module: "run" });
 
@@ -54,9 +54,9 @@ export type JobOutcome =
 
 /**
  * Executes one run job (docs/architecture.md#runs-jobs-and-leases): claims the job and its
- * thread's lease, renews the lease every HEARTBEAT_MS while the graph runs, publishes every
- * chunk on the bus (where the run's subscription stores it as a RunEvent, in order), and at
- * the end records the run's status, the thread's, the job's and the lease's release in one
+ * thread's lease, renews the lease every HEARTBEAT_MS while the graph runs, stores every
+ * chunk's run events in the run store (lib/runs/store.ts), in order, and only then publishes
+ * them on the bus (no storage depends on a bus subscription), and at the end records the run's status, the thread's, the job's and the lease's release in one
  * transaction. A job claimed again after its worker died (attempts > 1) continues from the
  * thread's last checkpoint when the thread moved past the checkpoint the job started from,
  * and replays its input otherwise, so a step that completed is never run again.
@@ -67,15 +67,10 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
   const { db, jobId, workerId } = opts;
   const now = opts.deps?.now ?? Date.now;
   const ttl = opts.leaseTtlMs ?? LEASE_TTL_MS;
-  const job = await db.runJob.findUnique({ where: { id: jobId } });
+  const store = prismaRunStore(db);
+  const job = await store.job({ id: jobId });
   if (!job || job.status === "done") return { kind: "not_claimed" };
-  const claimed = await db.$transaction(async (tx) => {
-    if (!(await claimLease(tx, job.threadId, job.runId, workerId, now(), ttl))) return false;
-    await tx.runJob.update({ where: { id: jobId }, data: { status: "claimed", holder: workerId, attempts: { increment: 1 } } });
-    await tx.run.update({ where: { id: job.runId }, data: { status: "running" } });
-    return true;
-  });
-  if (!claimed) return { kind: "not_claimed" };
+  if (!(await store.claim(job, workerId, now(), ttl))) return { kind: "not_claimed" };
   const input = JobInput.parse(JSON.parse(job.input));
   const thread = await db.thread.findUniqueOrThrow({ where: { id: job.threadId }, include: { flow: true, flowVersion: true } });
   const ctx = await runContext(db, thread, opts.deps, { leased: true });
@@ -89,16 +84,17 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
   const abort = new AbortController();
   // It also ends the run when someone asked to cancel it (lib/runs/cancel-run.ts).
   const heartbeat = setInterval(() => {
-    renewLease(db, job.threadId, job.runId, workerId, now(), ttl)
+    store
+      .heartbeat(job.threadId, job.runId, workerId, now(), ttl)
       .then(async (held) => {
         if (!held) return abort.abort(new Error("lease lost"));
-        const current = await db.runJob.findUnique({ where: { id: jobId }, select: { status: true } });
+        const current = await store.job({ id: jobId });
         if (current?.status === CANCEL_REQUESTED) abort.abort(new RunCancelled());
       })
       .catch((err: unknown) => log.warn({ err, threadId: job.threadId }, "lease heartbeat failed"));
   }, Math.min(HEARTBEAT_MS, Math.floor(ttl / 3)));
   try {
-    const result = yield* runGraph({ db, ctx, job, input, snapshot, graphInput, recovered, signal: abort.signal, now, onStored: opts.onStored, crash: opts.crashPoint ?? (() => {}) });
+    const result = yield* runGraph({ db, store, ctx, job, input, snapshot, graphInput, recovered, signal: abort.signal, now, onStored: opts.onStored, crash: opts.crashPoint ?? (() => {}) });
     return result;
   } finally {
     clearInterval(heartbeat);
@@ -109,6 +105,7 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
 
 interface RunGraphOptions {
   db: Db;
+  store: RunStore;
   ctx: RunContext;
   job: { id: string; runId: string; threadId: string; attempts: number };
   input: JobInput;
@@ -122,63 +119,67 @@ interface RunGraphOptions {
 }
 
 async function* runGraph(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcome> {
-  const subscriptions: (() => void)[] = [];
   try {
-    return yield* runGraphBody(o, subscriptions);
+    return yield* runGraphBody(o);
   } finally {
-    // Also when the caller abandons the stream (a dying worker in tests): no stray subscriber.
-    for (const off of subscriptions) off();
     // Nothing of the run's live text stays in memory, however it ended.
     clearLiveText(o.job.threadId, o.job.runId);
   }
 }
 
-async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]): AsyncGenerator<RunChunk, JobOutcome> {
-  const { db, ctx, job, input, snapshot, now } = o;
+async function* runGraphBody(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcome> {
+  const { db, store, ctx, job, input, snapshot, now } = o;
   const { threadId, runId } = job;
   const values = snapshot.values as Partial<GraphStateValue>;
   const thread = await db.thread.findUniqueOrThrow({ where: { id: threadId }, select: { flowId: true, flowVersion: { select: { version: true } } } });
   const runTrace = startRunTrace({ "thread.id": threadId, "run.id": runId, "run.kind": input.kind, "run.attempt": job.attempts + 1, "flow.id": thread.flowId, "flow.version": thread.flowVersion.version }, input.traceId);
   const ids: TraceIds = { traceId: runTrace.traceId, threadId, runId };
   const outbox: RunChunk[] = [];
-  const store = eventStore(db, threadId, runId, o.onStored);
+  /** Wakes followers anywhere (other tabs, devices, instances) and this process's, once `seq` is stored. */
+  const stored = (seq: number) => {
+    void notifyThreadEvent(threadId, seq, runId).catch((err: unknown) => log.warn({ err, threadId }, "event notification failed"));
+    o.onStored?.(threadId, seq);
+  };
   // A recovered run re-runs the node its worker died in, which emits again what it had
   // emitted: an event already stored for this run, identical, is not stored nor streamed twice.
   const seen = new Set<string>();
   if (job.attempts > 0) {
-    for (const e of await db.runEvent.findMany({ where: { runId }, select: { type: true, data: true } })) seen.add(`${e.type}\n${e.data}`);
+    for (const e of await store.events({ runId })) seen.add(`${e.type}\n${e.data}`);
   }
-  // The run's subscription: every run event of this run is stored, in publish order, and its
-  // stream part (if any) waits in `outbox` for the stream to yield it.
-  const unsubscribe = subscribe(
-    "*",
-    async (event) => {
-      const stored = storedEventOf(event);
-      if (!stored) return;
-      const data = JSON.stringify(withoutLiveTokens(stored.data));
-      const key = `${stored.name}\n${data}`;
-      if (seen.has(key)) return;
-      seen.add(key);
-      await store(stored.name, data);
-      // The answer's finished text is stored: followers read it from there, not from memory.
-      if (stored.chunk?.type === "text") storedLiveText(threadId, stored.chunk.id);
-      if (stored.chunk) outbox.push(stored.chunk);
-    },
-    { runId },
-  );
-  subscriptions.push(unsubscribe);
+  /**
+   * Store, then publish (docs/architecture.md#the-run-store): each run event is appended to
+   * the run store, in order, and its stream part (if any) waits in `outbox` for the stream to
+   * yield it; only then is it published on the bus, whose subscribers (memory hooks, webhooks,
+   * logs) find it stored. Nothing is stored by a bus subscription.
+   */
+  const record = async (event: BusEvent) => {
+    const checked = checkedEvent(event);
+    const run = storedEventOf(checked);
+    if (run) {
+      const data = JSON.stringify(withoutLiveTokens(run.data));
+      const key = `${run.name}\n${data}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        stored(await store.append({ threadId, runId, type: run.name, data }));
+        // The answer's finished text is stored: followers read it from there, not from memory.
+        if (run.chunk?.type === "text") storedLiveText(threadId, run.chunk.id);
+        if (run.chunk) outbox.push(run.chunk);
+      }
+    }
+    await publish(checked);
+  };
   const namer: NamerState = { plans: new Set(values.plan ? [values.plan.id] : []), agent: null };
   let parts = 0;
   const publishChunk = async (chunk: RunChunk) => {
     parts += 1;
     o.crash(`event:${parts}`);
-    for (const event of busEventsOf(chunk, namer, ids, now())) await publish(event);
+    for (const event of busEventsOf(chunk, namer, ids, now())) await record(event);
   };
   // A recovered run first tells what its dead worker's graph did but never stored
   // (docs/durability.md "Events after a crash"): the state moved, the timeline did not.
   const repairTimeline = async (state: Partial<GraphStateValue>) => {
     if (job.attempts === 0) return;
-    const rows = await db.runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { type: true, data: true } });
+    const rows = await store.events({ threadId });
     for (const chunk of missingTimelineParts(rows, state, ctx.deps.flow, runId, new Date(now()).toISOString())) await publishChunk(chunk);
   };
   const inRun = <T>(fn: () => T): T => withLogContext(ids, () => runTrace.within(fn));
@@ -200,15 +201,15 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
   let final = runChunk("failed", structuredError("run_error", "the run stopped early"));
   try {
     if (job.attempts === 0) {
-      await publish(busEventOf("user_message", { text: input.label, kind: input.kind }, ids, now()));
-      if (input.intent) await publish(busEventOf("intent_classified", { type: "event", name: "intent_classified", payload: { intent: input.intent } }, ids, now()));
+      await record(busEventOf("user_message", { text: input.label, kind: input.kind }, ids, now()));
+      if (input.intent) await record(busEventOf("intent_classified", { type: "event", name: "intent_classified", payload: { intent: input.intent } }, ids, now()));
     }
     await inRun(() => publishChunk(runChunk("running", null)));
     await repairTimeline(values);
     yield* outbox.splice(0);
     const chunks = await inRun(() => ctx.graph.stream(o.graphInput as never, { ...ctx.config, streamMode: ["custom", "updates"], recursionLimit: 1000, signal: o.signal, durability: "sync" }));
     // After a recovery, transitions go on from the last one the timeline told.
-    let lifecycle = (job.attempts > 0 ? await lastToldLifecycle(db, threadId) : null) ?? values.lifecycle ?? "INIT";
+    let lifecycle = (job.attempts > 0 ? await lastToldLifecycle(store, threadId) : null) ?? values.lifecycle ?? "INIT";
     let transitions = 0;
     const it = (chunks as AsyncIterable<[string, unknown]>)[Symbol.asyncIterator]();
     while (true) {
@@ -255,7 +256,6 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
       final = runChunk("cancelled", null);
     } else if (o.signal.aborted) {
       // The lease lapsed and another worker owns the run now: leave every row to it.
-      unsubscribe();
       runTrace.end("lost_lease", null);
       log.warn({ threadId, runId }, "lease lost: stopped executing the run");
       return { kind: "lost_lease" };
@@ -272,27 +272,23 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     // (docs/durability.md "Events after a crash"): no state says the run ended without the
     // event that says so. The lease is kept until the after-run subscribers have seen it,
     // so the next run's events come after it.
-    const [event] = busEventsOf(final, namer, ids, now());
-    const stored = event ? storedEventOf(event) : null;
-    if (!event || !stored) throw new Error("the final run part has no run event");
-    const rows = [
-      (tx: Db) => tx.run.update({ where: { id: runId }, data: { status, endedAt: new Date(now()), error: final.data.error?.message ?? null, inputTokens: { increment: usage?.inputTokens ?? 0 }, outputTokens: { increment: usage?.outputTokens ?? 0 } } }),
-      // The earlier runs that stopped to wait on a person and whose work this run carried on
-      // read how it ended (docs/runs.md "Runs that waited").
-      (tx: Db) => endWaitingRuns(tx, threadId, runId, status),
-      (tx: Db) => tx.thread.update({ where: { id: threadId }, data: { status } }),
-      (tx: Db) => tx.runJob.update({ where: { id: job.id }, data: { status: "done" } }),
-    ];
-    const data = JSON.stringify(withoutLiveTokens(stored.data));
-    await store.inTransaction(stored.name, data, async (tx) => {
-      for (const row of rows) await row(tx);
-    });
-    seen.add(`${stored.name}\n${data}`);
+    const [first] = busEventsOf(final, namer, ids, now());
+    const event = first ? checkedEvent(first) : null;
+    const end = event ? storedEventOf(event) : null;
+    if (!event || !end) throw new Error("the final run part has no run event");
+    const data = JSON.stringify(withoutLiveTokens(end.data));
+    const endedAt = now();
+    stored(
+      await store.endRun(
+        { threadId, runId, jobId: job.id, status, endedAt, error: final.data.error?.message ?? null, inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0 },
+        { type: end.name, data },
+      ),
+    );
+    seen.add(`${end.name}\n${data}`);
     outbox.push(final);
     o.crash("after_end_transaction");
     // Published once the rows say how it ended, so subscribers of task.completed (the
-    // memory hooks: summarize, promote; webhooks) see a finished thread. The run's own
-    // subscription finds it stored already.
+    // memory hooks: summarize, promote; webhooks) see a finished thread.
     await publish(event);
     yield* outbox.splice(0);
     o.crash("after_final_published");
@@ -301,59 +297,11 @@ async function* runGraphBody(o: RunGraphOptions, subscriptions: (() => void)[]):
     throw err;
   } finally {
     if (!killed) {
-      await releaseLease(db, threadId, runId);
+      await store.release(threadId, runId);
       runTrace.end(status, final.data.error?.message ?? null);
     }
-    unsubscribe();
   }
   return { kind: "ended", status };
-}
-
-/**
- * Stores a run's events with the next seq of the thread. The lease makes the run the thread's
- * only writer; a seq taken anyway (a previous holder's last write landing late) is retried
- * with a fresh one, and a write SQLite refused as busy is tried again, so no event is lost
- * and no run fails on a transient lock.
- */
-function eventStore(db: Db, threadId: string, runId: string, onStored: ExecuteJobOptions["onStored"]) {
-  let seq: number | null = null;
-  /**
-   * Stores one event, with `alongside` written in the same transaction when given (the
-   * run's end: its rows and its final event commit together, or neither does).
-   */
-  const write = async (type: string, data: string, alongside?: (tx: Db) => Promise<void>): Promise<void> => {
-    for (let attempt = 0; ; attempt++) {
-      if (seq === null) seq = (await db.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } }))?.seq ?? 0;
-      const next: number = seq + 1;
-      try {
-        if (alongside) {
-          await db.$transaction(
-            async (tx) => {
-              await alongside(tx as unknown as Db);
-              await tx.runEvent.create({ data: { threadId, runId, seq: next, type, data } });
-            },
-            { timeout: 15_000, maxWait: 15_000 },
-          );
-        } else {
-          await db.runEvent.create({ data: { threadId, runId, seq: next, type, data } });
-        }
-        seq = next;
-        // Followers anywhere (other tabs, devices, instances) re-read from their cursor.
-        void notifyThreadEvent(threadId, next, runId).catch((err: unknown) => log.warn({ err, threadId }, "event notification failed"));
-        onStored?.(threadId, next);
-        return;
-      } catch (err) {
-        // A seq taken meanwhile: read the last one again. SQLite busy past its timeout (another
-        // connection of the file held the write lock, e.g. under heavy load): nothing was
-        // written, so the same write is tried again after a pause.
-        const busy = isSqliteBusy(err);
-        if ((prismaErrorCode(err) !== "P2002" && !busy) || attempt >= 5) throw err;
-        if (busy) await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
-        else seq = null;
-      }
-    }
-  };
-  return Object.assign((type: string, data: string) => write(type, data), { inTransaction: write });
 }
 
 /**

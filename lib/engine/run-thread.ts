@@ -3,11 +3,12 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { trace } from "@opentelemetry/api";
 import type { Db } from "../db/client";
-import { takeLease } from "../db/lease";
+import type { Role } from "../db/workspaces";
 import { expireChallenge } from "../approvals/service";
 import { AppError, isAppError } from "../errors";
 import { env } from "../env";
 import { newTraceId } from "../events/bus";
+import { prismaRunStore } from "../runs/store-prisma";
 import { approvalSecret } from "./engine-deps";
 import { checkRun, runInProgress } from "./run-checks";
 import { readRunState } from "./read-state";
@@ -15,7 +16,7 @@ import { type RunDepsOverrides, runContext } from "./run-context";
 import { executeJob, type JobOutcome } from "./run-execute";
 import { type RunInput, resolveRunInput } from "./run-input";
 import { withoutTypedTokens } from "./typed-tokens";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 export type { DecisionInput } from "./run-decision";
 export type { RunInput } from "./run-input";
@@ -40,6 +41,8 @@ export interface AcceptedRun {
   afterSeq: number;
   /** The run's W3C trace id (32 hex chars): in its events, log lines, spans and run part. */
   traceId: string;
+  /** The requester's role in the thread's workspace (null for the system's own input: an expiry). */
+  role: Role | null;
 }
 
 /**
@@ -72,8 +75,10 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
     .$transaction(
     async (txClient) => {
       const tx = txClient as unknown as Db;
-      const run = await tx.run.create({ data: { threadId, flowVersionId: thread.flowVersionId, kind: input.kind === "message" ? "start" : "resume", status: "queued" } });
-      if (!(await takeLease(tx, threadId, run.id))) throw runInProgress();
+      // The run's rows go through the run store, in this transaction (lib/runs/store.ts).
+      const runs = prismaRunStore(tx);
+      const run = { id: await runs.createRun({ threadId, flowVersionId: thread.flowVersionId, kind: input.kind === "message" ? "start" : "resume" }) };
+      if (!(await runs.takeLease(threadId, run.id))) throw runInProgress();
       // The state read above must still be the thread's: a run that ended in between moved it.
       const latest = await tx.checkpoint.findFirst({ where: { threadId, checkpointNs: "" }, orderBy: { checkpointId: "desc" }, select: { checkpointId: true } });
       if ((latest?.checkpointId ?? null) !== startCheckpointId) throw new AppError("conflict", "thread_moved", "The thread changed while your request was accepted; reload it and try again.");
@@ -90,10 +95,9 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
         now,
       });
       if (input.kind === "expired") await tx.approval.updateMany({ where: { id: input.approvalId }, data: { runNotifiedAt: new Date(now()) } });
-      const job = await tx.runJob.create({ data: { runId: run.id, threadId, requestedBy: userId, input: JSON.stringify({ ...jobInput, traceId }), startCheckpointId } });
+      const jobId = await runs.createJob({ runId: run.id, threadId, requestedBy: userId, input: JSON.stringify({ ...jobInput, traceId }), startCheckpointId });
       await tx.thread.update({ where: { id: threadId }, data: { status: "running" } });
-      const last = await tx.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } });
-      return { runId: run.id, jobId: job.id, threadId, afterSeq: last?.seq ?? 0, traceId };
+      return { runId: run.id, jobId, threadId, afterSeq: await runs.lastSeq(threadId), traceId, role: thread.role };
     },
     { timeout: 15_000, maxWait: 15_000 },
   )

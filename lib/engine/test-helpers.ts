@@ -11,7 +11,7 @@ import { workspaceAssistant } from "../../templates/workspace-assistant";
 import type { ResolvedModel } from "./deps";
 import type { RunDepsOverrides } from "./run-context";
 import { type PreparedRun, prepareRun, type RunInput } from "./run-thread";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 /** A migrated SQLite file, a user, the template flow, temp workspaces and a fixed HMAC key. */
 export interface EngineFixture {

@@ -9,7 +9,7 @@ import { flowGraph } from "./graph-cache";
 import type { FlowSpec } from "../flow/compile";
 import { redactSecrets, type StateSummary, summarizeState } from "./safe-state";
 import type { GraphStateValue } from "./state";
-import type { RunDataTypes } from "./ui-parts";
+import type { RunDataTypes } from "../events/ui-parts";
 
 /**
  * Time travel, the reading side (LangGraph `getStateHistory` / `getState` with a

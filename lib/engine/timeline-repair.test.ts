@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { baseState, fakeDeps, plan, step } from "./node-fixtures";
 import { missingTimelineParts, type StoredEventRow } from "./timeline-repair";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 /** What a recovered run adds to a timeline its dead worker left behind (docs/durability.md "Events after a crash"). */
 describe("missingTimelineParts", () => {

@@ -1,7 +1,7 @@
 import type { FlowSpec } from "../flow/compile";
 import { stepView } from "./emit";
 import type { GraphStateValue, PlanStep } from "./state";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 /**
  * Timeline repair after a crash (docs/durability.md "Events after a crash"). LangGraph stores a

@@ -7,7 +7,7 @@ import { ensureWorkspace } from "../tools/workspace";
 import { memoryAssistant } from "../../templates/memory-assistant";
 import { streamable, textTurn, toolTurn } from "./node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
-import type { RunChunk } from "./ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 
 const answerOf = (chunks: RunChunk[]) => chunks.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join("\n");
 

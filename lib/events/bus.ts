@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { dataSchemas } from "../engine/ui-parts";
+import { dataSchemas } from "./ui-parts";
 import { logContext } from "../log";
 
 /**
@@ -49,7 +49,7 @@ function exact<T extends z.ZodType>(schema: T): z.ZodType<z.infer<T>> {
   });
 }
 
-/** A UI data part of the run stream (lib/engine/ui-parts.ts), e.g. `{ type: "data-run", id, data }`. */
+/** A UI data part of the run stream (lib/events/ui-parts.ts), e.g. `{ type: "data-run", id, data }`. */
 const part = <K extends keyof typeof dataSchemas>(kind: K) => exact(z.object({ type: z.literal(`data-${kind}` as const), id: z.string(), data: dataSchemas[kind] }));
 const textPart = exact(z.object({ type: z.literal("text"), id: z.string(), text: z.string() }));
 /** A stored-only record of an event that no stream part stands for (intent_classified, agent_changed). */
@@ -169,10 +169,7 @@ function matches(pattern: TopicPattern, topic: string): boolean {
  *   subscriber has run.
  */
 export async function publish<T extends BusTopic>(event: BusEvent<T>): Promise<void> {
-  TraceIds.parse(event);
-  z.number().parse(event.at);
-  const schema: z.ZodType = busSchemas[event.topic];
-  const checked = { ...event, data: schema.parse(event.data) } as BusEvent;
+  const checked = checkedEvent(event);
   let failure: { error: unknown } | null = null;
   for (const sub of [...subscriptions]) {
     if (!matches(sub.pattern, checked.topic)) continue;
@@ -185,6 +182,18 @@ export async function publish<T extends BusTopic>(event: BusEvent<T>): Promise<v
     }
   }
   if (failure) throw failure.error;
+}
+
+/**
+ * The event as its topic's schema reads it (what subscribers receive): a writer that stores
+ * an event before publishing it (lib/engine/run-execute.ts) stores this.
+ * @throws ZodError when the ids, time or data do not match (a bug of the publisher).
+ */
+export function checkedEvent<T extends BusTopic>(event: BusEvent<T>): BusEvent {
+  TraceIds.parse(event);
+  z.number().parse(event.at);
+  const schema: z.ZodType = busSchemas[event.topic];
+  return { ...event, data: schema.parse(event.data) } as BusEvent;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import { prismaRunStore } from "../runs/store-prisma";
 
 /** What a follower of a thread follows: a run, from the cursor just before its first event. */
 export interface FollowTarget {
@@ -17,14 +18,13 @@ export interface FollowTarget {
  * @throws AppError not_found ("run_not_found") when `runId` is not a run of the thread.
  */
 export async function followTarget(db: Db, threadId: string, runId?: string): Promise<FollowTarget | null> {
-  const run = runId
-    ? await db.run.findFirst({ where: { id: runId, threadId }, select: { id: true } })
-    : await db.run.findFirst({ where: { threadId, status: { in: ["queued", "running"] } }, orderBy: { startedAt: "desc" }, select: { id: true } });
+  const store = prismaRunStore(db);
+  const run = runId ? await db.run.findFirst({ where: { id: runId, threadId }, select: { id: true } }) : await store.activeRun(threadId).then((id) => id && { id });
   if (!run) {
     if (runId) throw new AppError("not_found", "run_not_found", `runId: the thread has no run ${runId}; leave runId out to follow its active run.`);
     return null;
   }
-  const last = await db.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } });
-  const first = await db.runEvent.findFirst({ where: { threadId, runId: run.id }, orderBy: { seq: "asc" }, select: { seq: true } });
-  return { runId: run.id, after: first ? first.seq - 1 : (last?.seq ?? 0) };
+  const last = await store.lastSeq(threadId);
+  const first = await store.firstSeqOf(run.id);
+  return { runId: run.id, after: first !== null ? first - 1 : last };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { engineFixture, type EngineFixture } from "../engine/test-helpers";
-import type { RunChunk } from "../engine/ui-parts";
+import type { RunChunk } from "./ui-parts";
 import type { Fanout, FanoutHandler } from "./fanout";
 import { type FollowedChunk, followThread } from "./follow-thread";
 import { InProcessFanout } from "./in-process-fanout";

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { leaseRunOf } from "../db/lease";
-import type { LiveChunk } from "../engine/emit";
-import type { RunChunk } from "../engine/ui-parts";
+import { prismaRunStore } from "../runs/store-prisma";
+import type { LiveChunk, RunChunk } from "./ui-parts";
 import type { Fanout } from "./fanout";
 import { followLiveText, type LiveTextEvent } from "./live-text";
 import { chunkOfStored } from "./stored-chunk";
@@ -85,6 +85,7 @@ export function followThread(db: Db, threadId: string, opts: FollowOptions): Asy
 export async function* followThread(db: Db, threadId: string, opts: FollowOptions): AsyncGenerator<FollowedChunk | FollowedLive> {
   const { signal, pollMs = 1_000, endedGraceMs = 3_000, batch = 200, afterRunGraceMs = 5_000 } = opts;
   let cursor = opts.after;
+  const store = prismaRunStore(db);
   let followed = opts.runId ?? null;
   let pending = true;
   let wake: (() => void) | null = null;
@@ -115,12 +116,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
   try {
     while (!signal?.aborted) {
       pending = false;
-      const rows = await db.runEvent.findMany({
-        where: { threadId, seq: { gt: cursor } },
-        orderBy: { seq: "asc" },
-        take: batch,
-        select: { seq: true, runId: true, type: true, data: true },
-      });
+      const rows = await store.events({ threadId, afterSeq: cursor, take: batch });
       for (const row of rows) {
         if (signal?.aborted) return;
         cursor = row.seq;

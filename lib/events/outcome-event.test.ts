@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { replayMessages } from "../engine/replay";
-import { dataSchemas, type RunChunk } from "../engine/ui-parts";
+import { dataSchemas, type RunChunk } from "./ui-parts";
 import { publish, subscribe } from "./bus";
 import { busEventsOf, eventsOf, type NamerState, storedEventOf } from "./run-events";
 import { chunkOfStored } from "./stored-chunk";

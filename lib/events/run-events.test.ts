@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { RunChunk } from "../engine/ui-parts";
+import type { RunChunk } from "./ui-parts";
 import { type BusEvent, publish, subscribe } from "./bus";
 import { busEventOf, busEventsOf, eventsOf, type NamerState, RunEventName, storedEventOf, topicOf } from "./run-events";
 

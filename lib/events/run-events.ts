@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { dataSchemas, type RunChunk, type RunDataTypes } from "../engine/ui-parts";
+import { dataSchemas, type RunChunk, type RunDataTypes } from "./ui-parts";
 import type { BusEvent, BusTopic, TraceIds } from "./bus";
 
 /**

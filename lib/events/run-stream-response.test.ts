@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LiveChunk } from "../engine/emit";
-import type { RunChunk } from "../engine/ui-parts";
+import type { LiveChunk, RunChunk } from "./ui-parts";
 import { runStreamResponse, stepIdOfLive } from "./run-stream-response";
 
 /** The UI message chunks of a response (server-sent `data:` lines). */

@@ -1,6 +1,5 @@
 import { createUIMessageStream, createUIMessageStreamResponse } from "ai";
-import type { LiveChunk } from "../engine/emit";
-import type { RunChunk, RunUIMessage } from "../engine/ui-parts";
+import type { LiveChunk, RunChunk, RunUIMessage } from "./ui-parts";
 import { logger } from "../log";
 
 const log = logger.child({ module: "run-stream" });
@@ -32,7 +31,7 @@ export interface RunStreamResponseOptions {
  * stored answer then adds what is missing (the rest of the text, the run's report) and ends
  * the part. A stored answer that does not go on from what was streamed (a model error after
  * some text) comes as a part of its own. A step's live text (node `executor`) goes as
- * transient `data-steptext` parts (lib/engine/ui-parts.ts): the run view shows it on the
+ * transient `data-steptext` parts (lib/events/ui-parts.ts): the run view shows it on the
  * running step, and the step's stored `data-step` brings the finished text. A chunk source
  * that throws ends the stream with an `error` part naming the failure (and is logged).
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { withoutLiveTokens } from "../engine/safe-state";
-import type { RunChunk } from "../engine/ui-parts";
+import { withoutLiveTokens } from "./redact";
+import type { RunChunk } from "./ui-parts";
 import { busEventsOf, storedEventOf } from "./run-events";
 import { chunkOfStored } from "./stored-chunk";
 

@@ -1,4 +1,4 @@
-import type { RunChunk } from "../engine/ui-parts";
+import type { RunChunk } from "./ui-parts";
 
 /** A RunEvent row as far as its chunk goes. */
 export interface StoredChunkRow {

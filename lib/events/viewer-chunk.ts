@@ -1,7 +1,7 @@
 import type { Db } from "../db/client";
 import { challengeToken } from "../approvals/service";
-import { redactSecrets } from "../engine/safe-state";
-import type { RunChunk } from "../engine/ui-parts";
+import { redactSecrets } from "./redact";
+import type { RunChunk } from "./ui-parts";
 
 /** Who follows a run, as far as secrets go. */
 export interface ChunkViewer {

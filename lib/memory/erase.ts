@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
 import { takeLease } from "../db/lease";
 import { AppError } from "../errors";
+import { prismaRunStore } from "../runs/store-prisma";
 import { workspaceDirFor } from "../tools/workspace";
 import { announce } from "./announce";
 import { scrubFreedPages, secureDeleteOn } from "./scrub";
@@ -37,7 +38,7 @@ export async function eraseThread(db: Db, input: { threadId: string; actorId: st
     const byThread = { where: { threadId } };
     const c: Record<string, number> = {
       runs: await tx.run.count(byThread),
-      events: await tx.runEvent.count(byThread),
+      events: await prismaRunStore(tx as unknown as Db).countEvents(threadId),
       approvals: await tx.approval.count(byThread),
       auditEntries: await tx.auditEntry.count(byThread),
       evictedBlobs: await tx.evictedBlob.count(byThread),

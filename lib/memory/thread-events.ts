@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "../db/client";
+import { prismaRunStore } from "../runs/store-prisma";
 
 /**
  * Reading a finished thread's stored run events (lib/events/run-events.ts) for promote and
@@ -32,7 +33,7 @@ export interface StepOutcome {
 
 /** The thread's events of these types, oldest first, with their JSON data parsed (null when unreadable). */
 async function eventsOf(db: Db, threadId: string, types: string[]): Promise<{ type: string; runId: string | null; data: unknown }[]> {
-  const rows = await db.runEvent.findMany({ where: { threadId, type: { in: types } }, orderBy: { seq: "asc" }, select: { type: true, runId: true, data: true } });
+  const rows = await prismaRunStore(db).events({ threadId, types });
   return rows.map((r) => {
     try {
       return { type: r.type, runId: r.runId, data: JSON.parse(r.data) as unknown };

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryAssistant } from "../../templates/memory-assistant";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
-import type { RunChunk } from "../engine/ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 import type { FlowDocument } from "../flow/schema";
 import { reviewDraft } from "./brief-review";
 import { briefOf } from "./structured-summary";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { guidedSummary } from "../../templates/guided-summary";
 import { memoryAssistant } from "../../templates/memory-assistant";
-import type { RunChunk } from "../engine/ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 import type { FlowDocument } from "../flow/schema";
 import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
 

@@ -7,12 +7,12 @@ import { readRunState } from "../engine/read-state";
 import { pendingQuestion } from "../engine/run-input";
 import { waitingCalls } from "../engine/run-decision";
 import { waitingOutcomes } from "../engine/run-outcome";
-import { type AcceptedRun, enqueueRun, type RunInput } from "../engine/run-thread";
+import type { RunInput } from "../engine/run-thread";
 import { taskWithoutTypedTokens } from "../engine/typed-tokens";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
-import { dispatchRun } from "../runs/process-worker";
+import { type AcceptedDispatchedRun, type AcceptRunOptions, acceptRun } from "../runs/accept";
 import { ensureWorkspace } from "../tools/workspace";
 import { inputMessage } from "./input-message";
 import { resumeInput, type WaitingInterrupts } from "./resume";
@@ -87,13 +87,14 @@ async function threadForRun(db: Db, user: SessionUser, threadId: string, body: R
 /**
  * Accepts a LangGraph API run on a thread (docs/langgraph-api.md#runs): binds an API thread to
  * its flow on its first run, turns `input` or `command.resume` into the run view's input
- * (lib/platform/resume.ts) and hands it to the one run service (lib/engine/run-thread.ts
- * enqueueRun: every check, the lease, the job), then dispatches the job. The run's metadata
- * is stored on its row. No input and no resume continues a run the server stopped.
+ * (lib/platform/resume.ts) and hands it to the run service's one accept path
+ * (lib/runs/accept.ts acceptRun: every check, the lease, the job, the run's metadata, the
+ * dispatch, a late decision). No input and no resume continues a run the server stopped.
+ * @param defer runs work that must outlive the response (a route's `after`).
  * @throws AppError as threadForRun, resumeInput and enqueueRun (409 run_in_progress while
  *   another run holds the thread: multitask_strategy reject).
  */
-export async function acceptPlatformRun(db: Db, user: SessionUser, threadId: string, body: RunBody): Promise<AcceptedRun> {
+export async function acceptPlatformRun(db: Db, user: SessionUser, threadId: string, body: RunBody, defer?: AcceptRunOptions["defer"]): Promise<AcceptedDispatchedRun> {
   const userId = user.id;
   const resume = body.command?.resume;
   if (resume !== undefined && body.input) throw new AppError("unprocessable", "input_and_resume", "input: send either input (a new message) or command.resume (an answer), not both.");
@@ -102,8 +103,5 @@ export async function acceptPlatformRun(db: Db, user: SessionUser, threadId: str
   let input: RunInput;
   if (resume !== undefined) input = resumeInput(resume, await waitingOf(db, threadId, userId));
   else input = task !== null ? { kind: "message", text: task } : { kind: "continue" };
-  const accepted = await enqueueRun({ db, threadId, userId, input });
-  if (body.metadata && Object.keys(body.metadata).length > 0) await db.run.update({ where: { id: accepted.runId }, data: { metadata: JSON.stringify(body.metadata) } });
-  await dispatchRun(db, accepted.jobId);
-  return accepted;
+  return acceptRun({ db, threadId, userId, input, ...(body.metadata ? { metadata: body.metadata } : {}), ...(defer ? { defer } : {}) });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { Db } from "../db/client";
-import type { RunChunk } from "../engine/ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 import { followThread } from "../events/follow-thread";
 import { sseResponse } from "../http/sse-response";
 import type { StreamMode } from "./run-body";

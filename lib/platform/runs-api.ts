@@ -2,9 +2,8 @@ import "server-only";
 import { after } from "next/server";
 import type { Db } from "../db/client";
 import { threadAccess } from "../db/workspaces";
-import { tellExpiredRuns } from "../engine/expiry-sweeper";
 import type { AcceptedRun } from "../engine/run-thread";
-import { AppError, isAppError } from "../errors";
+import { AppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
 import { cancelRunJob } from "../runs/cancel-run";
 import { acceptPlatformRun } from "./accept-run";
@@ -24,10 +23,7 @@ export const runLocation = (threadId: string, runId: string): string => `${API_R
  * challenge expired) tells the waiting run right after answering 410, as the run view does.
  */
 export async function acceptRun(db: Db, user: SessionUser, threadId: string, body: RunBody): Promise<AcceptedRun> {
-  return acceptPlatformRun(db, user, threadId, body).catch((err: unknown) => {
-    if (isAppError(err) && err.reason === "approval_expired") after(() => tellExpiredRuns(db).then(() => undefined));
-    throw err;
-  });
+  return acceptPlatformRun(db, user, threadId, body, (work) => after(() => work().then(() => undefined)));
 }
 
 /** A run of a thread the user may see, with its flow id. @throws AppError not_found. */

@@ -3,20 +3,21 @@ import type { Db } from "../db/client";
 import { releaseLease } from "../db/lease";
 import { CANCEL_REQUESTED } from "../engine/run-cancel";
 import { JobInput } from "../engine/run-input";
-import type { RunChunk } from "../engine/ui-parts";
+import type { RunChunk } from "../events/ui-parts";
 import { newTraceId, publish } from "../events/bus";
 import { busEventsOf, storedEventOf } from "../events/run-events";
 import { notifyThreadEvent } from "../events/thread-events";
 import { endWaitingRuns } from "../db/waiting-runs";
+import { prismaRunStore } from "./store-prisma";
 
 /** How a cancel request was taken: ended at once (it was queued), handed to its worker, or too late. */
 export type CancelOutcome = "cancelled" | "requested" | "not_active";
 
 /**
  * Stores and publishes the final run part of a run that no worker executes (a queued run
- * cancelled, a cancel whose worker died), the way a worker's run subscription would: one
- * RunEvent with the thread's next seq, a notification to followers, and the bus event
- * (webhooks, memory hooks).
+ * cancelled, a cancel whose worker died), as a worker does: stored first in the run store
+ * with the thread's next seq (lib/runs/store.ts), a notification to followers, then the bus
+ * event (webhooks, memory hooks).
  * @param at ms since the epoch.
  */
 async function recordRunEnd(db: Db, threadId: string, runId: string, jobInput: string, at: number): Promise<void> {
@@ -26,16 +27,8 @@ async function recordRunEnd(db: Db, threadId: string, runId: string, jobInput: s
   for (const event of busEventsOf(chunk, { plans: new Set(), agent: null }, ids, at)) {
     const stored = storedEventOf(event);
     if (stored) {
-      for (let attempt = 0; ; attempt++) {
-        const seq = ((await db.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } }))?.seq ?? 0) + 1;
-        try {
-          await db.runEvent.create({ data: { threadId, runId, seq, type: stored.name, data: JSON.stringify(stored.data) } });
-          void notifyThreadEvent(threadId, seq, runId).catch(() => undefined);
-          break;
-        } catch (err) {
-          if (attempt >= 5) throw err;
-        }
-      }
+      const seq = await prismaRunStore(db).append({ threadId, runId, type: stored.name, data: JSON.stringify(stored.data) });
+      void notifyThreadEvent(threadId, seq, runId).catch(() => undefined);
     }
     await publish(event);
   }

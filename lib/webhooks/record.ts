@@ -5,6 +5,7 @@ import { prismaErrorCode } from "../db/prisma-error-code";
 import { env } from "../env";
 import { type BusEvent, subscribe } from "../events/bus";
 import { logger } from "../log";
+import { prismaRunStore } from "../runs/store-prisma";
 import type { WebhookEvent } from "./events";
 import { linkOf, type WebhookData, type WebhookPayload } from "./payload";
 import { wakeWebhookSender } from "./wake";
@@ -78,7 +79,7 @@ async function dataOf(db: Db, plan: Plan): Promise<{ workspaceId: string; data: 
   // stored yet); for a decision, made by an API request or by the run that resumes, the run
   // that stored the card.
   const asker = async () =>
-    (await db.runEvent.findFirst({ where: { threadId: a.threadId, type: "approval_required", data: { contains: plan.approvalId } }, orderBy: { seq: "asc" }, select: { runId: true } }))?.runId ?? null;
+    (await prismaRunStore(db).events({ threadId: a.threadId, types: ["approval_required"], dataContains: plan.approvalId, take: 1 }))[0]?.runId ?? null;
   const runId = plan.event === "approval.required" ? (plan.runId ?? (await asker())) : ((await asker()) ?? plan.runId);
   const base = { thread_id: a.threadId, run_id: runId, approval_id: plan.approvalId, tool: a.toolName, args_hash: a.argsHash, ...linkOf(`/approvals/${plan.approvalId}`, publicUrl) };
   const data: WebhookData =

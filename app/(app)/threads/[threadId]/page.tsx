@@ -7,6 +7,7 @@ import { ThreadTabs } from "@/components/run/thread-tabs";
 import { approvalSecret } from "@/lib/approvals/secret";
 import { type ChallengeRow, challengeToken } from "@/lib/approvals/service";
 import { db } from "@/lib/db/client";
+import { prismaRunStore } from "@/lib/runs/store-prisma";
 import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
 import { workspaceLabel } from "@/lib/db/workspace-labels";
@@ -15,7 +16,7 @@ import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
 import { withMissingOutcomeCards } from "@/lib/engine/missing-outcome-cards";
 import { replayMessages } from "@/lib/engine/replay";
 import { redactSecrets } from "@/lib/engine/safe-state";
-import type { RunUIMessage } from "@/lib/engine/ui-parts";
+import type { RunUIMessage } from "@/lib/events/ui-parts";
 import { FlowDocument } from "@/lib/flow/schema";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { isAppError } from "@/lib/errors";
@@ -96,7 +97,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const version = await db().flowVersion.findUniqueOrThrow({ where: { id: thread.flowVersionId }, select: { document: true } });
   const doc = FlowDocument.parse(JSON.parse(version.document));
   const agents = doc.nodes.flatMap((n) => (n.type === "agent" ? [{ id: n.id, name: n.data.name, icon: n.data.icon, color: n.data.color }] : []));
-  const events = await db().runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, type: true, data: true } });
+  const events = await prismaRunStore(db()).events({ threadId });
   const approvals = await db().approval.findMany({
     where: { threadId },
     select: { id: true, status: true, decision: true, expiresAt: true, threadId: true, userId: true, toolName: true, argsHash: true, createdAt: true },

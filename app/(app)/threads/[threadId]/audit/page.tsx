@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { LocalTime } from "@/components/ui/local-time";
 import { db } from "@/lib/db/client";
+import { prismaRunStore } from "@/lib/runs/store-prisma";
 import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
-import { dataSchemas } from "@/lib/engine/ui-parts";
+import { dataSchemas } from "@/lib/events/ui-parts";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { threadAuditTrail } from "@/lib/library/audit";
 import { requireUser } from "@/lib/http/with-user";
@@ -34,9 +35,7 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
   const thread = await orNotFound(getThread(db(), user.id, threadId));
   const entries = await threadAuditTrail(db(), threadId, thread.flow.workspaceId);
   const users = await emailsOf(db(), entries.map((e) => e.actorId));
-  const transitions = lifecycleOf(
-    await db().runEvent.findMany({ where: { threadId, type: "lifecycle_transition" }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, data: true } }),
-  );
+  const transitions = lifecycleOf(await prismaRunStore(db()).events({ threadId, types: ["lifecycle_transition"] }));
   return (
     <main className="wide">
       <p className="small muted">

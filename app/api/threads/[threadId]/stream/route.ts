@@ -4,15 +4,12 @@ import { after } from "next/server";
 import { approvalSecret } from "@/lib/approvals/secret";
 import { db } from "@/lib/db/client";
 import { can, threadAccess } from "@/lib/db/workspaces";
-import { tellExpiredRuns } from "@/lib/engine/expiry-sweeper";
-import { enqueueRun } from "@/lib/engine/run-thread";
-import { isAppError } from "@/lib/errors";
 import { followTarget } from "@/lib/events/follow-target";
 import { followThread } from "@/lib/events/follow-thread";
 import { runStreamResponse } from "@/lib/events/run-stream-response";
 import { chunkForViewer } from "@/lib/events/viewer-chunk";
 import { withUser } from "@/lib/http/with-user";
-import { dispatchRun } from "@/lib/runs/process-worker";
+import { acceptRun } from "@/lib/runs/accept";
 import { Body, FollowQuery, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
@@ -24,16 +21,11 @@ export const dynamic = "force-dynamic";
  * away ends the follow, not the run.
  */
 export const POST = withUser({ params: Params, body: Body }, async (req, { user, params, body }) => {
-  const accepted = await enqueueRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input }).catch((err: unknown) => {
-    // A decision on an expired challenge: answer 410 now, and tell the run right after.
-    if (isAppError(err) && err.reason === "approval_expired") after(() => tellExpiredRuns(db()).then(() => undefined));
-    throw err;
-  });
-  await dispatchRun(db(), accepted.jobId);
-  const { role } = await threadAccess(db(), user.id, params.threadId);
-  const viewer = { canDecide: can(role, "decide") };
+  // Checks, commit, dispatch and a late decision in one place; the role and the cursor come back with it.
+  const accepted = await acceptRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input, defer: (work) => after(() => work().then(() => undefined)) });
+  const viewer = { canDecide: accepted.role !== null && can(accepted.role, "decide") };
   const secret = viewer.canDecide ? approvalSecret() : undefined;
-  const chunks = followThread(db(), params.threadId, { after: accepted.afterSeq, runId: accepted.runId, signal: req.signal, live: true });
+  const chunks = followThread(db(), params.threadId, { after: accepted.follow.after, runId: accepted.follow.runId, signal: req.signal, live: true });
   return runStreamResponse(chunks, {
     runId: accepted.runId,
     transform: (chunk) => chunkForViewer(db(), viewer, chunk, { secret }),

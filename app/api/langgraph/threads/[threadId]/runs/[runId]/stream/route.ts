@@ -1,5 +1,6 @@
 // GET /api/langgraph/threads/:threadId/runs/:runId/stream - join a run's stream (runs.joinStream), resuming after Last-Event-ID.
 import { db } from "@/lib/db/client";
+import { followTarget } from "@/lib/events/follow-target";
 import { withPlatform } from "@/lib/platform/route";
 import { runOf, streamRun } from "@/lib/platform/runs-api";
 import { stateViewFor } from "@/lib/platform/state-view";
@@ -22,9 +23,8 @@ function seqOf(lastEventId: string | null): number | null {
 export const GET = withPlatform({ params: RunParams, query: JoinStreamQuery }, async (req, { user, params, query }) => {
   const { run } = await runOf(db(), user.id, params.threadId, params.runId);
   const resumeAfter = seqOf(req.headers.get("last-event-id"));
-  const first = await db().runEvent.findFirst({ where: { runId: run.id }, orderBy: { seq: "asc" }, select: { seq: true } });
-  const newest = first ? null : await db().runEvent.findFirst({ where: { threadId: params.threadId }, orderBy: { seq: "desc" }, select: { seq: true } });
-  const afterSeq = resumeAfter ?? (first ? first.seq - 1 : (newest?.seq ?? 0));
+  // Just before the run's first event, or the thread's last one when it stored none yet.
+  const afterSeq = resumeAfter ?? (await followTarget(db(), params.threadId, run.id))?.after ?? 0;
   return streamRun({
     db: db(),
     userId: user.id,

@@ -181,3 +181,17 @@ export function checkChunk(chunk: RunChunk): RunChunk {
   dataSchemas[name].parse(chunk.data);
   return chunk;
 }
+
+/**
+ * A live text chunk (docs/runs.md "Streaming"): a piece of the text a node's model is writing
+ * (`text-delta`), or the end of a step's text with its finished form (`text-end`). The run service hands it to the
+ * process's live text (lib/events/live-text.ts) and never stores it: the finished text is
+ * stored once, as the answer's `text` chunk or the step's result.
+ */
+export type LiveChunk = { type: "text-delta"; id: string; node: "finalizer" | "executor"; delta: string; /** The delta's offset in the part's text (chars), when a follower knows it (lib/events/live-text.ts). */ at?: number } | { type: "text-end"; id: string; node: "finalizer" | "executor"; text: string };
+
+/** True when a custom stream payload is a {@link LiveChunk}. */
+export function isLiveChunk(payload: unknown): payload is LiveChunk {
+  const t = (payload as { type?: unknown } | null)?.type;
+  return (t === "text-delta" || t === "text-end") && typeof (payload as { id?: unknown }).id === "string";
+}

@@ -1,0 +1,40 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Where the run service's rows and jobs may be reached (docs/architecture.md#the-run-store):
+ * RunEvent rows only through the run store, a job dispatched only inside lib/runs, and the
+ * event vocabulary (lib/events) below the engine.
+ * Tests are left out: they read the rows they check.
+ */
+
+const root = path.resolve(__dirname, "../..");
+
+/** Every .ts/.tsx source file (no tests) under `dir`, relative to the repository. */
+function sources(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(path.join(root, dir))) {
+    const rel = `${dir}/${name}`;
+    if (statSync(path.join(root, rel)).isDirectory()) out.push(...sources(rel));
+    else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.endsWith(".conformance.ts")) out.push(rel);
+  }
+  return out;
+}
+
+const files = [...sources("lib"), ...sources("app")];
+const using = (pattern: RegExp) => files.filter((f) => pattern.test(readFileSync(path.join(root, f), "utf8"))).sort();
+
+describe("run service boundaries", () => {
+  it("RunEvent rows are read and written only by the run store", () => {
+    expect(using(/\.runEvent\./)).toEqual(["lib/runs/store-prisma.ts"]);
+  });
+
+  it("the event vocabulary lives in lib/events, which imports nothing from lib/engine", () => {
+    expect(sources("lib/events").filter((f) => /from "\.\.\/engine\//.test(readFileSync(path.join(root, f), "utf8")))).toEqual([]);
+  });
+
+  it("no caller outside lib/runs dispatches a job", () => {
+    expect(using(/\bdispatchRun\b/).filter((f) => !f.startsWith("lib/runs/"))).toEqual([]);
+  });
+});
