@@ -68,7 +68,8 @@ async function snapshot(pid: number, url: string, label: string): Promise<string
   while (Date.now() < deadline) {
     const made = readdirSync(OUT).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
     if (made) {
-      await fetch(`${url}/api/health`); // answered once the (synchronous) write is done
+      // The server answers again once the (synchronous) write is done.
+      while (!(await fetch(`${url}/api/health`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 500));
       let size = -1;
       while (statSync(path.join(OUT, made)).size !== size) {
         size = statSync(path.join(OUT, made)).size;
