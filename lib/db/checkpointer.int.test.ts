@@ -136,6 +136,22 @@ describe.each([
     expect(await t.db.checkpointBlob.count({ where: { threadId: "th" } })).toBe(1);
   });
 
+  it("a value holding U+0000 or a lone surrogate reads back on every database: it is a blob, never inline", async () => {
+    t = await createTestDb();
+    const saver = new PrismaCheckpointSaver(t.db, { url: url(t) });
+    // As a task pasted with a NUL reaches the state; PostgreSQL's JSON functions refuse both escapes.
+    const values = { messages: [{ role: "user", content: "Summarize\u0000 notes.md" }], odd: "x\ud800y", key: { "a\u0000b": 1 }, plain: "ok" };
+    const cp = checkpointOf("1ef0000000000001", values, { messages: 1, odd: 1, key: 1, plain: 1 });
+    await saver.put(config("nul"), cp, { source: "input", step: -1, parents: {} }, cp.channel_versions);
+    const reader = new PrismaCheckpointSaver(t.db, { url: url(t) });
+    expect((await reader.getTuple(config("nul")))?.checkpoint).toEqual(cp);
+    const listed = [];
+    for await (const tuple of reader.list(config("nul"))) listed.push(tuple.checkpoint);
+    expect(listed).toEqual([cp]);
+    const blobs = await t.db.checkpointBlob.findMany({ where: { threadId: "nul" }, select: { channel: true }, orderBy: { channel: "asc" } });
+    expect(blobs.map((b) => b.channel)).toEqual(["key", "messages", "odd"]);
+  });
+
   it("reads a checkpoint written before values were inlined: its values from blobs", async () => {
     t = await createTestDb();
     const old = checkpointOf("1ef0000000000001", { a: ["x"], n: 3 }, { a: 1, n: 2, gone: 1 });

@@ -91,13 +91,14 @@ function knownOf(checkpointId: string, stored: StoredCheckpointObject): KnownChe
  * and never under its real size: null, booleans, numbers (at most 24 characters), strings (as
  * if each character took a 6-byte `\uXXXX` escape), and plain arrays and objects of those;
  * -1 when over budget or for any other value (the serde may write those differently), which
- * the caller then serializes to know.
+ * the caller then serializes to know. A string or key that is not {@link sqlJsonSafe} also
+ * gives -1.
  */
 function jsonBudgetLeft(value: unknown, budget: number): number {
   if (budget < 0) return -1;
   if (value === null || typeof value === "boolean") return budget - 5;
   if (typeof value === "number") return budget - 24;
-  if (typeof value === "string") return budget - (value.length * 6 + 2);
+  if (typeof value === "string") return sqlJsonSafe(value) ? budget - (value.length * 6 + 2) : -1;
   if (typeof value !== "object") return -1;
   let left = budget - 2;
   if (Array.isArray(value)) {
@@ -109,10 +110,29 @@ function jsonBudgetLeft(value: unknown, budget: number): number {
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return -1;
   for (const [key, item] of Object.entries(value)) {
+    if (!sqlJsonSafe(key)) return -1;
     left = jsonBudgetLeft(item, left - (key.length * 6 + 3));
     if (left < 0) return -1;
   }
   return left;
+}
+
+/**
+ * Whether a string's JSON escape can be read by PostgreSQL's JSON functions: not when it holds
+ * U+0000 (written `\u0000`, "unsupported Unicode escape sequence") or a lone surrogate
+ * (written `\udXXX`, "Unicode low surrogate must follow a high surrogate"). The checkpoint
+ * row is read with `::json` in SQL (lib/db/checkpointer-pg.ts), so a value holding either is
+ * never inlined: one such message (a NUL pasted into a task) made every later read of the
+ * thread fail (docs/storage.md "Inline values").
+ */
+function sqlJsonSafe(text: string): boolean {
+  return !text.includes("\0") && text.isWellFormed();
+}
+
+/** The same rule on serialized JSON bytes: no `\u0000` and no `\ud` escape (a lone surrogate). */
+function sqlJsonBytesSafe(bytes: Uint8Array): boolean {
+  const json = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return !json.includes("\\u0000") && !json.includes("\\ud");
 }
 
 /** A JSON copy of the metadata for SQL filters ("{}" when it cannot be written as JSON). */
@@ -358,7 +378,7 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
           return;
         }
         const [type, bytes] = await this.serde.dumpsTyped(values[channel]);
-        if (type === "json" && bytes.byteLength <= INLINE_MAX_BYTES) inline[channel] = values[channel];
+        if (type === "json" && bytes.byteLength <= INLINE_MAX_BYTES && sqlJsonBytesSafe(bytes)) inline[channel] = values[channel];
         else {
           blobChannels.push(channel);
           blobs.push({ channel, version, type, value: bytes });
