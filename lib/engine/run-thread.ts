@@ -1,3 +1,4 @@
+import { retryWhileSqliteBusy } from "../db/busy-retry";
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
@@ -71,8 +72,10 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
   const input = await withoutTypedTokens(db, secret, threadId, userId, opts.input);
   // The request's trace when it is traced, so the worker's run span joins it.
   const traceId = trace.getActiveSpan()?.spanContext().traceId ?? newTraceId();
-  return db
-    .$transaction(
+  // SQLite may refuse the whole transaction when another connection wrote since it read
+  // (SQLITE_BUSY_SNAPSHOT): it wrote nothing, so it is tried again from the start.
+  return retryWhileSqliteBusy(() =>
+    db.$transaction(
     async (txClient) => {
       const tx = txClient as unknown as Db;
       // The run's rows go through the run store, in this transaction (lib/runs/store.ts).
@@ -100,6 +103,7 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
       return { runId: run.id, jobId, threadId, afterSeq: await runs.lastSeq(threadId), traceId, role: thread.role };
     },
     { timeout: 15_000, maxWait: 15_000 },
+  ),
   )
     .catch(async (err: unknown) => {
       // The refusal rolled the transaction back; an expiry it found is a fact all the same.
