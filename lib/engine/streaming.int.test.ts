@@ -5,7 +5,7 @@ import { type FollowedChunk, type FollowedLive, followThread } from "../events/f
 import { followLiveText, type LiveTextEvent, liveTextThreads } from "../events/live-text";
 import { createOfflineModel } from "../models/offline";
 import { cancelRunJob } from "../runs/cancel-run";
-import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 
 /**
  * Answers that stream (docs/runs.md "Streaming"): the answer's text reaches followers in

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineFixture, type EngineFixture } from "../engine/test-helpers";
+import { engineFixture, type EngineFixture } from "../runs/test-helpers";
 import type { RunChunk } from "./ui-parts";
 import type { Fanout, FanoutHandler } from "./fanout";
 import { type FollowedChunk, followThread } from "./follow-thread";

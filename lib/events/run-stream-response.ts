@@ -14,7 +14,7 @@ export function stepIdOfLive(id: string): string | null {
 
 /** Options of {@link runStreamResponse}. */
 export interface RunStreamResponseOptions {
-  /** The run whose message this is: the stream starts message `run-<runId>`, as the replay names it (lib/engine/replay.ts). */
+  /** The run whose message this is: the stream starts message `run-<runId>`, as the replay names it (lib/runs/replay.ts). */
   runId: string;
   /** Changes each chunk before it is written (e.g. lib/events/viewer-chunk.ts); identity by default. */
   transform?: (chunk: RunChunk) => RunChunk | Promise<RunChunk>;

@@ -3,12 +3,12 @@ import type { Db } from "../db/client";
 import { createThread } from "../db/threads";
 import { threadAccess } from "../db/workspaces";
 import { approvalSecret } from "../engine/engine-deps";
-import { readRunState } from "../engine/read-state";
-import { pendingQuestion } from "../engine/run-input";
-import { waitingCalls } from "../engine/run-decision";
-import { waitingOutcomes } from "../engine/run-outcome";
-import type { RunInput } from "../engine/run-thread";
-import { taskWithoutTypedTokens } from "../engine/typed-tokens";
+import { readRunState } from "../runs/read-state";
+import { pendingQuestion } from "../runs/run-input";
+import { waitingCalls } from "../runs/run-decision";
+import { waitingOutcomes } from "../runs/run-outcome";
+import type { RunInput } from "../runs/run-thread";
+import { taskWithoutTypedTokens } from "../runs/typed-tokens";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
@@ -25,7 +25,7 @@ export const CLIENT_THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** What the thread's latest state waits on, by interrupt id, and the caller's role. @throws AppError not_found for a thread the user may not see. */
 export async function waitingOf(db: Db, threadId: string, userId: string): Promise<WaitingInterrupts> {
   const { thread, role } = await threadAccess(db, userId, threadId);
-  // Read-only: the version's cached graph, no models or tools (lib/engine/read-state.ts).
+  // Read-only: the version's cached graph, no models or tools (lib/runs/read-state.ts).
   const { snapshot } = await readRunState(db, thread);
   const question = pendingQuestion(snapshot);
   return {

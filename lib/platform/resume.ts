@@ -1,5 +1,5 @@
 import { can, type Role } from "../db/workspaces";
-import type { RunInput } from "../engine/run-input";
+import type { RunInput } from "../runs/run-input";
 import { AppError } from "../errors";
 import { canonicalArgs } from "../policy/canonical";
 import type { HumanResponse, ResumeValue } from "./run-body";
@@ -137,7 +137,7 @@ function outcomeInput(toolCallId: string, answer: HumanResponse | string): RunIn
  * Turns a `Command({ resume })` of the LangGraph API into the run input the run view would
  * send (docs/langgraph-api.md#deciding-approvals), so an API decision takes the same path as a click
  * on an approval card: role, thread, expiry, arguments hash, HMAC token and one-time use are
- * all checked when the run is accepted (lib/engine/run-decision.ts). Approvals: accept needs
+ * all checked when the run is accepted (lib/runs/run-decision.ts). Approvals: accept needs
  * the echoed `action_request` with its `approval.token`, and its echoed arguments must hash
  * to the challenge's; an edit with the token runs the edited call; an edit without it (Agent
  * Inbox's Edit) runs nothing and puts the edited call up for its own approval (`revise`);

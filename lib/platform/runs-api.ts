@@ -2,7 +2,7 @@ import "server-only";
 import { after } from "next/server";
 import type { Db } from "../db/client";
 import { threadAccess } from "../db/workspaces";
-import type { AcceptedRun } from "../engine/run-thread";
+import type { AcceptedRun } from "../runs/run-thread";
 import { AppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
 import { cancelRunJob } from "../runs/cancel-run";

@@ -56,7 +56,7 @@ export interface NewJob {
   threadId: string;
   /** Who asked for the run (the thread's user, an approver, or "system"). */
   requestedBy: string;
-  /** JSON of the job's input (lib/engine/run-input.ts JobInput). */
+  /** JSON of the job's input (lib/runs/run-input.ts JobInput). */
   input: string;
   /** The thread's latest checkpoint id when the run was accepted (null: none yet). */
   startCheckpointId: string | null;

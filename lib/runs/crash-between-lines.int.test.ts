@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { subscribe } from "../events/bus";
-import { startWorker } from "../runs/worker";
+import { startWorker } from "./worker";
 import { installWebhookRecorder } from "../webhooks/record";
 import { type CrashPoint, END_CRASH_POINTS, WorkerKilled } from "./crash-points";
 import { executeJob } from "./run-execute";
 import { enqueueRun } from "./run-thread";
-import type { GraphStateValue } from "./state";
+import type { GraphStateValue } from "../engine/state";
 import { type EngineFixture, engineFixture } from "./test-helpers";
 
 /**

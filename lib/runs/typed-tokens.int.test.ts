@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { rowsContaining } from "../memory/test-fixtures";
 import { taskWithoutTypedTokens } from "./typed-tokens";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
-import { stateAt, listCheckpoints } from "./time-travel";
+import { stateAt, listCheckpoints } from "../engine/time-travel";
 
 /**
  * A live approval token typed into a message in a form the command parser refuses is

@@ -2,9 +2,9 @@ import "server-only";
 import { redactTokensIn, TOKEN_LENGTH } from "../approvals/token-redaction";
 import { challengeToken } from "../approvals/service";
 import type { Db } from "../db/client";
-import { parseApprovalCommand } from "./approval-command";
+import { parseApprovalCommand } from "../engine/approval-command";
 import type { RunInput } from "./run-input";
-import { REDACTED } from "./safe-state";
+import { REDACTED } from "../engine/safe-state";
 
 /**
  * Live approval tokens typed into a run's input are redacted before the run is queued

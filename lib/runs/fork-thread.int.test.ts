@@ -5,7 +5,7 @@ import { PrismaCheckpointSaver } from "../db/checkpointer";
 import { addMember } from "../db/test-members";
 import { ForkedFromEvent, forkThread, THREAD_FORKED } from "./fork-thread";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
-import { type CheckpointEntry, historyGraph, listCheckpoints } from "./time-travel";
+import { type CheckpointEntry, historyGraph, listCheckpoints } from "../engine/time-travel";
 
 /**
  * Fork from a checkpoint on the real graph, a SQLite file and real workspace

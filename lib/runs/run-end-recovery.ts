@@ -5,9 +5,9 @@ import { newTraceId, publish, type TraceIds } from "../events/bus";
 import { busEventOf, type StoredRunEvent } from "../events/run-events";
 import { notifyThreadEvent } from "../events/thread-events";
 import { logger } from "../log";
-import type { RunStore } from "../runs/store";
-import { prismaRunStore } from "../runs/store-prisma";
-import type { GraphStateValue } from "./state";
+import type { RunStore } from "./store";
+import { prismaRunStore } from "./store-prisma";
+import type { GraphStateValue } from "../engine/state";
 import type { RunChunk } from "../events/ui-parts";
 
 /**

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { prismaRunStore } from "../runs/store-prisma";
+import { prismaRunStore } from "./store-prisma";
 import { collect, type EngineFixture, engineFixture } from "./test-helpers";
 
 // A bus on which nobody can subscribe: every subscription is dropped (docs/architecture.md#the-run-store).

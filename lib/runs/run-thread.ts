@@ -8,8 +8,8 @@ import { expireChallenge } from "../approvals/service";
 import { AppError, isAppError } from "../errors";
 import { env } from "../env";
 import { newTraceId } from "../events/bus";
-import { prismaRunStore } from "../runs/store-prisma";
-import { approvalSecret } from "./engine-deps";
+import { prismaRunStore } from "./store-prisma";
+import { approvalSecret } from "../engine/engine-deps";
 import { checkRun, runInProgress } from "./run-checks";
 import { readRunState } from "./read-state";
 import { type RunDepsOverrides, runContext } from "./run-context";
@@ -51,7 +51,7 @@ export interface AcceptedRun {
  * row, takes the thread's lease (the loser of a race gets 409 run_in_progress and leaves no
  * row behind), applies a decision's conditional update on its approval, and stores the job
  * with its input, any live approval token typed into it redacted first
- * (lib/engine/typed-tokens.ts). A worker executes it; the request only follows its events.
+ * (lib/runs/typed-tokens.ts). A worker executes it; the request only follows its events.
  * @throws AppError with the status the route returns.
  */
 export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> {

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { flowGraph, readOnly, runConfig } from "./graph-cache";
+import { flowGraph, readOnly, runConfig } from "../engine/graph-cache";
 import type { CheckedThread, RunContext } from "./run-context";
 
 /**
@@ -10,7 +10,7 @@ import type { CheckedThread, RunContext } from "./run-context";
  * checkpointer of its own (docs/architecture.md#one-compiled-graph-per-flow-version).
  * The context's `deps` carry the flow with every tool counted as known: a decision that
  * changes a call's arguments (edit, revise) decides the edited call on the run's real
- * services instead (lib/engine/run-context.ts runContext). One checkpoint read.
+ * services instead (lib/runs/run-context.ts runContext). One checkpoint read.
  * @returns the read-only context and the thread's latest state snapshot.
  */
 export async function readRunState(db: Db, thread: CheckedThread, now: () => number = Date.now) {

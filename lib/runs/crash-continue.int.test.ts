@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startWorker } from "../runs/worker";
+import { startWorker } from "./worker";
 import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 
 async function waitFor(check: () => Promise<boolean>, ms = 20_000): Promise<void> {

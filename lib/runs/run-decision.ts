@@ -4,13 +4,13 @@ import { approveChallenge, closeChallenge, editChallenge, reviseChallenge } from
 import type { Db } from "../db/client";
 import { AppError, isAppError } from "../errors";
 import { canonicalArgs } from "../policy/canonical";
-import type { EngineDeps } from "./deps";
-import type { ApprovalInterrupt, ApprovalResume } from "./nodes/await-approval";
+import type { EngineDeps } from "../engine/deps";
+import type { ApprovalInterrupt, ApprovalResume } from "../engine/nodes/await-approval";
 
 /**
  * Decisions on pending approvals (issue 4): which calls a thread waits on, and how an
  * approver's decision becomes the resume map of `Command({ resume })`. Used by the run
- * service (lib/engine/run-thread.ts) before a run resumes.
+ * service (lib/runs/run-thread.ts) before a run resumes.
  */
 
 /**

@@ -5,10 +5,10 @@ import { permissionOf, roleIn, type threadAccess } from "../db/workspaces";
 import type { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
-import type { EngineDeps } from "./deps";
-import { createEngineDeps, type EngineDepsOptions } from "./engine-deps";
-import type { PhylacteryGraph } from "./graph";
-import { flowGraph, runConfig } from "./graph-cache";
+import type { EngineDeps } from "../engine/deps";
+import { createEngineDeps, type EngineDepsOptions } from "../engine/engine-deps";
+import type { PhylacteryGraph } from "../engine/graph";
+import { flowGraph, runConfig } from "../engine/graph-cache";
 
 /** A thread with its flow and pinned flow version, as the run checks found it. */
 export type CheckedThread = Awaited<ReturnType<typeof threadAccess>>["thread"];

@@ -44,8 +44,8 @@ vi.mock("../tools/gateway", async (original) => {
   };
 });
 
-vi.mock("./tool-executions-prisma", async (original) => {
-  const real = await original<typeof import("./tool-executions-prisma")>();
+vi.mock("../engine/tool-executions-prisma", async (original) => {
+  const real = await original<typeof import("../engine/tool-executions-prisma")>();
   return {
     prismaToolExecutions: (db: Parameters<typeof real.prismaToolExecutions>[0]) => {
       const store = real.prismaToolExecutions(db);

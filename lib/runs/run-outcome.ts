@@ -2,12 +2,12 @@ import "server-only";
 import type { Db } from "../db/client";
 import { prismaErrorCode } from "../db/prisma-error-code";
 import { AppError } from "../errors";
-import type { OutcomeUnknownInterrupt } from "./nodes/tools";
-import { CONFIRMED_MARK } from "./outcome-card-status";
-import { describeCall } from "./outcomes";
-import type { ToolResultState } from "./state";
-import type { OutcomeChoice, ToolCallOutcome } from "./tool-executions";
-import { prismaToolExecutions } from "./tool-executions-prisma";
+import type { OutcomeUnknownInterrupt } from "../engine/nodes/tools";
+import { CONFIRMED_MARK } from "../engine/outcome-card-status";
+import { describeCall } from "../engine/outcomes";
+import type { ToolResultState } from "../engine/state";
+import type { OutcomeChoice, ToolCallOutcome } from "../engine/tool-executions";
+import { prismaToolExecutions } from "../engine/tool-executions-prisma";
 
 /**
  * The choice a person makes for a side-effecting call whose outcome is unknown after a crash

@@ -8,7 +8,7 @@ import type { FlowDocument } from "../flow/schema";
 import { libraryFilesDirFor } from "../tools/library";
 import { putSampleLibrary } from "../../tests/fixtures/sample-files";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
-import type { ResolvedModel } from "./deps";
+import type { ResolvedModel } from "../engine/deps";
 import type { RunDepsOverrides } from "./run-context";
 import { type PreparedRun, prepareRun, type RunInput } from "./run-thread";
 import type { RunChunk } from "../events/ui-parts";

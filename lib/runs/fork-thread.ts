@@ -12,12 +12,12 @@ import { requireCapability, threadAccess } from "../db/workspaces";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { logger } from "../log";
-import { prismaRunStore } from "../runs/store-prisma";
+import { prismaRunStore } from "./store-prisma";
 import { workspaceDirFor } from "../tools/workspace";
-import { stepView } from "./emit";
-import { blobPointers, forkChannelValues } from "./fork-state";
-import type { GraphStateValue } from "./state";
-import { type ForkedFromMeta, historyGraph } from "./time-travel";
+import { stepView } from "../engine/emit";
+import { blobPointers, forkChannelValues } from "../engine/fork-state";
+import type { GraphStateValue } from "../engine/state";
+import { type ForkedFromMeta, historyGraph } from "../engine/time-travel";
 import { dataSchemas } from "../events/ui-parts";
 import { displayTitle } from "../task-text";
 
@@ -79,7 +79,7 @@ export interface ForkResult {
  *
  * Status of the new thread: `running` when tasks are left to run from the checkpoint (no
  * run is active, so the run view offers "continue", the same input that resumes a run the
- * server stopped, lib/engine/run-thread.ts; a question or approval the checkpoint waited on
+ * server stopped, lib/runs/run-thread.ts; a question or approval the checkpoint waited on
  * is asked again by that continue); otherwise the state's outcome: `cancelled`, `failed`,
  * `completed`, or `idle` when nothing had been said yet, where a message starts a new task
  * with the copied conversation.

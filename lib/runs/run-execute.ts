@@ -10,17 +10,17 @@ import { appendLiveText, clearLiveText, endLiveText, storedLiveText } from "../e
 import { notifyThreadEvent } from "../events/thread-events";
 import { logger, withLogContext } from "../log";
 import type { RunStatus } from "../run-status";
-import type { RunStore } from "../runs/store";
-import { prismaRunStore } from "../runs/store-prisma";
+import type { RunStore } from "./store";
+import { prismaRunStore } from "./store-prisma";
 import { startRunTrace } from "../telemetry";
 import { type RunContext, type RunDepsOverrides, runContext } from "./run-context";
 import { graphInputOf, JobInput, pendingQuestion } from "./run-input";
 import { waitingOutcomes } from "./run-outcome";
 
-import { redactSecrets, withoutLiveTokens } from "./safe-state";
-import type { GraphStateValue, TokenUsage } from "./state";
+import { redactSecrets, withoutLiveTokens } from "../engine/safe-state";
+import type { GraphStateValue, TokenUsage } from "../engine/state";
 import { lastToldLifecycle } from "./run-end-recovery";
-import { missingTimelineParts } from "./timeline-repair";
+import { missingTimelineParts } from "../engine/timeline-repair";
 import { isLiveChunk, type RunChunk } from "../events/ui-parts";
 
 const log = logger.child({ module: "run" });
@@ -37,7 +37,7 @@ export interface ExecuteJobOptions {
   /** Called with each stored chunk's thread seq right after it is stored (live followers). */
   onStored?: (threadId: string, seq: number) => void;
   /**
-   * Test seam (lib/engine/crash-points.ts): called at each crash point; throwing
+   * Test seam (lib/runs/crash-points.ts): called at each crash point; throwing
    * WorkerKilled there stops the run as a killed worker would. Absent in production.
    */
   crashPoint?: CrashHook;
