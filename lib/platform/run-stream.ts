@@ -2,7 +2,7 @@ import "server-only";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { Db } from "../db/client";
 import type { RunChunk } from "../events/ui-parts";
-import { followThread } from "../events/follow-thread";
+import { followThread } from "../runs/follow-thread";
 import { sseResponse } from "../http/sse-response";
 import type { StreamMode } from "./run-body";
 
@@ -104,7 +104,7 @@ function messageEvents(o: Pick<PlatformStreamOptions, "modes" | "threadId" | "ru
  * an interrupt, `updates` `{ __interrupt__ }` and `values` with `__interrupt__`; an `error`
  * event when it fails. Every event carries an `id` (the seq of the stored event it follows,
  * with a suffix for state events) so a client resumes with `Last-Event-ID`. The stream follows
- * stored events (lib/events/follow-thread.ts), so it works whichever process executes the run,
+ * stored events (lib/runs/follow-thread.ts), so it works whichever process executes the run,
  * and a client going away never stops the run unless it asked to (`on_disconnect: cancel`).
  */
 export function platformRunStream(o: PlatformStreamOptions): Response {

@@ -59,6 +59,10 @@ describe("run service boundaries", () => {
     expect(importing("lib/engine", "lib/runs")).toEqual([]);
   });
 
+  it("the event vocabulary sits below the run service: lib/events imports nothing from lib/runs", () => {
+    expect(importing("lib/events", "lib/runs")).toEqual([]);
+  });
+
   it("no caller outside lib/runs dispatches a job", () => {
     expect(using(/\bdispatchRun\b/).filter((f) => !f.startsWith("lib/runs/"))).toEqual([]);
   });

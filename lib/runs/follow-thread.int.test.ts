@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { engineFixture, type EngineFixture } from "../runs/test-helpers";
-import type { RunChunk } from "./ui-parts";
-import type { Fanout, FanoutHandler } from "./fanout";
+import { engineFixture, type EngineFixture } from "./test-helpers";
+import type { RunChunk } from "../events/ui-parts";
+import type { Fanout, FanoutHandler } from "../events/fanout";
 import { type FollowedChunk, followThread } from "./follow-thread";
-import { InProcessFanout } from "./in-process-fanout";
-import { notifyThreadEvent } from "./thread-events";
+import { InProcessFanout } from "../events/in-process-fanout";
+import { notifyThreadEvent } from "../events/thread-events";
 
 /** Follows of a thread's stored run events on a real SQLite file: replay, live, loss, end, abort. */
 describe("followThread", () => {

@@ -1,11 +1,11 @@
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { prismaRunStore } from "../runs/store-prisma";
+import { prismaRunStore } from "./store-prisma";
 
 /** What a follower of a thread follows: a run, from the cursor just before its first event. */
 export interface FollowTarget {
   runId: string;
-  /** The seq to follow after (lib/events/follow-thread.ts `after`). */
+  /** The seq to follow after (lib/runs/follow-thread.ts `after`). */
   after: number;
 }
 

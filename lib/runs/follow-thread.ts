@@ -1,11 +1,11 @@
 import type { Db } from "../db/client";
 import { leaseRunOf } from "../db/lease";
-import { prismaRunStore } from "../runs/store-prisma";
-import type { LiveChunk, RunChunk } from "./ui-parts";
-import type { Fanout } from "./fanout";
-import { followLiveText, type LiveTextEvent } from "./live-text";
-import { chunkOfStored } from "./stored-chunk";
-import { onThreadEvent } from "./thread-events";
+import { prismaRunStore } from "./store-prisma";
+import type { LiveChunk, RunChunk } from "../events/ui-parts";
+import type { Fanout } from "../events/fanout";
+import { followLiveText, type LiveTextEvent } from "../events/live-text";
+import { chunkOfStored } from "../events/stored-chunk";
+import { onThreadEvent } from "../events/thread-events";
 
 /** Options of {@link followThread}. */
 export interface FollowOptions {
