@@ -63,6 +63,10 @@ describe("run service boundaries", () => {
     expect(importing("lib/events", "lib/runs")).toEqual([]);
   });
 
+  it("the LangGraph-compatible API sits above the run service: lib/runs, lib/engine and lib/events import nothing from lib/langgraph-api", () => {
+    expect(["lib/runs", "lib/engine", "lib/events"].flatMap((dir) => importing(dir, "lib/langgraph-api"))).toEqual([]);
+  });
+
   it("no caller outside lib/runs dispatches a job", () => {
     expect(using(/\bdispatchRun\b/).filter((f) => !f.startsWith("lib/runs/"))).toEqual([]);
   });

@@ -8,7 +8,7 @@ import { collect, type EngineFixture, engineFixture, lastData } from "./test-hel
 import { type BusEvent, subscribe } from "../events/bus";
 import { cancelRunJob } from "./cancel-run";
 import { listThreads } from "../db/dashboard";
-import { platformThreadStatus } from "../platform/status";
+import { platformThreadStatus } from "../langgraph-api/status";
 import { threadStatusShown } from "../run-status";
 import { recoverRuns } from "./worker";
 

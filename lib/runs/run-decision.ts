@@ -16,7 +16,7 @@ import type { ApprovalInterrupt, ApprovalResume } from "../engine/nodes/await-ap
 /**
  * The decisions an approver can send (docs/architecture.md#approvals; LangGraph
  * HumanResponse), plus `revise`: an edit without the token, from the LangGraph API only
- * (lib/platform/resume.ts), which runs nothing and puts the edited call up for approval.
+ * (lib/langgraph-api/resume.ts), which runs nothing and puts the edited call up for approval.
  */
 export type DecisionInput = {
   kind: "decision";

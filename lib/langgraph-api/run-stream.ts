@@ -6,7 +6,7 @@ import { followThread } from "../runs/follow-thread";
 import { sseResponse } from "../http/sse-response";
 import type { StreamMode } from "./run-body";
 
-/** How the stream reads the thread's state (lib/platform/thread-state-reader.ts). */
+/** How the stream reads the thread's state (lib/langgraph-api/thread-state-reader.ts). */
 export interface StateReader {
   /** Snapshots written after `checkpointId` (null: from the first), oldest first, each with its parent's tasks. */
   since(checkpointId: string | null): Promise<{ snapshot: StateSnapshot; parent: StateSnapshot | null }[]>;

@@ -45,7 +45,7 @@ export const EMPTY_STATE: PlatformThreadState = { values: {}, next: [], tasks: [
 /**
  * State values as published: every channel, secrets redacted (approval tokens, `*_token`
  * keys, `APPROVE <id> <token>` texts; lib/engine/safe-state.ts), `messages` as LangChain
- * message dicts (lib/platform/messages.ts). Tool outputs larger than the eviction limit
+ * message dicts (lib/langgraph-api/messages.ts). Tool outputs larger than the eviction limit
  * are already pointers in the state, never their contents.
  */
 export function platformValues(threadId: string, values: Record<string, unknown>): Record<string, unknown> {
@@ -70,7 +70,7 @@ const errorText = (e: unknown): string | null => (e === undefined || e === null 
 
 /**
  * A LangGraph StateSnapshot as the Platform's ThreadState: values as {@link platformValues};
- * `next`; tasks with their published interrupts (lib/platform/interrupts.ts, the approval
+ * `next`; tasks with their published interrupts (lib/langgraph-api/interrupts.ts, the approval
  * token per `tickets`) and result; the checkpoint, its parent, its metadata (redacted) and
  * time; all pending interrupts flattened. A snapshot with no checkpoint reads as {@link EMPTY_STATE}.
  */

@@ -36,7 +36,7 @@ export interface ThreadPage {
   sort_order?: "asc" | "desc" | undefined;
 }
 
-/** Our thread statuses behind each Platform status, as SQL (lib/platform/status.ts). */
+/** Our thread statuses behind each Platform status, as SQL (lib/langgraph-api/status.ts). */
 function statusWhere(status: PlatformThreadStatus | undefined): Prisma.ThreadWhereInput {
   const free = { leaseRunId: null };
   switch (status) {

@@ -10,7 +10,7 @@ const idOf = (s: StateSnapshot | undefined): string | null => (s?.config?.config
 const HISTORY_PAGE = 500;
 
 /**
- * Reads a thread's checkpoints for a run stream (lib/platform/run-stream.ts) through the
+ * Reads a thread's checkpoints for a run stream (lib/langgraph-api/run-stream.ts) through the
  * thread's own graph and checkpointer, read-only (lib/engine/time-travel.ts historyGraph: no
  * model, no tools). `values` and `interrupts` map a snapshot the way the thread state routes
  * do, for this caller (docs/langgraph-api.md#threads).

@@ -9,7 +9,7 @@ import { matchesMetadata } from "./metadata";
 /**
  * Assistants are flows (docs/langgraph-api.md#assistants): `assistant_id` = `graph_id` = the
  * flow id, `version` its latest published version. The caller sees the flows of the
- * workspaces they reach (lib/platform/caller.ts).
+ * workspaces they reach (lib/langgraph-api/caller.ts).
  */
 
 /** A Platform assistant. */

@@ -48,7 +48,7 @@ function boundMetadata(text: string): string {
  * metadata on the assistant's flow, named after the task (the ApiThread row is then gone).
  * An API thread made for a graph (`metadata.graph_id`) runs only that flow. With
  * `if_not_exists: "create"` an unknown id becomes a new thread too. Who may reach what is
- * lib/platform/threads.ts resolveThread's rule (membership, the key's workspace scope).
+ * lib/langgraph-api/threads.ts resolveThread's rule (membership, the key's workspace scope).
  * @throws AppError not_found (no such thread for this caller; no such flow), conflict
  *   ("assistant_mismatch"), unprocessable (the first run needs a task), forbidden (viewer).
  */
@@ -87,7 +87,7 @@ async function threadForRun(db: Db, user: SessionUser, threadId: string, body: R
 /**
  * Accepts a LangGraph API run on a thread (docs/langgraph-api.md#runs): binds an API thread to
  * its flow on its first run, turns `input` or `command.resume` into the run view's input
- * (lib/platform/resume.ts) and hands it to the run service's one accept path
+ * (lib/langgraph-api/resume.ts) and hands it to the run service's one accept path
  * (lib/runs/accept.ts acceptRun: every check, the lease, the job, the run's metadata, the
  * dispatch, a late decision). No input and no resume continues a run the server stopped.
  * @param defer runs work that must outlive the response (a route's `after`).

@@ -33,7 +33,7 @@ export type PlatformApprovalInterrupt = Omit<HumanInterrupt, "action_request"> &
 
 /**
  * What the caller may know of one approval: its expiry and, when they may decide it and it is
- * still pending, its token. Built from the Approval rows by lib/platform/approval-tickets.ts.
+ * still pending, its token. Built from the Approval rows by lib/langgraph-api/approval-tickets.ts.
  */
 export type TicketLookup = (approvalId: string) => { expires_at: string | null; token?: string } | undefined;
 

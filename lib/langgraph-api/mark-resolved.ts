@@ -17,7 +17,7 @@ export interface UpdatedState {
  * Agent Inbox's "Mark as resolved" (`threads.updateState(id, { values: null, asNode: "__end__" })`,
  * docs/langgraph-api.md#agent-inbox): the thread stops waiting without running anything. It is
  * the `ignore` decision on the approval the thread waits on, taken on the same path as any
- * decision (lib/platform/resume.ts, then lib/runs/run-decision.ts): the caller must be an
+ * decision (lib/langgraph-api/resume.ts, then lib/runs/run-decision.ts): the caller must be an
  * owner or approver, every other waiting approval of the run is dismissed with it, the run
  * ends `cancelled`, and the audit says who did it. Waits (at most `signal`'s life) for that
  * short run to end.

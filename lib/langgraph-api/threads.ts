@@ -79,7 +79,7 @@ function graphOf(db: Db, thread: ThreadRow, cache: GraphCache) {
 /**
  * The state of a resolved thread at its latest checkpoint, or at `checkpointId`
  * (docs/langgraph-api.md#state): the thread's flow version compiled read-only with our
- * checkpointer (lib/engine/time-travel.ts historyGraph), mapped by lib/platform/thread-state.ts
+ * checkpointer (lib/engine/time-travel.ts historyGraph), mapped by lib/langgraph-api/thread-state.ts
  * with approval tokens only for a caller who may decide. An API thread's state is empty.
  * @throws AppError not_found ("checkpoint_not_found") when `checkpointId` names no checkpoint of the thread.
  */
@@ -128,7 +128,7 @@ export async function threadHistory(db: Db, r: ResolvedThread, opts: HistoryOpti
 }
 
 /**
- * A resolved thread as the Platform's Thread: our Thread with its status (lib/platform/status.ts),
+ * A resolved thread as the Platform's Thread: our Thread with its status (lib/langgraph-api/status.ts),
  * latest values, pending interrupts by task id (tokens as {@link threadState}) and, when it
  * failed, its error; an API thread idle and empty, with its stored metadata.
  */
