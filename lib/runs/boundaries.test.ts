@@ -67,6 +67,10 @@ describe("run service boundaries", () => {
     expect(["lib/runs", "lib/engine", "lib/events"].flatMap((dir) => importing(dir, "lib/langgraph-api"))).toEqual([]);
   });
 
+  it("recovery reaches runs, jobs and leases through the run store, not the database", () => {
+    expect(readFileSync(path.join(root, "lib/runs/worker.ts"), "utf8").match(/\b(?:db|tx)\.(?:run|runJob|thread)\.|\$transaction|\.\.\/db\/lease/g) ?? []).toEqual([]);
+  });
+
   it("no caller outside lib/runs dispatches a job", () => {
     expect(using(/\bdispatchRun\b/).filter((f) => !f.startsWith("lib/runs/"))).toEqual([]);
   });
