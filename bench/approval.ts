@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Annotation, Command, END, interrupt, START, StateGraph } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { collect, engineFixture, lastData } from "../lib/engine/test-helpers";
+import { collect, engineFixture, lastData } from "../lib/runs/test-helpers";
 
 const APPROVALS = Number(process.env.BENCH_APPROVALS ?? 200);
 const WARMUP = 10;

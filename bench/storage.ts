@@ -23,7 +23,7 @@ import Database from "better-sqlite3";
 // Run logs would bury the table: quiet unless asked (read when the logger is first made).
 process.env.LOG_LEVEL ??= "error";
 const { sweepPrunableThreads } = await import("../lib/db/prune-sweeper");
-const { collect, engineFixture, lastData } = await import("../lib/engine/test-helpers");
+const { collect, engineFixture, lastData } = await import("../lib/runs/test-helpers");
 
 const N = Number.parseInt(process.argv[3] ?? "20", 10);
 if (!Number.isInteger(N) || N < 1) throw new Error(`threads: expected a whole number >= 1, got ${process.argv[3]}`);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { prepareRun } from "./engine/run-thread";
-import { collect, type EngineFixture, engineFixture, lastData } from "./engine/test-helpers";
+import { prepareRun } from "./runs/run-thread";
+import { collect, type EngineFixture, engineFixture, lastData } from "./runs/test-helpers";
 import { logger, setLogDestination } from "./log";
 import { builtinRegistry, type ToolRegistry } from "./tools/registry";
 

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { collect, type EngineFixture, engineFixture, lastData } from "./engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "./runs/test-helpers";
 import { flushTelemetry, startTelemetry, stopTelemetry, telemetryEnabled } from "./telemetry";
 import { runTool } from "./tools/gateway";
 

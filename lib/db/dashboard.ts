@@ -21,7 +21,7 @@ export type { DashboardRow, DashboardTotals } from "./dashboard-types";
  * agent models.
  */
 
-/** Thread statuses (prisma/schema.prisma Thread.status, lib/engine/run-thread.ts). */
+/** Thread statuses (prisma/schema.prisma Thread.status, lib/runs/run-thread.ts). */
 export const ThreadStatus = z.enum(THREAD_STATUSES);
 export type ThreadStatus = z.infer<typeof ThreadStatus>;
 
@@ -231,7 +231,7 @@ type RunCost = { usd: number | null; note: string | null; models: string[] };
 type RunModels = { model: RunModel | null; byModel: z.infer<typeof ModelUsageRow>[] | null };
 
 /**
- * The model of each run, from its `run_started` event (lib/engine/run-thread.ts), and its
+ * The model of each run, from its `run_started` event (lib/runs/run-thread.ts), and its
  * tokens per model from its end events when the run recorded them (docs/models.md "Costs").
  */
 function modelsOf(events: { runId: string | null; type: string; data: string }[]): Map<string, RunModels> {

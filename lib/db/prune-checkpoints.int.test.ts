@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { forkThread } from "../engine/fork-thread";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { forkThread } from "../runs/fork-thread";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import { listCheckpoints, stateAt } from "../engine/time-travel";
 import type { RunChunk } from "../events/ui-parts";
 import { KEPT_WRITE_CHANNELS, NULL_TASK_ID, pruneThread } from "./prune-checkpoints";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import { type PruneCursor, startPruneSweeper, sweepPrunableThreads } from "./prune-sweeper";
 
 /**

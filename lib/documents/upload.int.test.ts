@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { rawMultipart } from "../../tests/http/documents";
 import { createDb, databaseUrlOf } from "../db/client";
 import { leaseRunOf, LEASE_TTL_MS, takeHeldLease } from "../db/lease";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import type { RunQueue } from "../runs/queue";
 import { recoverRuns } from "../runs/worker";
 import { uploadFiles } from "./upload";

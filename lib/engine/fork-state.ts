@@ -6,7 +6,7 @@ import type { StepBranch } from "./state";
 
 /**
  * The channel values a fork starts from (docs/architecture.md#time-travel): the origin checkpoint's
- * values rewritten so that the new thread owns them. Pure; lib/engine/fork-thread.ts stores
+ * values rewritten so that the new thread owns them. Pure; lib/runs/fork-thread.ts stores
  * the result as the fork's first checkpoint.
  *
  * What changes, and why:

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { flowGraph, flowGraphStats } from "./graph-cache";
-import { readRunState } from "./read-state";
-import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+import { readRunState } from "../runs/read-state";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import { historyGraph } from "./time-travel";
 
 /**

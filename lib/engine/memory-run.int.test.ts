@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { memoryAssistant } from "../../templates/memory-assistant";
 import { subscribe } from "../events/bus";
 import { installMemoryHooks } from "../memory/after-run-hooks";
-import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 
 /**
  * Memory through a real run (docs/architecture.md#memory): the Memory assistant template with the

@@ -5,7 +5,7 @@ import type { FlowDocument } from "../flow/schema";
 import { saveProvider } from "../models/provider-settings";
 import { estimateCost } from "../models/pricing";
 import { openHostsForTests } from "../net/operator-open-hosts";
-import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 
 /**
  * A model per node against two real OpenAI-compatible HTTP servers (docs/models.md): the

@@ -8,7 +8,7 @@ export interface OutcomeRecordView {
   attempt: number;
 }
 
-/** What the result of a call a person confirmed says (lib/engine/run-outcome.ts confirmedOutcome). */
+/** What the result of a call a person confirmed says (lib/runs/run-outcome.ts confirmedOutcome). */
 export const CONFIRMED_MARK = "confirmed it after the server stopped during the call";
 
 /**

@@ -1,11 +1,11 @@
 import type { LanguageModelV4StreamPart } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
-import { type FollowedChunk, type FollowedLive, followThread } from "../events/follow-thread";
+import { type FollowedChunk, type FollowedLive, followThread } from "../runs/follow-thread";
 import { followLiveText, type LiveTextEvent, liveTextThreads } from "../events/live-text";
 import { createOfflineModel } from "../models/offline";
 import { cancelRunJob } from "../runs/cancel-run";
-import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 
 /**
  * Answers that stream (docs/runs.md "Streaming"): the answer's text reaches followers in

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { addMember } from "../db/test-members";
 import { REDACTED } from "./safe-state";
-import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import { listCheckpoints, stateAt } from "./time-travel";
 
 /**

@@ -15,7 +15,7 @@ import type { RunDataTypes } from "../events/ui-parts";
  * Time travel, the reading side (LangGraph `getStateHistory` / `getState` with a
  * checkpoint config): a thread's checkpoints newest first, and the state at one of them,
  * with approval tokens and secrets removed (lib/engine/safe-state.ts). Forks are made by
- * lib/engine/fork-thread.ts.
+ * lib/runs/fork-thread.ts.
  */
 
 /** Where a fork came from, as its first checkpoint's metadata records it (`forked_from`). */

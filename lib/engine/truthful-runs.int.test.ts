@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ensureWorkspace } from "../tools/workspace";
 import { memoryAssistant } from "../../templates/memory-assistant";
 import { streamable, textTurn, toolTurn } from "./node-fixtures";
-import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import type { RunChunk } from "../events/ui-parts";
 
 const answerOf = (chunks: RunChunk[]) => chunks.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join("\n");

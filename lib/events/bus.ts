@@ -186,7 +186,7 @@ export async function publish<T extends BusTopic>(event: BusEvent<T>): Promise<v
 
 /**
  * The event as its topic's schema reads it (what subscribers receive): a writer that stores
- * an event before publishing it (lib/engine/run-execute.ts) stores this.
+ * an event before publishing it (lib/runs/run-execute.ts) stores this.
  * @throws ZodError when the ids, time or data do not match (a bug of the publisher).
  */
 export function checkedEvent<T extends BusTopic>(event: BusEvent<T>): BusEvent {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { replayMessages } from "../engine/replay";
+import { replayMessages } from "../runs/replay";
 import { dataSchemas, type RunChunk } from "./ui-parts";
 import { publish, subscribe } from "./bus";
 import { busEventsOf, eventsOf, type NamerState, storedEventOf } from "./run-events";

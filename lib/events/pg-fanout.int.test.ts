@@ -8,7 +8,7 @@ import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { APPROVALS_CHANNEL } from "./approval-bus";
 import { onApprovalAnywhere } from "./approval-fanout";
 import { fanoutFor } from "./fanout-of";
-import { type FollowedChunk, followThread } from "./follow-thread";
+import { type FollowedChunk, followThread } from "../runs/follow-thread";
 import { InProcessFanout } from "./in-process-fanout";
 import { PgFanout } from "./pg-fanout";
 import { notifyThreadEvent } from "./thread-events";

@@ -44,7 +44,7 @@ export function mapDeep(value: unknown, fn: { key?: (key: string, v: unknown) =>
  * (43 base64url characters), in any form it was typed in: look-alike or fullwidth letters,
  * any case, token before id (lib/approvals/token-redaction.ts). This is the replay's
  * defence for text stored before typed tokens were redacted on the way in
- * (lib/engine/typed-tokens.ts). Numbers under such keys (token counts) are kept.
+ * (lib/runs/typed-tokens.ts). Numbers under such keys (token counts) are kept.
  * @returns a copy; the input is not changed.
  */
 export function redactSecrets<T>(value: T): T {

@@ -14,7 +14,7 @@ export function stepIdOfLive(id: string): string | null {
 
 /** Options of {@link runStreamResponse}. */
 export interface RunStreamResponseOptions {
-  /** The run whose message this is: the stream starts message `run-<runId>`, as the replay names it (lib/engine/replay.ts). */
+  /** The run whose message this is: the stream starts message `run-<runId>`, as the replay names it (lib/runs/replay.ts). */
   runId: string;
   /** Changes each chunk before it is written (e.g. lib/events/viewer-chunk.ts); identity by default. */
   transform?: (chunk: RunChunk) => RunChunk | Promise<RunChunk>;
@@ -26,7 +26,7 @@ export interface RunStreamResponseOptions {
  * The AI SDK UI message stream response of one run (docs/architecture.md#live-streams):
  * `start` (messageId `run-<runId>`), each chunk (text as text-start/delta/end, data parts as
  * they are), then `finish`. `chunks` is usually a follow of the thread's stored events
- * (lib/events/follow-thread.ts); whatever it yields is written in order. The answer's live
+ * (lib/runs/follow-thread.ts); whatever it yields is written in order. The answer's live
  * text (docs/runs.md "Streaming") opens its text part and grows it delta by delta; the
  * stored answer then adds what is missing (the rest of the text, the run's report) and ends
  * the part. A stored answer that does not go on from what was streamed (a model error after

@@ -24,7 +24,7 @@ describe("chunkOfStored", () => {
       const rows = busEventsOf(chunk, seen, ids, 1).map((e) => {
         const stored = storedEventOf(e);
         seq += 1;
-        // As lib/engine/run-thread.ts writes the row.
+        // As lib/runs/run-thread.ts writes the row.
         return { seq, type: stored?.name ?? "?", data: JSON.stringify(withoutLiveTokens(stored?.data)) };
       });
       const back = rows.map(chunkOfStored);

@@ -5,7 +5,7 @@ import { fanout as processFanout } from "./fanout-of";
 /**
  * "A run event was stored" notifications (docs/architecture.md#live-streams): the writer
  * of a RunEvent notifies its thread, seq and run on one fan-out channel; followers of the
- * thread (lib/events/follow-thread.ts, the run view's watcher) wake up and re-read the
+ * thread (lib/runs/follow-thread.ts, the run view's watcher) wake up and re-read the
  * database from their cursor. Ids only: the event itself is read from the database.
  */
 export const THREAD_EVENTS_CHANNEL = "phylactery_run_events";

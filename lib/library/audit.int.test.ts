@@ -5,7 +5,7 @@ import { makePdf, rawMultipart } from "../../tests/http/documents";
 import { personalWorkspace } from "../db/workspaces";
 import { extractPathFor } from "../documents/readable";
 import { uploadFiles } from "../documents/upload";
-import { type EngineFixture, engineFixture } from "../engine/test-helpers";
+import { type EngineFixture, engineFixture } from "../runs/test-helpers";
 import { eraseThread } from "../memory/erase";
 import { addLibraryFiles, deleteLibraryFile } from "../tools/library";
 import { libraryAudit, libraryAuditSink, threadAuditTrail } from "./audit";

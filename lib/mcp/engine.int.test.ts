@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { fixtureCommand, setStdioCommands } from "../../tests/fixtures/mcp-server";
 import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { streamable, textTurn, toolTurn } from "../engine/node-fixtures";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import type { FlowDocument } from "../flow/schema";
 import { closeAllMcpClients } from "./client-pool";
 import { addServer } from "./servers";

@@ -13,7 +13,7 @@ import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { createTestDb, type TestDb } from "../db/test-db";
 import { personalWorkspace } from "../db/workspaces";
 import { streamable, textTurn, toolTurn } from "../engine/node-fixtures";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import type { FlowDocument } from "../flow/schema";
 import { rowsContaining } from "../memory/test-fixtures";
 import { openHostsForTests } from "../net/operator-open-hosts";

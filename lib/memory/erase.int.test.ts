@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { type EngineFixture, engineFixture, collect, lastData } from "../engine/test-helpers";
+import { type EngineFixture, engineFixture, collect, lastData } from "../runs/test-helpers";
 import { subscribe } from "../events/bus";
 import { eraseThread } from "./erase";
 import { forgetFact, upsertFact } from "./long-term";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import { subscribe } from "../events/bus";
 import { acceptFact } from "./long-term";
 import { PROMOTED_FACT_CHARS, promote, SUMMARY_CHARS, summarize } from "./promote";

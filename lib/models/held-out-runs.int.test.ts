@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { memoryAssistant } from "../../templates/memory-assistant";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import type { RunChunk } from "../events/ui-parts";
 import type { FlowDocument } from "../flow/schema";
 import { reviewDraft } from "./brief-review";

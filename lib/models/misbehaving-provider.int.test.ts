@@ -1,7 +1,7 @@
 import { streamText } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { dashboardTotals } from "../db/dashboard";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import type { FlowDocument } from "../flow/schema";
 import { openHostsForTests } from "../net/operator-open-hosts";
 import { workspaceAssistant } from "../../templates/workspace-assistant";

@@ -5,7 +5,7 @@ import { guidedSummary } from "../../templates/guided-summary";
 import { memoryAssistant } from "../../templates/memory-assistant";
 import type { RunChunk } from "../events/ui-parts";
 import type { FlowDocument } from "../flow/schema";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 
 /**
  * The default model through real runs (the engine, a real SQLite file, a real workspace

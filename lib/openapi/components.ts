@@ -54,7 +54,7 @@ export const ErrorBodySchema: JsonSchema = { type: "object", required: ["error"]
 
 /**
  * The JSON body of every error answer of the LangGraph Platform API under /api/langgraph
- * (lib/platform/route.ts `PlatformErrorBody`; docs/langgraph-api.md#errors): the Platform's
+ * (lib/langgraph-api/route.ts `PlatformErrorBody`; docs/langgraph-api.md#errors): the Platform's
  * `detail`, which the official clients show, with our `error` object alongside.
  */
 export const PlatformErrorBodySchema: JsonSchema = {
@@ -62,7 +62,7 @@ export const PlatformErrorBodySchema: JsonSchema = {
   required: ["detail", "error"],
   properties: {
     detail: { type: "string", description: "What went wrong and what to do (the same text as `error.message`); the LangGraph SDK raises it." },
-    // 405 `method_not_allowed`: an endpoint of the Platform we deliberately do not offer (lib/platform/unsupported.ts).
+    // 405 `method_not_allowed`: an endpoint of the Platform we deliberately do not offer (lib/langgraph-api/unsupported.ts).
     error: errorObject(["method_not_allowed"]),
   },
 };

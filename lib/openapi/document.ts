@@ -41,7 +41,7 @@ const PLATFORM_ERROR_REF = { $ref: "#/components/schemas/PlatformError" };
 
 /**
  * Whether an operation belongs to the LangGraph Platform API, whose errors are the Platform's
- * `{ detail, error }` (lib/platform/route.ts withPlatform; docs/langgraph-api.md#errors).
+ * `{ detail, error }` (lib/langgraph-api/route.ts withPlatform; docs/langgraph-api.md#errors).
  */
 function isPlatformPath(path: string): boolean {
   return path === "/api/langgraph" || path.startsWith("/api/langgraph/");

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Role } from "../db/workspaces";
-import { tellExpiredRuns } from "../engine/expiry-sweeper";
-import { type AcceptedRun, enqueueRun, type PrepareRunOptions } from "../engine/run-thread";
+import { tellExpiredRuns } from "./expiry-sweeper";
+import { type AcceptedRun, enqueueRun, type PrepareRunOptions } from "./run-thread";
 import { isAppError } from "../errors";
 import { logger } from "../log";
 import { dispatchRun } from "./process-worker";
@@ -30,7 +30,7 @@ export interface AcceptedDispatchedRun extends AcceptedRun {
 /**
  * The one accept path of the run service (docs/architecture.md#runs-jobs-and-leases), used by
  * `POST /api/threads/:id/stream` and the LangGraph API's runs: checks, reads the state,
- * applies the decision and commits the run and its job (lib/engine/run-thread.ts enqueueRun),
+ * applies the decision and commits the run and its job (lib/runs/run-thread.ts enqueueRun),
  * stores the run's metadata, then dispatches the job to the workers. Nobody outside lib/runs
  * dispatches. A decision that arrived after its challenge expired is refused (410) and the
  * run that waited on it is told (tellExpiredRuns), here and only here among the accept paths.

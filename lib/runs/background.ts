@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { startPruneSweeper } from "../db/prune-sweeper";
-import { startExpirySweeper } from "../engine/expiry-sweeper";
+import { startExpirySweeper } from "./expiry-sweeper";
 import { env } from "../env";
 import { logger } from "../log";
 import { installMemoryHooks } from "../memory/after-run-hooks";

@@ -2,13 +2,13 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterEach, describe, expect, it } from "vitest";
 import { textTurn } from "../engine/node-fixtures";
-import { CANCEL_REQUESTED } from "../engine/run-cancel";
-import { enqueueRun } from "../engine/run-thread";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { CANCEL_REQUESTED } from "./run-cancel";
+import { enqueueRun } from "./run-thread";
+import { collect, type EngineFixture, engineFixture, lastData } from "./test-helpers";
 import { type BusEvent, subscribe } from "../events/bus";
 import { cancelRunJob } from "./cancel-run";
 import { listThreads } from "../db/dashboard";
-import { platformThreadStatus } from "../platform/status";
+import { platformThreadStatus } from "../langgraph-api/status";
 import { threadStatusShown } from "../run-status";
 import { recoverRuns } from "./worker";
 

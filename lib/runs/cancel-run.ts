@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { releaseLease } from "../db/lease";
-import { CANCEL_REQUESTED } from "../engine/run-cancel";
-import { JobInput } from "../engine/run-input";
+import { CANCEL_REQUESTED } from "./run-cancel";
+import { JobInput } from "./run-input";
 import type { RunChunk } from "../events/ui-parts";
 import { newTraceId, publish } from "../events/bus";
 import { busEventsOf, storedEventOf } from "../events/run-events";

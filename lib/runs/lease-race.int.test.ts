@@ -3,8 +3,8 @@ import { createDb } from "../db/client";
 import { testDialect } from "../db/test-db";
 import { resetEnvForTests } from "../env";
 import { isAppError } from "../errors";
-import { enqueueRun } from "../engine/run-thread";
-import { type EngineFixture, engineFixture } from "../engine/test-helpers";
+import { enqueueRun } from "./run-thread";
+import { type EngineFixture, engineFixture } from "./test-helpers";
 
 /**
  * The thread lease decides races between processes (docs/durability.md#the-lease): messages

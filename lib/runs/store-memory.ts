@@ -35,8 +35,12 @@ const WAITING = ["awaiting_approval", "awaiting_input"];
  * as the database store, checked by the same conformance suite. One process only: its
  * "conditional updates" are plain checks, atomic because JavaScript runs them without a wait.
  */
-export function memoryRunStore(): RunStore & { rows: MemoryRunRows } {
+export function memoryRunStore(opts: { /** The clock of the jobs' change times, ms (default Date.now). */ now?: () => number } = {}): RunStore & { rows: MemoryRunRows } {
   const rows: MemoryRunRows = { events: [], runs: new Map(), jobs: new Map(), threads: new Map() };
+  const clock = opts.now ?? Date.now;
+  /** When each job last changed, ms (the database's RunJob.updatedAt). */
+  const jobChanged = new Map<string, number>();
+  const changed = (jobId: string) => jobChanged.set(jobId, clock());
   let ids = 0;
   const newId = (prefix: string) => `${prefix}_${++ids}`;
   const thread = (id: string): MemoryThread => {
@@ -98,6 +102,7 @@ export function memoryRunStore(): RunStore & { rows: MemoryRunRows } {
     async createJob(j) {
       const id = newId("job");
       rows.jobs.set(id, { ...j, id, status: "queued", attempts: 0, holder: null });
+      changed(id);
       return id;
     },
     async job(by) {
@@ -121,6 +126,7 @@ export function memoryRunStore(): RunStore & { rows: MemoryRunRows } {
       if (t.leaseRunId !== job.runId || (t.leaseHolder !== null && (t.leaseExpiresAt ?? 0) >= now)) return false;
       Object.assign(t, { leaseHolder: holder, leaseExpiresAt: now + ttlMs });
       Object.assign(row, { status: "claimed", holder, attempts: row.attempts + 1 });
+      changed(job.id);
       const run = rows.runs.get(job.runId);
       if (run) run.status = "running";
       return true;
@@ -147,7 +153,41 @@ export function memoryRunStore(): RunStore & { rows: MemoryRunRows } {
       }
       thread(end.threadId).status = end.status;
       job.status = "done";
+      changed(job.id);
       return append({ threadId: end.threadId, runId: end.runId, type: final.type, data: final.data });
+    },
+    async lapsedLeases(now, take = 50) {
+      const lapsed = [...rows.threads.entries()].filter(([, t]) => t.leaseRunId !== null && t.leaseHolder !== null && t.leaseExpiresAt !== null && t.leaseExpiresAt < now);
+      lapsed.sort(([, x], [, y]) => (x.leaseExpiresAt ?? 0) - (y.leaseExpiresAt ?? 0));
+      return lapsed.slice(0, take).map(([threadId, t]) => ({ threadId, runId: t.leaseRunId ?? "", holder: t.leaseHolder ?? "" }));
+    },
+    async requeue(jobId, holder) {
+      const job = rows.jobs.get(jobId);
+      if (!job || job.status !== "claimed" || job.holder !== holder) return false;
+      Object.assign(job, { status: "queued", holder: null });
+      changed(jobId);
+      return true;
+    },
+    async staleQueued(before, take) {
+      return [...rows.jobs.values()].filter((j) => j.status === "queued" && (jobChanged.get(j.id) ?? 0) < before).slice(0, take).map((j) => j.id);
+    },
+    async touchQueued(jobId) {
+      const job = rows.jobs.get(jobId);
+      if (!job || job.status !== "queued") return false;
+      job.holder = null;
+      changed(jobId);
+      return true;
+    },
+    async giveUp(g) {
+      const run = rows.runs.get(g.runId);
+      const job = rows.jobs.get(g.jobId);
+      if (!run || !job) throw new Error(`no run ${g.runId} or job ${g.jobId}`);
+      Object.assign(run, { status: "interrupted", endedAt: g.endedAt, error: g.error });
+      for (const r of rows.runs.values()) if (r.threadId === g.threadId && r.id !== g.runId && WAITING.includes(r.status)) r.status = "interrupted";
+      job.status = "done";
+      changed(g.jobId);
+      const t = thread(g.threadId);
+      if (t.leaseRunId === g.runId) Object.assign(t, { leaseRunId: null, leaseHolder: null, leaseExpiresAt: null });
     },
   };
 }

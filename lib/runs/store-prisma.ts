@@ -1,7 +1,7 @@
 import "server-only";
 import type { Prisma } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
-import { claimLease, releaseLease, renewLease, takeLease } from "../db/lease";
+import { claimLease, lapsedLeases, releaseLease, renewLease, takeLease } from "../db/lease";
 import { isSqliteBusy, prismaErrorCode } from "../db/prisma-error-code";
 import { endWaitingRuns } from "../db/waiting-runs";
 import type { EventQuery, JobRecord, RunStore, StoredEvent } from "./store";
@@ -115,5 +115,23 @@ export function prismaRunStore(db: Db): RunStore {
           await tx.runEvent.create({ data: { threadId: end.threadId, runId: end.runId, seq, type: final.type, data: final.data } });
         }),
       ),
+    lapsedLeases: (now, take) => lapsedLeases(db, now, take),
+    async requeue(jobId, holder) {
+      return (await db.runJob.updateMany({ where: { id: jobId, status: "claimed", holder }, data: { status: "queued", holder: null } })).count === 1;
+    },
+    async staleQueued(before, take) {
+      return (await db.runJob.findMany({ where: { status: "queued", updatedAt: { lt: new Date(before) } }, take, select: { id: true } })).map((j) => j.id);
+    },
+    async touchQueued(jobId) {
+      // updatedAt is @updatedAt: this write sets it to now.
+      return (await db.runJob.updateMany({ where: { id: jobId, status: "queued" }, data: { holder: null } })).count === 1;
+    },
+    giveUp: (run) =>
+      inTransaction(async (tx) => {
+        await tx.run.update({ where: { id: run.runId }, data: { status: "interrupted", endedAt: new Date(run.endedAt), error: run.error } });
+        await endWaitingRuns(tx, run.threadId, run.runId, "interrupted");
+        await tx.runJob.update({ where: { id: run.jobId }, data: { status: "done" } });
+        await tx.thread.updateMany({ where: { id: run.threadId, leaseRunId: run.runId }, data: { leaseRunId: null, leaseHolder: null, leaseExpiresAt: null } });
+      }),
   };
 }

@@ -142,5 +142,63 @@ export function runStoreConformance(name: string, setup: () => Promise<RunStoreS
         expect(await s.store.claim({ id: resume.jobId, ...resume }, "w2", 90_000, 10_000)).toBe(false);
       }),
     );
+
+    it(
+      "recovery: finds lapsed leases only, requeues a claimed job for its holder once, finds queued jobs not changed lately and touches them",
+      withSetup(async (s) => {
+        const [a, b] = s.threadIds;
+        const mine = (leases: { threadId: string }[]) => leases.filter((l) => s.threadIds.includes(l.threadId));
+        const first = await accept(s, a);
+        const queued = await accept(s, b);
+        await s.store.takeLease(a, first.runId);
+        await s.store.takeLease(b, queued.runId);
+        expect(await s.store.claim({ id: first.jobId, ...first }, "w1", 1_000, 10_000)).toBe(true);
+        // Held until 11 000; b's lease has no holder (queued), so it never lapses.
+        expect(mine(await s.store.lapsedLeases(5_000))).toEqual([]);
+        expect(mine(await s.store.lapsedLeases(20_000))).toEqual([{ threadId: a, runId: first.runId, holder: "w1" }]);
+        expect(await s.store.requeue(first.jobId, "w2")).toBe(false);
+        expect(await s.store.requeue(first.jobId, "w1")).toBe(true);
+        expect(await s.store.job({ id: first.jobId })).toMatchObject({ status: "queued", holder: null, attempts: 1 });
+        expect(await s.store.requeue(first.jobId, "w1")).toBe(false);
+
+        const ours = (ids: string[]) => ids.filter((id) => id === first.jobId || id === queued.jobId).sort();
+        await new Promise((r) => setTimeout(r, 5));
+        const before = Date.now();
+        expect(ours(await s.store.staleQueued(before - 60_000, 50))).toEqual([]);
+        expect(ours(await s.store.staleQueued(before, 50))).toEqual([first.jobId, queued.jobId].sort());
+        expect(await s.store.touchQueued(queued.jobId)).toBe(true);
+        expect(ours(await s.store.staleQueued(before, 50))).toEqual([first.jobId]);
+        expect(await s.store.job({ id: queued.jobId })).toMatchObject({ status: "queued", holder: null });
+        expect(await s.store.claim({ id: queued.jobId, ...queued }, "w1", 1_000, 10_000)).toBe(true);
+        expect(await s.store.touchQueued(queued.jobId)).toBe(false);
+        expect(ours(await s.store.staleQueued(Date.now() + 1_000, 50))).toEqual([first.jobId]);
+      }),
+    );
+
+    it(
+      "giveUp interrupts the run and the earlier waiting runs, ends the job and frees the lease in one commit; the thread's status stays",
+      withSetup(async (s) => {
+        const [a] = s.threadIds;
+        const waiting = await accept(s, a);
+        await s.store.takeLease(a, waiting.runId);
+        await s.store.claim({ id: waiting.jobId, ...waiting }, "w1", 1_000, 10_000);
+        await s.store.endRun({ threadId: a, runId: waiting.runId, jobId: waiting.jobId, status: "awaiting_approval", endedAt: 2_000, error: null, inputTokens: 0, outputTokens: 0 }, { type: "run_status", data: "{}" });
+        await s.store.release(a, waiting.runId);
+        const resume = await accept(s, a);
+        await s.store.takeLease(a, resume.runId);
+        await s.store.claim({ id: resume.jobId, ...resume }, "w1", 3_000, 10_000);
+        const threadStatus = (await s.peek(a, resume.runId)).threadStatus;
+        await s.store.giveUp({ threadId: a, runId: resume.runId, jobId: resume.jobId, endedAt: 30_000, error: "The run's worker stopped 5 times." });
+        expect(await s.peek(a, resume.runId)).toEqual({ runStatus: "interrupted", threadStatus, leaseRunId: null, leaseHolder: null });
+        expect((await s.peek(a, waiting.runId)).runStatus).toBe("interrupted");
+        expect((await s.store.job({ id: resume.jobId }))?.status).toBe("done");
+        expect((await s.store.lapsedLeases(90_000)).filter((l) => l.threadId === a)).toEqual([]);
+        // Another run holding the lease keeps it.
+        const next = await accept(s, a);
+        await s.store.takeLease(a, next.runId);
+        await s.store.giveUp({ threadId: a, runId: resume.runId, jobId: resume.jobId, endedAt: 31_000, error: "again" });
+        expect((await s.peek(a, next.runId)).leaseRunId).toBe(next.runId);
+      }),
+    );
   });
 }

@@ -56,7 +56,7 @@ export interface NewJob {
   threadId: string;
   /** Who asked for the run (the thread's user, an approver, or "system"). */
   requestedBy: string;
-  /** JSON of the job's input (lib/engine/run-input.ts JobInput). */
+  /** JSON of the job's input (lib/runs/run-input.ts JobInput). */
   input: string;
   /** The thread's latest checkpoint id when the run was accepted (null: none yet). */
   startCheckpointId: string | null;
@@ -90,6 +90,25 @@ export interface RunEnd {
   /** Tokens this run spent, added to the run's counts. */
   inputTokens: number;
   outputTokens: number;
+}
+
+/** A thread's lease whose holder stopped renewing it: the worker that held it is presumed dead. */
+export interface LapsedLease {
+  threadId: string;
+  runId: string;
+  /** The worker that held it. */
+  holder: string;
+}
+
+/** A run recovery gave up on ({@link RunStore.giveUp}). */
+export interface GivenUpRun {
+  threadId: string;
+  runId: string;
+  jobId: string;
+  /** ms since the epoch. */
+  endedAt: number;
+  /** What the person reads on the run. */
+  error: string;
 }
 
 /** The store of runs, jobs, events and leases (see the module comment). */
@@ -143,4 +162,30 @@ export interface RunStore {
    * @returns the final event's seq.
    */
   endRun(end: RunEnd, finalEvent: { type: string; data: string }): Promise<number>;
+
+  // Recovery (lib/runs/worker.ts recoverRuns, docs/durability.md#runs-are-jobs).
+  /** Up to `take` leases held by a worker and lapsed at `now` (ms since the epoch), the oldest expiry first. */
+  lapsedLeases(now: number, take?: number): Promise<LapsedLease[]>;
+  /**
+   * Puts a claimed job back in the queue (queued, no holder) when `holder` still holds it: one
+   * conditional update, so of two recoveries of the same lapse one wins.
+   * @returns false when the job is not claimed by `holder` (another recovery or a worker got there first).
+   */
+  requeue(jobId: string, holder: string): Promise<boolean>;
+  /** Up to `take` queued jobs last changed before `before` (ms since the epoch): their dispatch may be lost. */
+  staleQueued(before: number, take: number): Promise<string[]>;
+  /**
+   * Marks a queued job dispatched again: no holder, last changed now, so the next sweep leaves it
+   * alone for as long as it left it queued.
+   * @returns false when the job is no longer queued.
+   */
+  touchQueued(jobId: string): Promise<boolean>;
+  /**
+   * Ends a run recovery gave up on, in ONE commit: the run `interrupted` with its end time and
+   * error, the thread's earlier waiting runs interrupted too (docs/runs.md "Runs that
+   * waited"), the job done, and the thread's lease freed if the run held it. The thread's
+   * status is left as it is: a `running` thread without a lease is what Continue resumes and
+   * what people read as Interrupted (lib/run-status.ts threadStatusShown).
+   */
+  giveUp(run: GivenUpRun): Promise<void>;
 }

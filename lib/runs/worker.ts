@@ -1,12 +1,12 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { lapsedLeases, releaseLease } from "../db/lease";
-import { endWaitingRuns } from "../db/waiting-runs";
-import { CANCEL_REQUESTED } from "../engine/run-cancel";
-import type { RunDepsOverrides } from "../engine/run-context";
-import { finishEndedRun } from "../engine/run-end-recovery";
-import { executeJob } from "../engine/run-execute";
-import { newWorkerId } from "../engine/run-thread";
+import { CANCEL_REQUESTED } from "./run-cancel";
+import type { RunDepsOverrides } from "./run-context";
+import { finishEndedRun } from "./run-end-recovery";
+import { executeJob } from "./run-execute";
+import { newWorkerId } from "./run-thread";
+import type { RunStore } from "./store";
+import { prismaRunStore } from "./store-prisma";
 import { logger } from "../log";
 import { endAbandonedCancel } from "./cancel-run";
 import { pgBossQueue } from "./pg-boss-queue";
@@ -114,11 +114,12 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
  * @returns how many jobs were queued again.
  */
 export async function recoverRuns(db: Db, queue: RunQueue, now: number, holder: string = newWorkerId("recovery")): Promise<number> {
+  const store = prismaRunStore(db);
   let requeued = 0;
-  for (const lapsed of await lapsedLeases(db, now)) {
-    const job = await db.runJob.findUnique({ where: { runId: lapsed.runId }, select: { id: true, status: true, attempts: true } });
+  for (const lapsed of await store.lapsedLeases(now)) {
+    const job = await store.job({ runId: lapsed.runId });
     if (!job) {
-      await releaseLease(db, lapsed.threadId, lapsed.runId);
+      await store.release(lapsed.threadId, lapsed.runId);
       continue;
     }
     if (job.status === "done") {
@@ -131,34 +132,26 @@ export async function recoverRuns(db: Db, queue: RunQueue, now: number, holder: 
       continue;
     }
     if (job.attempts >= MAX_ATTEMPTS) {
-      await giveUp(db, lapsed.threadId, lapsed.runId, job.id, now);
+      await giveUp(store, lapsed.threadId, lapsed.runId, job.id, now);
       continue;
     }
-    const res = await db.runJob.updateMany({ where: { id: job.id, status: "claimed", holder: lapsed.holder }, data: { status: "queued", holder: null } });
-    if (res.count === 1) {
+    if (await store.requeue(job.id, lapsed.holder)) {
       log.warn({ threadId: lapsed.threadId, runId: lapsed.runId, deadWorker: lapsed.holder, attempts: job.attempts }, "recovering a run whose worker stopped");
       await queue.dispatch(job.id);
       requeued += 1;
     }
   }
-  const stale = await db.runJob.findMany({ where: { status: "queued", updatedAt: { lt: new Date(now - STALE_QUEUED_MS) } }, take: 50, select: { id: true } });
-  for (const job of stale) {
-    await db.runJob.updateMany({ where: { id: job.id, status: "queued" }, data: { holder: null } });
-    await queue.dispatch(job.id);
+  for (const jobId of await store.staleQueued(now - STALE_QUEUED_MS, 50)) {
+    await store.touchQueued(jobId);
+    await queue.dispatch(jobId);
   }
   return requeued;
 }
 
 /** Ends a run recovery could not finish: the person sees an interrupted run they may continue. */
-async function giveUp(db: Db, threadId: string, runId: string, jobId: string, now: number): Promise<void> {
+async function giveUp(store: RunStore, threadId: string, runId: string, jobId: string, now: number): Promise<void> {
   log.error({ threadId, runId }, `a run's worker stopped ${MAX_ATTEMPTS} times: leaving it to a person`);
   // The thread stays `running` with no lease: that is what Continue resumes, and what people
   // read as Interrupted (lib/run-status.ts threadStatusShown).
-  await db.$transaction(async (txClient) => {
-    const tx = txClient as unknown as Db;
-    await tx.run.update({ where: { id: runId }, data: { status: "interrupted", endedAt: new Date(now), error: `The run's worker stopped ${MAX_ATTEMPTS} times; continue it when the cause is fixed.` } });
-    await endWaitingRuns(tx, threadId, runId, "interrupted");
-    await tx.runJob.update({ where: { id: jobId }, data: { status: "done" } });
-    await tx.thread.updateMany({ where: { id: threadId, leaseRunId: runId }, data: { leaseRunId: null, leaseHolder: null, leaseExpiresAt: null } });
-  });
+  await store.giveUp({ threadId, runId, jobId, endedAt: now, error: `The run's worker stopped ${MAX_ATTEMPTS} times; continue it when the cause is fixed.` });
 }

@@ -7,7 +7,7 @@ import type { LanguageModelV4CallOptions } from "@ai-sdk/provider";
 import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { streamable, textTurn, toolTurn } from "../engine/node-fixtures";
-import { collect, type EngineFixture, engineFixture, lastData } from "../engine/test-helpers";
+import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import { rowsContaining } from "../memory/test-fixtures";
 import { openHostsForTests } from "../net/operator-open-hosts";
 import { sha256Hex } from "../policy/canonical";

@@ -2,15 +2,15 @@ import { Body as RunBody, CancelQuery, JoinQuery, JoinStreamQuery, ListQuery as 
 import type { ApiOperation } from "@/lib/openapi/operation";
 import { TAG } from "./langgraph";
 
-/** What `runs.wait` and `runs.join` answer (lib/platform/runs-api.ts finalValues). */
+/** What `runs.wait` and `runs.join` answer (lib/langgraph-api/runs-api.ts finalValues). */
 const FINAL_VALUES =
   "The thread's state values after the run (secrets redacted); with `__interrupt__` (the interrupts) when it waits on a person, and `__error__ { error, message }` when it failed.";
 
-/** A Platform run stream (lib/platform/run-stream.ts), as both stream operations answer it. */
+/** A Platform run stream (lib/langgraph-api/run-stream.ts), as both stream operations answer it. */
 const RUN_STREAM =
   "Server-sent events of the Platform: first `metadata` `{ run_id, attempt }`, then one event per stream mode asked for (`values`, `updates`, `messages`, `custom`, `events`), and `error` `{ error, message }` when the run fails. Every event has an `id` to resume after (`Last-Event-ID`). `Content-Location` names the run; `Location` is the path (relative to `/api/langgraph`) to join its stream again.";
 
-/** Why a run may be refused before it is accepted (lib/platform/accept-run.ts, lib/engine/run-thread.ts). */
+/** Why a run may be refused before it is accepted (lib/langgraph-api/accept-run.ts, lib/runs/run-thread.ts). */
 const RUN_REFUSALS: ApiOperation["responses"] = {
   403: { description: "A viewer may not run the thread's flow; a decision's token does not verify (`bad_token`) or the user may not decide (`role_forbidden`)." },
   404: { description: "No such thread for this caller (unless `if_not_exists: \"create\"` and the id is free), or no such assistant." },

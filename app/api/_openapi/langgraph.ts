@@ -20,7 +20,7 @@ import type { ApiOperation } from "@/lib/openapi/operation";
 /** The tag of every LangGraph Platform API operation. */
 export const TAG = "LangGraph Platform API";
 
-/** The 405 of an endpoint we deliberately do not offer (lib/platform/unsupported.ts). */
+/** The 405 of an endpoint we deliberately do not offer (lib/langgraph-api/unsupported.ts). */
 const NOT_OFFERED = (instead: string) => ({ description: `Not offered: \`detail\` says what to do instead. ${instead}` });
 
 /**

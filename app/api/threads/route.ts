@@ -2,7 +2,7 @@
 import { db } from "@/lib/db/client";
 import { createThread } from "@/lib/db/threads";
 import { approvalSecret } from "@/lib/engine/engine-deps";
-import { taskWithoutTypedTokens } from "@/lib/engine/typed-tokens";
+import { taskWithoutTypedTokens } from "@/lib/runs/typed-tokens";
 import { env } from "@/lib/env";
 import { withUser } from "@/lib/http/with-user";
 import { ensureWorkspace } from "@/lib/tools/workspace";

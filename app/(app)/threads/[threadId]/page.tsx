@@ -12,9 +12,9 @@ import { getThread } from "@/lib/db/threads";
 import { emailsOf } from "@/lib/db/users";
 import { workspaceLabel } from "@/lib/db/workspace-labels";
 import { can, roleIn } from "@/lib/db/workspaces";
-import { ForkedFromEvent, THREAD_FORKED } from "@/lib/engine/fork-thread";
+import { ForkedFromEvent, THREAD_FORKED } from "@/lib/runs/fork-thread";
 import { withMissingOutcomeCards } from "@/lib/engine/missing-outcome-cards";
-import { replayMessages } from "@/lib/engine/replay";
+import { replayMessages } from "@/lib/runs/replay";
 import { redactSecrets } from "@/lib/engine/safe-state";
 import type { RunUIMessage } from "@/lib/events/ui-parts";
 import { FlowDocument } from "@/lib/flow/schema";
@@ -71,7 +71,7 @@ function withLiveTokens(messages: RunUIMessage[], approvals: (ChallengeRow & { s
   }));
 }
 
-/** The fork's origin as its `thread_forked` run event recorded it (lib/engine/fork-thread.ts), or null. */
+/** The fork's origin as its `thread_forked` run event recorded it (lib/runs/fork-thread.ts), or null. */
 function forkOriginOf(events: { type: string; data: string }[]): ForkOrigin | null {
   const row = events.find((e) => e.type === THREAD_FORKED);
   if (!row) return null;

@@ -1,5 +1,5 @@
 // ANY /api/langgraph/* - every LangGraph Platform API endpoint Phylactery does not offer: 404 naming it and where the list is.
-import { withPlatform } from "@/lib/platform/route";
+import { withPlatform } from "@/lib/langgraph-api/route";
 import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // POST /api/langgraph/assistants - not offered: assistants are the flows drawn and published in the editor (405).
-import { withPlatform } from "@/lib/platform/route";
-import { ASSISTANTS_ARE_FLOWS, unsupported } from "@/lib/platform/unsupported";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { ASSISTANTS_ARE_FLOWS, unsupported } from "@/lib/langgraph-api/unsupported";
 
 export const dynamic = "force-dynamic";
 

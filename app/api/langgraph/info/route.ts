@@ -1,5 +1,5 @@
 // GET /api/langgraph/info - what this LangGraph Platform API offers (public: versions and flags, no secrets).
-import { serverInfo } from "@/lib/platform/info";
+import { serverInfo } from "@/lib/langgraph-api/info";
 
 export const dynamic = "force-dynamic";
 

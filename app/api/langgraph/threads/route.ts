@@ -1,7 +1,7 @@
 // POST /api/langgraph/threads - create an API thread (it takes its flow at its first run).
 import { db } from "@/lib/db/client";
-import { withPlatform } from "@/lib/platform/route";
-import { createApiThread } from "@/lib/platform/thread-write";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { createApiThread } from "@/lib/langgraph-api/thread-write";
 import { Body } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Metadata } from "@/lib/platform/input";
+import { Metadata } from "@/lib/langgraph-api/input";
 
 /**
  * A new API thread: an optional UUID, metadata (a `graph_id` names the assistant its first run

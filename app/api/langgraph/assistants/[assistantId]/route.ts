@@ -1,8 +1,8 @@
 // GET /api/langgraph/assistants/:assistantId - one flow as a LangGraph assistant; PATCH and DELETE are not offered (405: edit flows in the editor).
 import { db } from "@/lib/db/client";
-import { getAssistant } from "@/lib/platform/assistants";
-import { withPlatform } from "@/lib/platform/route";
-import { ASSISTANTS_ARE_FLOWS, unsupported } from "@/lib/platform/unsupported";
+import { getAssistant } from "@/lib/langgraph-api/assistants";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { ASSISTANTS_ARE_FLOWS, unsupported } from "@/lib/langgraph-api/unsupported";
 import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";

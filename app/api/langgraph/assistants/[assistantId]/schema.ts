@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AssistantId } from "@/lib/platform/input";
+import { AssistantId } from "@/lib/langgraph-api/input";
 
 /** Route params: the assistant (flow) id. */
 export const Params = z.object({ assistantId: AssistantId });

@@ -1,7 +1,7 @@
 // POST /api/langgraph/assistants/count - how many of the caller's flows match the filters.
 import { db } from "@/lib/db/client";
-import { countAssistants } from "@/lib/platform/assistants";
-import { withPlatform } from "@/lib/platform/route";
+import { countAssistants } from "@/lib/langgraph-api/assistants";
+import { withPlatform } from "@/lib/langgraph-api/route";
 import { Body } from "./schema";
 
 export const dynamic = "force-dynamic";

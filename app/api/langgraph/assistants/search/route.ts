@@ -1,8 +1,8 @@
 // POST /api/langgraph/assistants/search - the flows of the caller's workspaces as LangGraph assistants.
 import { db } from "@/lib/db/client";
-import { searchAssistants } from "@/lib/platform/assistants";
-import { pick } from "@/lib/platform/input";
-import { withPlatform } from "@/lib/platform/route";
+import { searchAssistants } from "@/lib/langgraph-api/assistants";
+import { pick } from "@/lib/langgraph-api/input";
+import { withPlatform } from "@/lib/langgraph-api/route";
 import { Body } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AssistantId, Limit, Metadata, Offset, Select, SortOrder } from "@/lib/platform/input";
+import { AssistantId, Limit, Metadata, Offset, Select, SortOrder } from "@/lib/langgraph-api/input";
 
 /** Filters (graph_id = flow id, name substring, metadata workspace_id / workspace_name), paging and order. */
 export const Body = z.object({

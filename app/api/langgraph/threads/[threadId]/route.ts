@@ -1,9 +1,9 @@
 // GET|PATCH|DELETE /api/langgraph/threads/:threadId - a thread with its status, values and interrupts; merge its metadata; delete it (erasure).
 import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
-import { withPlatform } from "@/lib/platform/route";
-import { deletePlatformThread, updateThreadMetadata } from "@/lib/platform/thread-write";
-import { platformThread, resolveThread } from "@/lib/platform/threads";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { deletePlatformThread, updateThreadMetadata } from "@/lib/langgraph-api/thread-write";
+import { platformThread, resolveThread } from "@/lib/langgraph-api/threads";
 import { Body, Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";

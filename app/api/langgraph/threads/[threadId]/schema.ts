@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Metadata, ThreadId } from "@/lib/platform/input";
+import { Metadata, ThreadId } from "@/lib/langgraph-api/input";
 
 /** Route params: the thread id. */
 export const Params = z.object({ threadId: ThreadId });

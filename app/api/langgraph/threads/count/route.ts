@@ -1,7 +1,7 @@
 // POST /api/langgraph/threads/count - how many of the caller's visible threads match the filters.
 import { db } from "@/lib/db/client";
-import { withPlatform } from "@/lib/platform/route";
-import { countThreads } from "@/lib/platform/thread-search";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { countThreads } from "@/lib/langgraph-api/thread-search";
 import { Body } from "./schema";
 
 export const dynamic = "force-dynamic";

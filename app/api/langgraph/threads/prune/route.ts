@@ -1,6 +1,6 @@
 // POST /api/langgraph/threads/prune - not offered (405): delete threads one by one; old checkpoints are pruned by the server's retention.
-import { withPlatform } from "@/lib/platform/route";
-import { unsupported } from "@/lib/platform/unsupported";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { unsupported } from "@/lib/langgraph-api/unsupported";
 
 export const dynamic = "force-dynamic";
 

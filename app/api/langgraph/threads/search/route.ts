@@ -1,8 +1,8 @@
 // POST /api/langgraph/threads/search - the caller's visible threads (their workspaces' and their own API threads) matching the filters.
 import { db } from "@/lib/db/client";
-import { pick } from "@/lib/platform/input";
-import { withPlatform } from "@/lib/platform/route";
-import { searchThreads } from "@/lib/platform/thread-search";
+import { pick } from "@/lib/langgraph-api/input";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { searchThreads } from "@/lib/langgraph-api/thread-search";
 import { Body } from "./schema";
 
 export const dynamic = "force-dynamic";

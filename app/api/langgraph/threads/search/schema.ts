@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Limit, Metadata, Offset, Select, SortOrder, ThreadId, ThreadStatus } from "@/lib/platform/input";
+import { Limit, Metadata, Offset, Select, SortOrder, ThreadId, ThreadStatus } from "@/lib/langgraph-api/input";
 
 /** Filters (metadata, values: exact match per key; status; ids), paging, order and fields. */
 export const Body = z.object({

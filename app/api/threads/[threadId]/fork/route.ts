@@ -1,6 +1,6 @@
 // POST /api/threads/:threadId/fork - start a new thread from one of this thread's checkpoints ("fork from here").
 import { db } from "@/lib/db/client";
-import { forkThread } from "@/lib/engine/fork-thread";
+import { forkThread } from "@/lib/runs/fork-thread";
 import { withUser } from "@/lib/http/with-user";
 import { Body, Params } from "./schema";
 

@@ -1,8 +1,8 @@
 // GET /api/langgraph/assistants/:assistantId/schemas - JSON Schemas of the graph's input, output, state, config and context.
 import { db } from "@/lib/db/client";
-import { getAssistant } from "@/lib/platform/assistants";
-import { graphSchemas } from "@/lib/platform/graph-schemas";
-import { withPlatform } from "@/lib/platform/route";
+import { getAssistant } from "@/lib/langgraph-api/assistants";
+import { graphSchemas } from "@/lib/langgraph-api/graph-schemas";
+import { withPlatform } from "@/lib/langgraph-api/route";
 import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";

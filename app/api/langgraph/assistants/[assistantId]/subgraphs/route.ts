@@ -1,7 +1,7 @@
 // GET /api/langgraph/assistants/:assistantId/subgraphs - {}: a flow's graph has no subgraphs.
 import { db } from "@/lib/db/client";
-import { getAssistant } from "@/lib/platform/assistants";
-import { withPlatform } from "@/lib/platform/route";
+import { getAssistant } from "@/lib/langgraph-api/assistants";
+import { withPlatform } from "@/lib/langgraph-api/route";
 import { Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // POST /api/langgraph/assistants/:assistantId/versions - the flow's published versions as assistant versions, newest first.
 import { db } from "@/lib/db/client";
-import { assistantVersions } from "@/lib/platform/assistants";
-import { withPlatform } from "@/lib/platform/route";
+import { assistantVersions } from "@/lib/langgraph-api/assistants";
+import { withPlatform } from "@/lib/langgraph-api/route";
 import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 // POST /api/langgraph/threads/:threadId/copy - not offered (405): fork the thread at a checkpoint instead.
 import { db } from "@/lib/db/client";
-import { withPlatform } from "@/lib/platform/route";
-import { resolveThread } from "@/lib/platform/threads";
-import { unsupported } from "@/lib/platform/unsupported";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { resolveThread } from "@/lib/langgraph-api/threads";
+import { unsupported } from "@/lib/langgraph-api/unsupported";
 import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // POST /api/langgraph/threads/:threadId/history - the thread's past states, newest first.
 import { db } from "@/lib/db/client";
-import { withPlatform } from "@/lib/platform/route";
-import { resolveThread, threadHistory } from "@/lib/platform/threads";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { resolveThread, threadHistory } from "@/lib/langgraph-api/threads";
 import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";

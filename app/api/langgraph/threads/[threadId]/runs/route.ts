@@ -1,10 +1,10 @@
 // POST /api/langgraph/threads/:threadId/runs - start a run in the background (runs.create); GET - the thread's runs (runs.list).
 import { db } from "@/lib/db/client";
 import { threadAccess } from "@/lib/db/workspaces";
-import { platformRun } from "@/lib/platform/run-view";
-import { platformRunStatus } from "@/lib/platform/status";
-import { withPlatform } from "@/lib/platform/route";
-import { acceptRun, runResponse } from "@/lib/platform/runs-api";
+import { platformRun } from "@/lib/langgraph-api/run-view";
+import { platformRunStatus } from "@/lib/langgraph-api/status";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { acceptRun, runResponse } from "@/lib/langgraph-api/runs-api";
 import { Body, ListQuery, Params } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { RunBody, StreamMode } from "@/lib/platform/run-body";
+import { RunBody, StreamMode } from "@/lib/langgraph-api/run-body";
 
 /** Route params: the thread (a Phylactery thread id, or the id a client gave `threads.create`). */
 export const Params = z.object({ threadId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "thread ids are 1-64 of [A-Za-z0-9_-]") });
@@ -7,7 +7,7 @@ export const Params = z.object({ threadId: z.string().regex(/^[A-Za-z0-9_-]{1,64
 /** Route params of one run. */
 export const RunParams = Params.extend({ runId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "run ids are 1-64 of [A-Za-z0-9_-]") });
 
-/** POST body of create, stream and wait (the SDK's RunCreate; lib/platform/run-body.ts). */
+/** POST body of create, stream and wait (the SDK's RunCreate; lib/langgraph-api/run-body.ts). */
 export const Body = RunBody;
 
 /** GET query of the run list (runs.list). */

@@ -1,10 +1,10 @@
 // GET /api/langgraph/threads/:threadId/state - the thread's latest state (values, next, tasks with interrupts, checkpoint).
 // POST: only "Mark as resolved" (values null, as_node "__end__": the waiting approval is ignored); other updates and PATCH are not offered (405).
 import { db } from "@/lib/db/client";
-import { markResolved } from "@/lib/platform/mark-resolved";
-import { withPlatform } from "@/lib/platform/route";
-import { resolveThread, threadState } from "@/lib/platform/threads";
-import { unsupported } from "@/lib/platform/unsupported";
+import { markResolved } from "@/lib/langgraph-api/mark-resolved";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { resolveThread, threadState } from "@/lib/langgraph-api/threads";
+import { unsupported } from "@/lib/langgraph-api/unsupported";
 import { Params, Query, UpdateBody } from "./schema";
 
 export const dynamic = "force-dynamic";

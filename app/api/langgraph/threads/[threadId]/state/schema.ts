@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Flag, ThreadId } from "@/lib/platform/input";
+import { Flag, ThreadId } from "@/lib/langgraph-api/input";
 
 /** Route params: the thread id. */
 export const Params = z.object({ threadId: ThreadId });

@@ -1,9 +1,9 @@
 // GET /api/langgraph/threads/:threadId/runs/:runId - one run (runs.get); DELETE - delete a run that has ended (runs.delete).
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { isRunActive } from "@/lib/platform/run-view";
-import { withPlatform } from "@/lib/platform/route";
-import { runOf, runResponse } from "@/lib/platform/runs-api";
+import { isRunActive } from "@/lib/langgraph-api/run-view";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { runOf, runResponse } from "@/lib/langgraph-api/runs-api";
 import { RunParams } from "../schema";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 // POST /api/langgraph/threads/:threadId/runs/stream - start a run and stream it (runs.stream): values, updates, messages-tuple, custom, events.
 import { db } from "@/lib/db/client";
-import { streamModesOf } from "@/lib/platform/run-body";
-import { withPlatform } from "@/lib/platform/route";
-import { acceptRun, streamRun } from "@/lib/platform/runs-api";
-import { stateViewFor } from "@/lib/platform/state-view";
+import { streamModesOf } from "@/lib/langgraph-api/run-body";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { acceptRun, streamRun } from "@/lib/langgraph-api/runs-api";
+import { stateViewFor } from "@/lib/langgraph-api/state-view";
 import { Body, Params } from "../schema";
 
 export const dynamic = "force-dynamic";

@@ -1,10 +1,10 @@
 // POST /api/langgraph/threads/:threadId/runs/wait - start a run and answer its final state (runs.wait).
 import { db } from "@/lib/db/client";
 import { threadAccess } from "@/lib/db/workspaces";
-import { withPlatform } from "@/lib/platform/route";
-import { acceptRun, finalValues, runLocation, waitForRun } from "@/lib/platform/runs-api";
-import { stateViewFor } from "@/lib/platform/state-view";
-import { threadStateReader } from "@/lib/platform/thread-state-reader";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { acceptRun, finalValues, runLocation, waitForRun } from "@/lib/langgraph-api/runs-api";
+import { stateViewFor } from "@/lib/langgraph-api/state-view";
+import { threadStateReader } from "@/lib/langgraph-api/thread-state-reader";
 import { Body, Params } from "../schema";
 
 export const dynamic = "force-dynamic";

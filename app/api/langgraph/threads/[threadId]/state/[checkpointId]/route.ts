@@ -1,7 +1,7 @@
 // GET /api/langgraph/threads/:threadId/state/:checkpointId - the thread's state at one checkpoint.
 import { db } from "@/lib/db/client";
-import { withPlatform } from "@/lib/platform/route";
-import { resolveThread, threadState } from "@/lib/platform/threads";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { resolveThread, threadState } from "@/lib/langgraph-api/threads";
 import { Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CheckpointId, Flag, ThreadId } from "@/lib/platform/input";
+import { CheckpointId, Flag, ThreadId } from "@/lib/langgraph-api/input";
 
 /** Route params: the thread and one of its checkpoints. */
 export const Params = z.object({ threadId: ThreadId, checkpointId: CheckpointId });

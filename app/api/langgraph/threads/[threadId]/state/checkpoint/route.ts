@@ -1,7 +1,7 @@
 // POST /api/langgraph/threads/:threadId/state/checkpoint - the thread's state at the checkpoint the body names.
 import { db } from "@/lib/db/client";
-import { withPlatform } from "@/lib/platform/route";
-import { resolveThread, threadState } from "@/lib/platform/threads";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { resolveThread, threadState } from "@/lib/langgraph-api/threads";
 import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 // POST /api/langgraph/threads/:threadId/runs/:runId/cancel - cancel a queued or executing run (runs.cancel, action interrupt); with wait=1, answer once it ended (409 when it ended on its own first).
 import { db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { withPlatform } from "@/lib/platform/route";
-import { cancelRun, runResponse, waitForRun } from "@/lib/platform/runs-api";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { cancelRun, runResponse, waitForRun } from "@/lib/langgraph-api/runs-api";
 import { CancelQuery, RunParams } from "../../schema";
 
 export const dynamic = "force-dynamic";

@@ -1,10 +1,10 @@
 // GET /api/langgraph/threads/:threadId/runs/:runId/join - wait for a run to end and answer the thread's state (runs.join).
 import { db } from "@/lib/db/client";
-import { withPlatform } from "@/lib/platform/route";
-import { cancelRun, finalValues, runOf, waitForRun } from "@/lib/platform/runs-api";
-import { isRunActive } from "@/lib/platform/run-view";
-import { stateViewFor } from "@/lib/platform/state-view";
-import { threadStateReader } from "@/lib/platform/thread-state-reader";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { cancelRun, finalValues, runOf, waitForRun } from "@/lib/langgraph-api/runs-api";
+import { isRunActive } from "@/lib/langgraph-api/run-view";
+import { stateViewFor } from "@/lib/langgraph-api/state-view";
+import { threadStateReader } from "@/lib/langgraph-api/thread-state-reader";
 import { JoinQuery, RunParams } from "../../schema";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,9 @@
 // GET /api/langgraph/threads/:threadId/runs/:runId/stream - join a run's stream (runs.joinStream), resuming after Last-Event-ID.
 import { db } from "@/lib/db/client";
-import { followTarget } from "@/lib/events/follow-target";
-import { withPlatform } from "@/lib/platform/route";
-import { runOf, streamRun } from "@/lib/platform/runs-api";
-import { stateViewFor } from "@/lib/platform/state-view";
+import { followTarget } from "@/lib/runs/follow-target";
+import { withPlatform } from "@/lib/langgraph-api/route";
+import { runOf, streamRun } from "@/lib/langgraph-api/runs-api";
+import { stateViewFor } from "@/lib/langgraph-api/state-view";
 import { JoinStreamQuery, RunParams } from "../../schema";
 
 export const dynamic = "force-dynamic";
