@@ -2,7 +2,7 @@ import Link from "next/link";
 import { LocalTime } from "@/components/ui/local-time";
 import type { RunDataTypes } from "@/lib/events/ui-parts";
 
-/** What a fork records about its origin (the `thread_forked` run event; lib/engine/fork-thread.ts). */
+/** What a fork records about its origin (the `thread_forked` run event; lib/runs/fork-thread.ts). */
 export interface ForkOrigin {
   fromThreadId: string;
   fromTitle: string;
