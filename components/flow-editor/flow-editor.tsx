@@ -99,11 +99,13 @@ const MULTI_SELECT_KEYS = ["Shift", "Meta", "Control"];
 const EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed } };
 const FIT = { padding: 0.15, duration: 300 };
 /**
- * Above this many nodes the minimap is left out: every pan repaints all its node shapes (the
- * browser redraws the SVG when the view moves), which cost a 2,000-node flow its pan frame rate
- * (bench/canvas), and at that size its dots no longer show a shape to navigate by.
+ * Above this many nodes the minimap is left out: it subscribes one shape per node to React
+ * Flow's store (each runs on every pan and drag frame) and the browser repaints all of them
+ * when the view moves, which held a 1,000-node flow below 55 fps at load average 1
+ * (docs/benchmarks.md, bench:canvas); at that size its dots no longer show a shape to
+ * navigate by.
  */
-const MINIMAP_MAX_NODES = 1_500;
+const MINIMAP_MAX_NODES = 500;
 
 /**
  * The flow editor (docs/architecture.md#flows-and-compilation): the run bar, a toolbar (save a new version, undo/
