@@ -1,7 +1,7 @@
 /**
  * Canvas benchmark: a generated 1,000-node flow stays usable in the editor.
- * Goals: first render <= 1,500 ms, node drag >= 50 fps (pan measured against the same goal),
- * in headless Debian Chromium.
+ * Goals: first render <= 1,000 ms, node drag and pan >= 55 fps, in headless Debian Chromium
+ * on 2 cores at load average 1 (docs/benchmarks.md).
  *
  * Needs a built app (`npx next build`). Then, in this checkout: recreates
  * .data/bench-canvas.db (prisma migrate deploy, prisma/seed.ts), stores the flow of
@@ -56,8 +56,9 @@ import { type AppServer, prepareDatabase, startServer } from "./server";
 
 const ROOT = path.resolve(__dirname, "../..");
 const OUT = path.join(ROOT, "bench", ".out");
-const RENDER_GOAL_MS = 1500;
-const FPS_GOAL = 50;
+// The goals of docs/benchmarks.md, held at load average 1 on 2 cores (a user's busy laptop).
+const RENDER_GOAL_MS = 1000;
+const FPS_GOAL = 55;
 const GESTURE_MS = 2000;
 const WARMUP_MS = 500;
 const VIEWPORT = { width: 1280, height: 720 };

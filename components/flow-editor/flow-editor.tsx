@@ -2,7 +2,7 @@
 
 import "@xyflow/react/dist/style.css";
 import { Background, Controls, MarkerType, MiniMap, ReactFlow, ReactFlowProvider, useReactFlow } from "@xyflow/react";
-import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type DragEvent, memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { type NodeClipboard, pasteNodes } from "@/lib/flow/clipboard";
 import { autoLayout, DEFAULT_NODE_SIZE, freeSpot } from "@/lib/flow/layout";
 import { createNode } from "@/lib/flow/node-defaults";
@@ -15,7 +15,7 @@ import { type CatalogTool, EditorContext } from "./editor-context";
 import styles from "./flow-editor.module.css";
 import { FlowSettingsDialog } from "./flow-settings-dialog";
 import { downloadFlow, ImportDialog } from "./import-export";
-import { Inspector, type PendingEdit } from "./inspector";
+import { Inspector, type PendingEdit, type Selection } from "./inspector";
 import { nodeTypes } from "./nodes";
 import { isPaletteDrag, Palette, type PaletteDrop, readPaletteDrop } from "./palette";
 import { ProblemsPanel } from "./problems-panel";
@@ -58,16 +58,54 @@ function runShape(settings: FlowDocument["settings"], nodes: readonly { id: stri
   });
 }
 
+/**
+ * The editor's panels, memoized: the editor renders again on every frame of a drag (React
+ * Flow's nodes are its state), and each panel gets props that stay the same while nodes
+ * only move (the structure, stable callbacks), so a drag re-renders the canvas alone
+ * (docs/benchmarks.md, bench:canvas).
+ */
+const MemoRunBar = memo(RunBar);
+const MemoToolbar = memo(Toolbar);
+const MemoPalette = memo(Palette);
+const MemoProblemsPanel = memo(ProblemsPanel);
+const MemoShortcutsDialog = memo(ShortcutsDialog);
+const MemoImportDialog = memo(ImportDialog);
+const MemoFlowSettingsDialog = memo(FlowSettingsDialog);
+
+/**
+ * A function whose identity never changes and that calls the latest `fn` (for handlers
+ * handed to memoized panels that read the editor's current state).
+ */
+function useStableHandler<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
+  const ref = useRef(fn);
+  useLayoutEffect(() => {
+    ref.current = fn;
+  });
+  return useCallback((...args: A) => ref.current(...args), []);
+}
+
+/** The selected node and edge ids, the same object while the selection does not change. */
+function useSelection(nodes: readonly EditorNode[], edges: readonly EditorEdge[]): Selection {
+  const ids = (list: readonly { id: string; selected?: boolean }[]) => list.flatMap((x) => (x.selected ? [x.id] : []));
+  const next = { nodes: ids(nodes), edges: ids(edges) };
+  const last = useRef(next);
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((id, i) => id === b[i]);
+  if (!same(last.current.nodes, next.nodes) || !same(last.current.edges, next.edges)) last.current = next;
+  return last.current;
+}
+
 const DELETE_KEYS = ["Delete", "Backspace"];
 const MULTI_SELECT_KEYS = ["Shift", "Meta", "Control"];
 const EDGE_OPTIONS = { markerEnd: { type: MarkerType.ArrowClosed } };
 const FIT = { padding: 0.15, duration: 300 };
 /**
- * Above this many nodes the minimap is left out: every pan repaints all its node shapes (the
- * browser redraws the SVG when the view moves), which cost a 2,000-node flow its pan frame rate
- * (bench/canvas), and at that size its dots no longer show a shape to navigate by.
+ * Above this many nodes the minimap is left out: it subscribes one shape per node to React
+ * Flow's store (each runs on every pan and drag frame) and the browser repaints all of them
+ * when the view moves, which held a 1,000-node flow below 55 fps at load average 1
+ * (docs/benchmarks.md, bench:canvas); at that size its dots no longer show a shape to
+ * navigate by.
  */
-const MINIMAP_MAX_NODES = 1_500;
+const MINIMAP_MAX_NODES = 500;
 
 /**
  * The flow editor (docs/architecture.md#flows-and-compilation): the run bar, a toolbar (save a new version, undo/
@@ -192,7 +230,7 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
     [replace],
   );
 
-  const handleSave = async () => {
+  const handleSave = useStableHandler(async () => {
     if (readOnly || saveState.status === "saving") return;
     const sent = doc.revision;
     // A held-back edit is saved in place of its node's data, so the save refuses and names the field.
@@ -202,12 +240,19 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
       setSavedShape(runShape(settings, saved, edges));
       setMessage("");
     }
-  };
+  });
+  const onSave = useCallback(() => void handleSave(), [handleSave]);
+  const exportFlow = useStableHandler(() => downloadFlow(fromReactFlow(settings, nodes, edges)));
+  const closeDialog = useCallback(() => setDialog(null), []);
+  const openImport = useCallback(() => setDialog("import"), []);
+  const openHelp = useCallback(() => setDialog("shortcuts"), []);
+  const openSettings = useCallback(() => setDialog("settings"), []);
+  const showProblems = useCallback(() => setProblemsOpen(true), []);
 
   // A read-only editor keeps only the shortcuts that change nothing (copy, select, zoom, help).
   const none = () => {};
   useShortcuts({
-    save: () => void handleSave(),
+    save: onSave,
     undo: readOnly ? none : undo,
     redo: readOnly ? none : redo,
     copy: clipboard.copy,
@@ -216,7 +261,7 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
     selectAll,
     autoLayout: readOnly ? none : layout,
     fitView,
-    help: () => setDialog("shortcuts"),
+    help: openHelp,
   });
   // Alt+, opens Flow settings (by key position, so it works whatever Alt+, types on the layout).
   useEffect(() => {
@@ -253,6 +298,23 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
   // Unsaved edits that a run would see (not positions): only these say "Save first".
   const shape = useMemo(() => runShape(settings, structure.nodes, structure.edges), [settings, structure]);
   const runSeesEdits = doc.dirty && shape !== savedShape;
+  const selection = useSelection(nodes, edges);
+  const toolbarActions = useMemo(
+    () => ({
+      canUndo: doc.canUndo,
+      canRedo: doc.canRedo,
+      onUndo: undo,
+      onRedo: redo,
+      onAutoLayout: layout,
+      onFitView: fitView,
+      onExport: exportFlow,
+      onImport: openImport,
+      onHelp: openHelp,
+      onSettings: openSettings,
+      onShowProblems: showProblems,
+    }),
+    [doc.canUndo, doc.canRedo, undo, redo, layout, fitView, exportFlow, openImport, openHelp, openSettings, showProblems],
+  );
 
   /** A problem picked in the panel: select its edge or node and bring it into view. */
   const pickProblem = useCallback(
@@ -268,9 +330,9 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
 
   return (
     <>
-      <RunBar flowId={flowId} nodes={nodes} reason={runDeniedReason(access) ?? runBlockedReason(problemList, runSeesEdits)} {...(defaultTask === undefined ? {} : { defaultTask })} />
+      <MemoRunBar flowId={flowId} nodes={structure.nodes} reason={runDeniedReason(access) ?? runBlockedReason(problemList, runSeesEdits)} {...(defaultTask === undefined ? {} : { defaultTask })} />
       <div className={styles.editor}>
-        <Toolbar
+        <MemoToolbar
           flowId={flowId}
           name={settings.name}
           version={version}
@@ -278,28 +340,16 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
           save={saveState}
           message={message}
           onMessageChange={setMessage}
-          onSave={() => void handleSave()}
+          onSave={onSave}
           onDismissError={dismissError}
           errors={errors}
           warnings={problemList.length - errors}
           readOnlyReason={readOnlyReason}
-          actions={{
-            canUndo: doc.canUndo,
-            canRedo: doc.canRedo,
-            onUndo: undo,
-            onRedo: redo,
-            onAutoLayout: layout,
-            onFitView: fitView,
-            onExport: () => downloadFlow(fromReactFlow(settings, nodes, edges)),
-            onImport: () => setDialog("import"),
-            onHelp: () => setDialog("shortcuts"),
-            onSettings: () => setDialog("settings"),
-            onShowProblems: () => setProblemsOpen(true),
-          }}
+          actions={toolbarActions}
         />
         <EditorContext value={context}>
           <div className={styles.body}>
-            {readOnly ? null : <Palette tools={tools} tool={paletteTool} onToolChange={setPaletteTool} onAdd={addFromPalette} />}
+            {readOnly ? null : <MemoPalette tools={tools} tool={paletteTool} onToolChange={setPaletteTool} onAdd={addFromPalette} />}
             <div className={styles.main}>
               {/* biome-ignore lint/a11y/noStaticElementInteractions: a drop target for palette drags; keyboard users add from the palette with Enter */}
               <div className={styles.canvas} data-testid="flow-canvas" ref={canvasRef} onDragOver={onDragOver} onDrop={onDrop}>
@@ -326,17 +376,24 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
                   <ConnectionStatus />
                 </ReactFlow>
               </div>
-              <ProblemsPanel problems={problemList} nodes={structure.nodes} open={problemsOpen} onOpenChange={setProblemsOpen} onPick={pickProblem} />
+              <MemoProblemsPanel problems={problemList} nodes={structure.nodes} open={problemsOpen} onOpenChange={setProblemsOpen} onPick={pickProblem} />
             </div>
-            <Inspector nodes={nodes} edges={edges} tools={tools} {...doc.inspectorHandlers} onPendingChange={setPending} readOnlyReason={readOnlyReason} />
+            <Inspector
+              nodes={structure.nodes}
+              edges={structure.edges}
+              selection={selection}
+              tools={tools}
+              onNodeData={doc.inspectorHandlers.onNodeData}
+              onDisconnect={doc.inspectorHandlers.onDisconnect}
+              onPendingChange={setPending} readOnlyReason={readOnlyReason} />
           </div>
         </EditorContext>
-        <ShortcutsDialog open={dialog === "shortcuts"} onClose={() => setDialog(null)} />
-        <ImportDialog open={dialog === "import" && !readOnly} onClose={() => setDialog(null)} onImport={importDocument} />
-        <FlowSettingsDialog
+        <MemoShortcutsDialog open={dialog === "shortcuts"} onClose={closeDialog} />
+        <MemoImportDialog open={dialog === "import" && !readOnly} onClose={closeDialog} onImport={importDocument} />
+        <MemoFlowSettingsDialog
           open={dialog === "settings"}
           settings={settings}
-          onClose={() => setDialog(null)}
+          onClose={closeDialog}
           onApply={updateSettings}
           readOnlyReason={readOnlyReason}
         />

@@ -1,7 +1,7 @@
 "use client";
 
-import { type ReactNode, useCallback, useLayoutEffect, useRef } from "react";
-import { type EditorEdge, type EditorNode, type PolicyNodeType, withData } from "@/lib/flow/react-flow";
+import { memo, type ReactNode, useCallback, useLayoutEffect, useRef } from "react";
+import type { EditorEdge, EditorNode, PolicyNodeType } from "@/lib/flow/react-flow";
 import { routerTargets, sameTargets } from "@/lib/flow/router-targets";
 import type { FlowProblem } from "@/lib/flow/validate";
 import { type CatalogTool, useEditorContext } from "./editor-context";
@@ -17,12 +17,24 @@ import styles from "./inspector.module.css";
 
 export type { PendingEdit } from "./inspector-form";
 
+/** The ids of the selected nodes and edges. */
+export interface Selection {
+  nodes: readonly string[];
+  edges: readonly string[];
+}
+
 export interface InspectorProps {
+  /**
+   * The flow's nodes and edges for their ids, kinds and data (positions and `selected` flags
+   * may be stale: the editor passes its structure, which stays the same array while nodes
+   * are dragged, so a drag does not re-render the inspector).
+   */
   nodes: readonly EditorNode[];
   edges: readonly EditorEdge[];
+  selection: Selection;
   tools: readonly CatalogTool[];
-  /** Replaces the node with the same id; called with every valid change as the user types. */
-  onNodeChange: (node: EditorNode) => void;
+  /** Replaces fields of the node's data; called with every valid change as the user types. */
+  onNodeData: (nodeId: string, data: EditorNode["data"]) => void;
   onDisconnect: (edgeId: string) => void;
   /**
    * Told when the selected node's form holds values that fail the node's schema (they are
@@ -42,23 +54,23 @@ export interface InspectorProps {
  * The side panel: the selected node's live problems and its form (one per node kind,
  * react-hook-form with the kind's zod schema), or the selected edge with Disconnect.
  * Forms are keyed by node id, so selecting another node starts a fresh form. Read-only
- * (a role that cannot edit): the same forms, every control disabled.
+ * (a role that cannot edit): the same forms, every control disabled. Memoized: it renders
+ * again when the structure or the selection changes, not on every frame of a drag.
  */
-export function Inspector({ nodes, edges, tools, onNodeChange, onDisconnect, onPendingChange, readOnlyReason = null }: InspectorProps) {
-  const selectedNodes = nodes.filter((n) => n.selected);
-  const selectedEdges = edges.filter((e) => e.selected);
-  const node = selectedNodes.length === 1 && selectedEdges.length === 0 ? selectedNodes[0] : undefined;
-  const edge = selectedNodes.length === 0 && selectedEdges.length === 1 ? selectedEdges[0] : undefined;
-  const count = selectedNodes.length + selectedEdges.length;
+export const Inspector = memo(function Inspector({ nodes, edges, selection, tools, onNodeData, onDisconnect, onPendingChange, readOnlyReason = null }: InspectorProps) {
+  const one = selection.nodes.length === 1 && selection.edges.length === 0 ? selection.nodes[0] : undefined;
+  const node = one === undefined ? undefined : nodes.find((n) => n.id === one);
+  const oneEdge = selection.nodes.length === 0 && selection.edges.length === 1 ? selection.edges[0] : undefined;
+  const edge = oneEdge === undefined ? undefined : edges.find((e) => e.id === oneEdge);
+  const count = selection.nodes.length + selection.edges.length;
 
-  // Forms apply data to the node as it is now (it may have moved since the form rendered).
-  const latest = useRef({ nodes, onNodeChange, onPendingChange });
+  // Forms apply data to the node as it is now: the flow state patches the live node.
+  const latest = useRef({ onNodeData, onPendingChange });
   useLayoutEffect(() => {
-    latest.current = { nodes, onNodeChange, onPendingChange };
+    latest.current = { onNodeData, onPendingChange };
   });
   const onApply = useCallback<ApplyData>((nodeId, data) => {
-    const current = latest.current.nodes.find((n) => n.id === nodeId);
-    if (current) latest.current.onNodeChange(withData(current, data));
+    latest.current.onNodeData(nodeId, data);
   }, []);
   const onPending = useCallback<ReportPending>((nodeId, pending) => {
     latest.current.onPendingChange?.(pending ? { nodeId, ...pending } : null);
@@ -93,7 +105,7 @@ export function Inspector({ nodes, edges, tools, onNodeChange, onDisconnect, onP
       </fieldset>
     </aside>
   );
-}
+});
 
 interface NodeFormSwitchProps {
   node: EditorNode;

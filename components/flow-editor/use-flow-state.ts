@@ -1,9 +1,10 @@
 "use client";
 
-import { type Connection, type EdgeChange, type NodeChange, useEdgesState, useNodesState } from "@xyflow/react";
+import { applyNodeChanges, type Connection, type EdgeChange, type NodeChange, useEdgesState, useNodesState } from "@xyflow/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { dropEstimatedHandles, withEstimatedSizes } from "@/lib/flow/canvas-size";
 import { connectionRefusal } from "@/lib/flow/connection-rule";
-import { type EditorEdge, type EditorNode, nextEdgeId, toReactFlow } from "@/lib/flow/react-flow";
+import { type EditorEdge, type EditorNode, nextEdgeId, toReactFlow, withData } from "@/lib/flow/react-flow";
 import type { FlowDocument } from "@/lib/flow/schema";
 import { useHistory } from "./use-history";
 
@@ -21,14 +22,19 @@ export interface EditorSnapshot {
  * step (coalesced: a drag, a burst of typing in one node, one JavaScript task) and takes a
  * fresh revision; the editor is dirty while the revision differs from the last saved one,
  * so undoing back to the saved state is clean again. Returns React Flow's handlers
- * (`onNodesChange`, `onConnect`...), the inspector's (`onNodeChange`, `onDisconnect`),
+ * (`onNodesChange`, `onConnect`...), the inspector's (`onNodeData`, `onDisconnect`),
  * `insert` / `replace` for palette, paste and import, and `updateSettings` for the Flow
- * settings dialog. With `readOnly` (a role that cannot edit), React Flow's handlers apply
+ * settings dialog. A loaded or imported document's nodes start with estimated sizes
+ * (lib/flow/canvas-size.ts), so React Flow draws only those in view; each measurement
+ * replaces its node's estimate. With `readOnly` (a role that cannot edit), React Flow's handlers apply
  * selection only: no move, delete or connection reaches the document.
  */
 export function useFlowState(document: FlowDocument, { readOnly = false }: { readOnly?: boolean } = {}) {
-  const [initial] = useState(() => toReactFlow(document));
-  const [nodes, setNodes, applyNodeChanges] = useNodesState<EditorNode>(initial.nodes);
+  const [initial] = useState(() => {
+    const flow = toReactFlow(document);
+    return { nodes: withEstimatedSizes(flow.nodes), edges: flow.edges };
+  });
+  const [nodes, setNodes] = useNodesState<EditorNode>(initial.nodes);
   const [edges, setEdges, applyEdgeChanges] = useEdgesState<EditorEdge>(initial.edges);
   const [settings, setSettings] = useState(document.settings);
 
@@ -88,9 +94,11 @@ export function useFlowState(document: FlowDocument, { readOnly = false }: { rea
         if (moves) change(dragging.current ? "drag" : "nudge", dragging.current ? Number.POSITIVE_INFINITY : undefined);
         else change();
       }
-      applyNodeChanges(changes);
+      // A node just measured keeps the handle bounds React Flow measured, not the estimate.
+      const measured = new Set(changes.flatMap((c) => (c.type === "dimensions" ? [c.id] : [])));
+      setNodes((ns) => dropEstimatedHandles(applyNodeChanges(changes, ns), measured));
     },
-    [applyNodeChanges, change, readOnly],
+    [setNodes, change, readOnly],
   );
   const onEdgesChange = useCallback(
     (all: EdgeChange<EditorEdge>[]) => {
@@ -121,11 +129,15 @@ export function useFlowState(document: FlowDocument, { readOnly = false }: { rea
     },
     [setEdges, change, isValidConnection],
   );
-  /** The inspector's edits: typing in one node is one undo step per pause. */
-  const onNodeChange = useCallback(
-    (next: EditorNode) => {
-      change(`edit:${next.id}`);
-      setNodes((ns) => ns.map((n) => (n.id === next.id ? next : n)));
+  /**
+   * The inspector's edits: replaces fields of the node's `data` (the node as it is now: it
+   * may have moved since the form rendered). Typing in one node is one undo step per pause.
+   */
+  const onNodeData = useCallback(
+    (nodeId: string, data: Partial<EditorNode["data"]>) => {
+      if (!latest.current.nodes.some((n) => n.id === nodeId)) return;
+      change(`edit:${nodeId}`);
+      setNodes((ns) => ns.map((n) => (n.id === nodeId ? withData(n, data) : n)));
     },
     [setNodes, change],
   );
@@ -161,7 +173,7 @@ export function useFlowState(document: FlowDocument, { readOnly = false }: { rea
     (doc: FlowDocument) => {
       change();
       const next = toReactFlow(doc);
-      setNodes(next.nodes);
+      setNodes(withEstimatedSizes(next.nodes));
       setEdges(next.edges);
       setSettings((s) => ({ ...doc.settings, name: s.name }));
     },
@@ -188,6 +200,6 @@ export function useFlowState(document: FlowDocument, { readOnly = false }: { rea
     canUndo,
     canRedo,
     flowHandlers: { onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart: onDragStart, onNodeDragStop: onDragStop, onSelectionDragStart: onDragStart, onSelectionDragStop: onDragStop },
-    inspectorHandlers: { onNodeChange, onDisconnect },
+    inspectorHandlers: { onNodeData, onDisconnect },
   };
 }
