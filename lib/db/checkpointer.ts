@@ -67,6 +67,11 @@ interface KnownCheckpoint {
 /** Checkpoints a saver remembers (one per thread and namespace, the least recent dropped first). */
 const KNOWN_CHECKPOINTS_MAX = 256;
 
+/** Rows of the first page `list` reads within one thread and namespace; each next page doubles, up to {@link LAST_LIST_PAGE}. */
+export const FIRST_LIST_PAGE = 4;
+/** The largest page `list` reads at once, rows. */
+export const LAST_LIST_PAGE = 256;
+
 /** Where the values of a stored checkpoint object are; a row without a blob list has every value in blobs. */
 function knownOf(checkpointId: string, stored: StoredCheckpointObject): KnownCheckpoint {
   const versions = versionStrings(stored.channel_versions);
@@ -184,14 +189,34 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     const ns = config.configurable?.checkpoint_ns;
     const beforeId = before?.configurable?.checkpoint_id;
     const wanted = Object.fromEntries(Object.entries(filter ?? {}).filter(([, v]) => v !== undefined));
-    const rows = await this.store().list({
-      threadId: threadId ? String(threadId) : undefined,
-      checkpointNs: ns ?? undefined,
-      before: beforeId ?? undefined,
-      limit: limit ? Number.parseInt(String(limit), 10) : undefined,
-      filter: Object.keys(wanted).length ? wanted : undefined,
-    });
-    for (const stored of rows) yield (await this.toTuple(stored, false)).tuple;
+    const most = limit ? Number.parseInt(String(limit), 10) : Number.POSITIVE_INFINITY;
+    // Within one thread and namespace (what LangGraph's getStateHistory asks for), read in
+    // pages, newest first, each twice the last: a caller that stops after the newest few (a
+    // run stream reading what a run just wrote) reads a few rows, not the thread's whole
+    // history with its pending writes. Ids are unique there, so the last id read is the
+    // cursor; across threads or namespaces ids may repeat, so that is one read.
+    const paged = threadId !== undefined && ns !== undefined;
+    let cursor: string | undefined = beforeId ?? undefined;
+    let page = paged ? FIRST_LIST_PAGE : most;
+    let yielded = 0;
+    while (yielded < most) {
+      const take = Math.min(page, most - yielded);
+      const rows = await this.store().list({
+        threadId: threadId ? String(threadId) : undefined,
+        checkpointNs: ns ?? undefined,
+        before: cursor,
+        limit: Number.isFinite(take) ? take : undefined,
+        filter: Object.keys(wanted).length ? wanted : undefined,
+      });
+      for (const stored of rows) {
+        yield (await this.toTuple(stored, false)).tuple;
+        yielded += 1;
+      }
+      const last = rows.at(-1);
+      if (!paged || rows.length < take || !last) return;
+      cursor = last.row.checkpointId;
+      page = Math.min(page * 2, LAST_LIST_PAGE);
+    }
   }
 
   /**
