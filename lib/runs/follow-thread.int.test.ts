@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { engineFixture, type EngineFixture } from "./test-helpers";
 import type { RunChunk } from "../events/ui-parts";
 import type { Fanout, FanoutHandler } from "../events/fanout";
-import { type FollowedChunk, followThread } from "./follow-thread";
+import { type FollowedChunk, type FollowedLive, followThread } from "./follow-thread";
+import { appendLiveText, clearLiveText } from "../events/live-text";
 import { InProcessFanout } from "../events/in-process-fanout";
 import { notifyThreadEvent } from "../events/thread-events";
 
@@ -69,6 +70,31 @@ describe("followThread", () => {
     await done;
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(out.map((c) => c.chunk.type === "data-lifecycle" ? c.chunk.data.to : c.chunk.type === "data-run" ? c.chunk.data.status : "?")).toEqual(["running", "S1", "S2", "S3", "awaiting_approval"]);
+    await fan.close();
+  });
+
+  it("does not read the run's row for each word of live text: a run writing text is running", async () => {
+    const fan = new InProcessFanout();
+    const { threadId, runId, store } = await threadWithRun();
+    await store(runPart(runId, "running"), "run_started");
+    const rowReads = vi.spyOn(f.t.db.run, "findUnique");
+    const stop = new AbortController();
+    const out: (FollowedChunk | FollowedLive)[] = [];
+    const done = (async () => {
+      for await (const c of followThread(f.t.db, threadId, { after: 0, runId, fanout: fan, pollMs: 60_000, live: true, signal: stop.signal })) out.push(c);
+    })();
+    await until(() => out.length === 1);
+    const before = rowReads.mock.calls.length;
+    for (let i = 0; i < 30; i++) {
+      appendLiveText(threadId, runId, "answer", "finalizer", `w${i} `);
+      await until(() => out.length === i + 2);
+    }
+    expect(out.filter((c) => "live" in c)).toHaveLength(30);
+    expect(rowReads.mock.calls.length - before).toBeLessThanOrEqual(1);
+    stop.abort();
+    await done;
+    clearLiveText(threadId, runId);
+    rowReads.mockRestore();
     await fan.close();
   });
 

@@ -105,9 +105,12 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
   const liveQueue: LiveTextEvent[] = [];
   /** Parts whose finished text was read from the database: their late deltas are dropped. */
   const finished = new Set<string>();
+  /** Live text arrived since the last look at the run's row: its run is being written, so the row is not read. */
+  let heardLive = false;
   const stopLive = opts.live
     ? followLiveText(threadId, (e) => {
         liveQueue.push(e);
+        heardLive = true;
         rouse();
       })
     : () => undefined;
@@ -141,7 +144,10 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
         if (e.kind === "end") finished.add(e.id);
         yield { seq: cursor, live: e.kind === "delta" ? { type: "text-delta", id: e.id, node: e.node, delta: e.delta, at: e.at } : { type: "text-end", id: e.id, node: e.node, text: e.text } };
       }
-      if (followed !== null && rows.length === 0) {
+      // A run that is writing text has not ended: its row is read when nothing else is heard
+      // (every word of an answer would otherwise cost a read of the row).
+      if (followed !== null && rows.length === 0 && heardLive) heardLive = false;
+      else if (followed !== null && rows.length === 0) {
         const run = await db.run.findUnique({ where: { id: followed }, select: { status: true } });
         if (!run || !ACTIVE_RUN_STATUSES.includes(run.status)) {
           endedSince ??= Date.now();
