@@ -51,6 +51,9 @@ const config: NextConfig = {
   // QuickJS (run_javascript) finds its .wasm file next to its own module file: bundled, that
   // path would point into .next and the sandbox could not start.
   // undici (the guarded outbound client, lib/net) loads optional Node built-ins lazily; it runs as Node installed it.
+  // A profiling build (`PROFILE_BUILD=1 npx next build`) keeps the server's function names, so
+  // that a CPU profile (`bench:load` with LOAD_CPU_PROF, docs/benchmarks.md) reads as the source.
+  experimental: { serverMinification: process.env.PROFILE_BUILD !== "1" },
   serverExternalPackages: ["better-sqlite3", "@prisma/adapter-better-sqlite3", "quickjs-emscripten-core", "@jitl/quickjs-wasmfile-release-sync", "undici"],
   typedRoutes: false,
   poweredByHeader: false,

@@ -55,6 +55,9 @@ const PAUSED = Number(process.env.LOAD_PAUSED ?? 10_000);
 const PG = process.env.TEST_DATABASE_URL;
 const PEER = process.argv.includes("--peer") || process.env.LOAD_PEER === "1";
 const PEER_PORT = process.env.LOAD_PEER_PORT ? Number(process.env.LOAD_PEER_PORT) : undefined;
+/** `--peer` with LOAD_CPU_PROF=<folder>: our server runs with `--cpu-prof` into that folder (a
+ * .cpuprofile written when it stops, for Chrome DevTools or `npx speedscope`), and the peer is skipped. */
+const CPU_PROF = process.env.LOAD_CPU_PROF ? path.resolve(process.env.LOAD_CPU_PROF) : undefined;
 
 const files = Array.from({ length: STEPS - 1 }, (_, i) => `f${String(i + 1).padStart(2, "0")}.md`);
 const TASK = `Summarize ${files.join(", ")} into summary.md`;
@@ -217,14 +220,15 @@ const load1 = () => loadavg()[0]?.toFixed(2) ?? "-";
 async function peerMain(): Promise<void> {
   console.log(`load bench, side by side: ${RUNS} concurrent runs each (plan, ${STEPS - 1} reads, the write's approval, resume) through @langchain/langgraph-sdk`);
   const rows: { row: SdkRow; load: string }[] = [];
-  const peer = await startPeer(PEER_PORT);
+  const peer = CPU_PROF ? null : await startPeer(PEER_PORT);
   const peerDir = mkdtempSync(path.join(tmpdir(), "phylactery-peer-"));
   try {
-    const embedded = await startCluster({ webs: 1, workers: 0, database: "sqlite", webRunWorkers: 4 });
+    const webNodeArgs = CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`, ...(process.env.LOAD_NODE_ARGS ?? "").split(" ").filter(Boolean)] : [];
+    const embedded = await startCluster({ webs: 1, workers: 0, database: "sqlite", webRunWorkers: 4, webNodeArgs });
+    const web = embedded.webs[0];
     try {
       const db = createDb(embedded.dbUrl);
       const [a] = embedded.users;
-      const web = embedded.webs[0];
       if (!a || !web?.url) throw new Error("fixture");
       const alice = await signIn(web.url, a.email, a.password);
       const key = (await (await alice.post("/api/keys", { name: "bench:load" })).json()) as { key: string };
@@ -242,7 +246,7 @@ async function peerMain(): Promise<void> {
         },
         resume: (value) => [{ type: "accept", args: (value as { action_request: unknown }[])[0]?.action_request }],
       };
-      const theirs: SdkSide = {
+      const theirs: SdkSide | null = peer && {
         setup: "peer: langgraphjs dev (in memory)",
         client: peer.client,
         assistantId: peer.assistantId,
@@ -256,18 +260,21 @@ async function peerMain(): Promise<void> {
       };
       // A few runs each first, so neither side is measured compiling or warming up.
       await sdkPhase(ours, 2);
-      await sdkPhase(theirs, 2);
-      for (const side of [theirs, ours]) {
+      if (theirs) await sdkPhase(theirs, 2);
+      for (const side of theirs ? [theirs, ours] : [ours]) {
         const before = load1();
         const row = await sdkPhase(side, RUNS);
         rows.push({ row, load: `${before} -> ${load1()}` });
         if (Object.keys(row.failures).length > 0) console.log(`  ${row.setup}: ${JSON.stringify(row.failures)}`);
       }
     } finally {
+      // A graceful stop, so that --cpu-prof writes its profile.
+      if (CPU_PROF) await web?.stop();
       await embedded.stop();
     }
+    if (CPU_PROF) console.log(`our server's CPU profile: ${CPU_PROF}`);
   } finally {
-    await peer.stop();
+    await peer?.stop();
     rmSync(peerDir, { recursive: true, force: true });
   }
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "-");

@@ -62,6 +62,8 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** Seed the four test users (default true; tests/http/server.ts seedUsers). */
   seed?: boolean;
+  /** Node options of the web instances placed before the script (e.g. `--cpu-prof`, which NODE_OPTIONS refuses). */
+  webNodeArgs?: string[];
 }
 
 /** A started cluster. */
@@ -123,7 +125,7 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     webs.push(
-      managed(`web-${i}`, url, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], { ...base, RUN_WORKERS: String(opts.webRunWorkers ?? 0) }, (proc, log) =>
+      managed(`web-${i}`, url, [...(opts.webNodeArgs ?? []), "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], { ...base, RUN_WORKERS: String(opts.webRunWorkers ?? 0) }, (proc, log) =>
         waitHealthy(url, proc, log),
       ),
     );
