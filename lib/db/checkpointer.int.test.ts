@@ -1,8 +1,11 @@
 import { Annotation, Command, END, INTERRUPT, interrupt, isInterrupted, START, StateGraph } from "@langchain/langgraph";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type Checkpoint, JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { createDb } from "./client";
-import { INLINE_MAX_BYTES, PrismaCheckpointSaver } from "./checkpointer";
+import { FIRST_LIST_PAGE, INLINE_MAX_BYTES, ONE_READ_LIMIT, PrismaCheckpointSaver } from "./checkpointer";
+import { PgCheckpointStore } from "./checkpointer-pg";
+import { PrismaCheckpointStore } from "./checkpointer-prisma";
+import { SqliteCheckpointStore } from "./checkpointer-sqlite";
 import { closeCheckpointStores } from "./checkpointer-stores";
 import { createTestDb, type TestDb } from "./test-db";
 
@@ -134,6 +137,59 @@ describe.each([
     await new PrismaCheckpointSaver(t.db, { url: url(t) }).put(config("th", second.id), third, { source: "loop", step: 1, parents: {} }, { count: 2 });
     expect((await reader.getTuple(config("th")))?.checkpoint).toEqual(third);
     expect(await t.db.checkpointBlob.count({ where: { threadId: "th" } })).toBe(1);
+  });
+
+  it("lists a thread's newest checkpoints in pages: a reader that stops after two reads a page, not the whole history", async () => {
+    t = await createTestDb();
+    const saver = new PrismaCheckpointSaver(t.db, { url: url(t) });
+    const ids: string[] = [];
+    let parent: string | undefined;
+    for (let i = 1; i <= 40; i++) {
+      const id = `1ef${String(i).padStart(13, "0")}`;
+      const cp = checkpointOf(id, { n: i }, { n: i });
+      await saver.put(config("paged", parent), cp, { source: i % 2 ? "loop" : "input", step: i, parents: {} }, { n: i });
+      await saver.putWrites(config("paged", id), [["n", i + 1]], `task-${i}`);
+      ids.unshift(id);
+      parent = id;
+    }
+    const rowsRead: number[] = [];
+    const spies = [SqliteCheckpointStore, PgCheckpointStore, PrismaCheckpointStore].map((Store) => {
+      const list = Store.prototype.list;
+      return vi.spyOn(Store.prototype, "list").mockImplementation(async function (this: never, q) {
+        const rows = await list.call(this, q);
+        rowsRead.push(rows.length);
+        return rows;
+      });
+    });
+    try {
+      const reader = new PrismaCheckpointSaver(t.db, { url: url(t) });
+      const newest: string[] = [];
+      for await (const tuple of reader.list(config("paged"))) {
+        newest.push(tuple.checkpoint.id);
+        if (newest.length === 2) break;
+      }
+      expect(newest).toEqual(ids.slice(0, 2));
+      expect(rowsRead.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(FIRST_LIST_PAGE);
+      // Read to the end, the pages join up: all 40, newest first, each with its pending write.
+      const all = [];
+      for await (const tuple of reader.list(config("paged"))) all.push(tuple);
+      expect(all.map((x) => x.checkpoint.id)).toEqual(ids);
+      expect(all.map((x) => x.pendingWrites?.[0]?.[2])).toEqual(ids.map((_, i) => 41 - i));
+      // Limits (read at once, or in pages past ONE_READ_LIMIT), before and a metadata filter hold.
+      for (const limit of [7, ONE_READ_LIMIT + 3]) {
+        const got = [];
+        for await (const tuple of reader.list(config("paged"), { limit })) got.push(tuple.checkpoint.id);
+        expect(got).toEqual(ids.slice(0, limit));
+      }
+      const older = [];
+      for await (const tuple of reader.list(config("paged"), { before: config("paged", ids[9]) })) older.push(tuple.checkpoint.id);
+      expect(older).toEqual(ids.slice(10));
+      const loops = [];
+      for await (const tuple of reader.list(config("paged"), { filter: { source: "loop" } })) loops.push(tuple.checkpoint.id);
+      expect(loops).toEqual(ids.filter((_, i) => (40 - i) % 2 === 1));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it("a value holding U+0000 or a lone surrogate reads back on every database: it is a blob, never inline", async () => {

@@ -69,6 +69,8 @@ const KNOWN_CHECKPOINTS_MAX = 256;
 
 /** Rows of the first page `list` reads within one thread and namespace; each next page doubles, up to {@link LAST_LIST_PAGE}. */
 export const FIRST_LIST_PAGE = 4;
+/** A `list` limit up to which the checkpoints are read at once, not in pages, rows. */
+export const ONE_READ_LIMIT = 32;
 /** The largest page `list` reads at once, rows. */
 export const LAST_LIST_PAGE = 256;
 
@@ -190,14 +192,15 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     const beforeId = before?.configurable?.checkpoint_id;
     const wanted = Object.fromEntries(Object.entries(filter ?? {}).filter(([, v]) => v !== undefined));
     const most = limit ? Number.parseInt(String(limit), 10) : Number.POSITIVE_INFINITY;
-    // Within one thread and namespace (what LangGraph's getStateHistory asks for), read in
-    // pages, newest first, each twice the last: a caller that stops after the newest few (a
+    // Within one thread and namespace (what LangGraph's getStateHistory asks for), with no
+    // limit or a large one, read in pages, newest first, each twice the last: a caller that stops after the newest few (a
     // run stream reading what a run just wrote) reads a few rows, not the thread's whole
     // history with its pending writes. Ids are unique there, so the last id read is the
     // cursor; across threads or namespaces ids may repeat, so that is one read.
     const paged = threadId !== undefined && ns !== undefined;
     let cursor: string | undefined = beforeId ?? undefined;
-    let page = paged ? FIRST_LIST_PAGE : most;
+    // A caller that asks for a few (a page of time travel) gets them in one read.
+    let page = paged && most > ONE_READ_LIMIT ? FIRST_LIST_PAGE : most;
     let yielded = 0;
     while (yielded < most) {
       const take = Math.min(page, most - yielded);
