@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { createThread } from "../db/threads";
-import { threadAccess } from "../db/workspaces";
+import { threadAccess } from "../auth/membership";
 import { approvalSecret } from "../engine/engine-deps";
 import { readRunState } from "../runs/read-state";
 import { pendingQuestion } from "../runs/run-input";

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { threadAccess } from "../db/workspaces";
+import { threadAccess } from "../auth/membership";
 import { AppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
 import { waitingOf } from "./accept-run";

@@ -1,7 +1,7 @@
 import "server-only";
 import { after } from "next/server";
 import type { Db } from "../db/client";
-import { threadAccess } from "../db/workspaces";
+import { threadAccess } from "../auth/membership";
 import type { AcceptedRun } from "../runs/run-thread";
 import { AppError } from "../errors";
 import type { SessionUser } from "../http/with-user";

@@ -1,6 +1,6 @@
 // POST /api/langgraph/threads/:threadId/runs - start a run in the background (runs.create); GET - the thread's runs (runs.list).
 import { db } from "@/lib/db/client";
-import { threadAccess } from "@/lib/db/workspaces";
+import { threadAccess } from "@/lib/auth/membership";
 import { platformRun } from "@/lib/langgraph-api/run-view";
 import { platformRunStatus } from "@/lib/langgraph-api/status";
 import { withPlatform } from "@/lib/langgraph-api/route";
