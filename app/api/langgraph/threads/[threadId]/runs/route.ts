@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = withPlatform({ params: Params, body: Body }, async (_req, { user, params, body }) => {
   const accepted = await acceptRun(db(), user, params.threadId, body);
-  return runResponse(db(), user.id, params.threadId, accepted.runId);
+  return runResponse(db(), accepted.access ?? user.id, params.threadId, accepted.runId);
 });
 
 export const GET = withPlatform({ params: Params, query: ListQuery }, async (_req, { user, params, query }) => {
