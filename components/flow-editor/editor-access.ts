@@ -1,6 +1,6 @@
 /**
  * What the signed-in user may do in the editor, from their role in the flow's workspace
- * (the page asks `can()` of lib/db/workspaces.ts; the server enforces the same table on
+ * (the page asks `can()` of lib/auth/roles.ts; the server enforces the same table on
  * save and run). Owners edit and run, approvers run, viewers only look.
  */
 export interface EditorAccess {

@@ -2,7 +2,8 @@ import "server-only";
 import type { Prisma } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
 import { emailsOf } from "../db/users";
-import { can, memberOf, type Role, rolesOf } from "../db/workspaces";
+import { can, type Role } from "../auth/roles";
+import { type Caller, memberOf, roleOf, rolesOf } from "../auth/membership";
 import { AppError } from "../errors";
 import { RiskLevel } from "../flow/schema";
 import { approvalSecret } from "./secret";
@@ -128,14 +129,15 @@ export async function listApprovals(
 
 /**
  * One approval the user may see (any status), as an inbox item.
+ * @param userId a user id, or the access the route resolved (lib/auth/membership.ts `Caller`:
+ *   no membership query when it is for the approval's workspace).
  * @param now ms since the epoch.
  * @throws AppError not_found ("approval_not_found") when it does not exist or belongs to a
  *   workspace the user is not a member of (other workspaces see nothing).
  */
-export async function getApproval(db: Db, userId: string, approvalId: string, now: number = Date.now(), secret?: string): Promise<InboxItem> {
+export async function getApproval(db: Db, userId: Caller, approvalId: string, now: number = Date.now(), secret?: string): Promise<InboxItem> {
   const a = await db.approval.findUnique({ where: { id: approvalId }, include });
-  const roles = a ? await rolesOf(db, userId) : null;
-  const role = a ? roles?.get(a.thread.flow.workspaceId) : undefined;
+  const role = a ? await roleOf(db, userId, a.thread.flow.workspaceId) : null;
   if (!a || !role) throw new AppError("not_found", "approval_not_found", `No approval ${approvalId}.`);
   return toItem(a, role, await emailsOf(db, [a.decidedById]), now, secret);
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import type { Caller } from "../auth/membership";
 import type { Db } from "../db/client";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
 import { workspaceDirFor } from "../tools/workspace";
@@ -25,6 +26,7 @@ function parsed(text: string): unknown {
  * write would replace for the thread; docs/library.md "Mounting") (the line diff). Whoever may see the approval may see its preview: a member of
  * the thread's workspace, the same rule as the inbox and the thread's own workspace files
  * (docs/security.md "Membership"); anyone else gets 404.
+ * @param userId a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @param input.workspacesDir the directory holding every thread's workspace (WORKSPACES_DIR).
  * @param input.path another path to look at instead of the proposed one (an approver editing
  *   the path sees the diff against that file); only for tools that write a file.
@@ -33,7 +35,7 @@ function parsed(text: string): unknown {
  *   AppError unprocessable ("not_a_file_write") when `path` is given for a tool that
  *   writes no file.
  */
-export async function approvalPreview(db: Db, userId: string, input: { approvalId: string; workspacesDir: string; path?: string }): Promise<ApprovalPreview> {
+export async function approvalPreview(db: Db, userId: Caller, input: { approvalId: string; workspacesDir: string; path?: string }): Promise<ApprovalPreview> {
   const item = await getApproval(db, userId, input.approvalId);
   if (input.path !== undefined && !writesFile(item.toolName)) {
     throw new AppError("unprocessable", "not_a_file_write", `path: ${item.toolName} writes no file, so there is no file to preview; leave path out.`);

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { Approval } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
-import { can, membershipWhere, Role } from "../db/workspaces";
+import { can, Role } from "../auth/roles";
+import { membershipWhere } from "../auth/membership";
 import { AppError } from "../errors";
 import { publishApproval } from "../events/approval-bus";
 import { canonicalArgs, sha256Hex } from "../policy/canonical";

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { Db } from "../db/client";
-import { roleIn } from "../db/workspaces";
+import { roleIn } from "./membership";
 import { AppError } from "../errors";
 import { apiKeyPrefix, hashApiKey, newApiKey } from "./api-key-format";
 

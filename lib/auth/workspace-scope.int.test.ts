@@ -10,7 +10,8 @@ import { newFlowTargets, workspaceForNewFlow } from "../db/new-flow-workspace";
 import { addMember } from "../db/test-members";
 import { createTestDb, type TestDb } from "../db/test-db";
 import { flowWorkspaceLabels } from "../db/workspace-labels";
-import { flowAccess, personalWorkspace, threadAccess } from "../db/workspaces";
+import { flowAccess, threadAccess } from "./membership";
+import { personalWorkspace } from "../db/workspaces";
 import { runInWorkspaceScope, workspaceScope } from "./workspace-scope";
 
 const SECRET = "k".repeat(32);

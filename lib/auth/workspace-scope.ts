@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * The workspace scope of the request being served (docs/api.md "API keys"): a key made for
  * one workspace reaches only that workspace. `withUser` runs every handler inside the scope
- * of its credentials, and the membership lookups (lib/db/workspaces.ts `roleIn`, `rolesOf`,
+ * of its credentials, and the membership lookups (lib/auth/membership.ts `roleIn`, `rolesOf`,
  * `memberOf`, `membershipWhere`) read it, so a workspace outside the scope is "not a member"
  * (404) for every route at once, with no route having to remember it.
  *

@@ -7,7 +7,7 @@ import { prismaRunStore } from "../runs/store-prisma";
 import type { Db } from "./client";
 import { containsText } from "./contains-text";
 import type { DashboardRow, DashboardTotals } from "./dashboard-types";
-import { memberOf } from "./workspaces";
+import { memberOf } from "../auth/membership";
 
 export type { DashboardRow, DashboardTotals } from "./dashboard-types";
 

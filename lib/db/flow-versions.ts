@@ -4,7 +4,8 @@ import { FlowDocument } from "../flow/schema";
 import type { Db } from "./client";
 import { saveFlowVersion } from "./flows";
 import { emailsOf } from "./users";
-import { flowAccess, requireCapability } from "./workspaces";
+import { requireCapability } from "../auth/roles";
+import { type Caller, flowAccess } from "../auth/membership";
 
 /**
  * The history of a flow (docs/architecture.md#flows-and-compilation): every save is an immutable version with its
@@ -35,10 +36,11 @@ export interface VersionDetail extends VersionSummary {
 /**
  * The versions of a flow the user may see, newest first, with author emails and how many
  * threads ran on each.
+ * `userId`: a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @throws AppError not_found ("flow_not_found") when the flow does not exist or is in a
  *   workspace the user is not a member of.
  */
-export async function listVersions(db: Db, userId: string, flowId: string): Promise<VersionSummary[]> {
+export async function listVersions(db: Db, userId: Caller, flowId: string): Promise<VersionSummary[]> {
   await flowAccess(db, userId, flowId);
   const rows = await db.flowVersion.findMany({
     where: { flowId },
@@ -53,10 +55,11 @@ export async function listVersions(db: Db, userId: string, flowId: string): Prom
  * One version of a flow the user may see, with its document parsed by the current flow
  * schema (so documents saved before a field existed get its default).
  * @param version the version number, 1-based.
+ * `userId`: a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @throws AppError not_found: "flow_not_found" (missing or another workspace's flow),
  *   "version_not_found" naming the version.
  */
-export async function getVersion(db: Db, userId: string, flowId: string, version: number): Promise<VersionDetail> {
+export async function getVersion(db: Db, userId: Caller, flowId: string, version: number): Promise<VersionDetail> {
   await flowAccess(db, userId, flowId);
   return findVersion(db, flowId, version);
 }
@@ -67,10 +70,11 @@ export async function getVersion(db: Db, userId: string, flowId: string, version
  * for the same number: one loses with a conflict, as in `saveFlowVersion`.
  * @param version the version number to restore, 1-based.
  * @returns the new version row (its `version` is the new number).
+ * `userId`: a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @throws AppError not_found ("flow_not_found", "version_not_found"), forbidden
  *   ("role_forbidden": approvers and viewers), conflict ("version_conflict").
  */
-export async function restoreVersion(db: Db, userId: string, flowId: string, version: number) {
+export async function restoreVersion(db: Db, userId: Caller, flowId: string, version: number) {
   const { role } = await flowAccess(db, userId, flowId);
   requireCapability(role, "edit");
   const source = await findVersion(db, flowId, version);

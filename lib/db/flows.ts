@@ -2,7 +2,9 @@ import "server-only";
 import { AppError } from "../errors";
 import { FlowDocument } from "../flow/schema";
 import type { Db } from "./client";
-import { flowAccess, memberOf, personalWorkspace, requireCapability, rolesOf } from "./workspaces";
+import { requireCapability } from "../auth/roles";
+import { type Caller, callerId, flowAccess, memberOf, rolesOf } from "../auth/membership";
+import { personalWorkspace } from "./workspaces";
 import { prismaErrorCode } from "./prisma-error-code";
 
 /**
@@ -33,9 +35,10 @@ export async function createFlow(db: Db, userId: string, raw: unknown, opts: { t
 
 /**
  * A flow the user may see with its latest version (parsed document) and the user's role.
+ * `userId`: a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @throws AppError not_found when it does not exist or is in another workspace.
  */
-export async function getFlowWithLatest(db: Db, userId: string, flowId: string) {
+export async function getFlowWithLatest(db: Db, userId: Caller, flowId: string) {
   const { role } = await flowAccess(db, userId, flowId);
   const flow = await db.flow.findUnique({ where: { id: flowId }, include: { versions: { orderBy: { version: "desc" }, take: 1 } } });
   const latest = flow?.versions[0];
@@ -46,16 +49,17 @@ export async function getFlowWithLatest(db: Db, userId: string, flowId: string) 
 /**
  * Saves a document as the flow's next version (versions are never changed). A concurrent
  * save of the same version number loses on the unique (flowId, version) index -> 409.
+ * `userId`: a user id, or the access the route resolved (lib/auth/membership.ts `Caller`).
  * @throws AppError not_found (another workspace's flow), forbidden (not an owner),
  *   conflict (concurrent save); ZodError.
  */
-export async function saveFlowVersion(db: Db, userId: string, flowId: string, raw: unknown, message: string) {
+export async function saveFlowVersion(db: Db, userId: Caller, flowId: string, raw: unknown, message: string) {
   const doc = FlowDocument.parse(raw);
   const { flow, version, role } = await getFlowWithLatest(db, userId, flowId);
   requireCapability(role, "edit");
   try {
     const [created] = await db.$transaction([
-      db.flowVersion.create({ data: { flowId: flow.id, version: version.version + 1, document: JSON.stringify(doc), message, authorId: userId } }),
+      db.flowVersion.create({ data: { flowId: flow.id, version: version.version + 1, document: JSON.stringify(doc), message, authorId: callerId(userId) } }),
       db.flow.update({ where: { id: flow.id }, data: { name: doc.settings.name, description: doc.settings.description } }),
     ]);
     return created;

@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import type { Db } from "./client";
 import type { WorkspaceView } from "./members";
 import { workspaceScope } from "../auth/workspace-scope";
-import { Role } from "./workspaces";
+import { Role } from "../auth/roles";
 
 /**
  * Invitations, the invitee's side (docs/security.md "Membership"): a signed-in account sees

@@ -5,7 +5,8 @@ import { inviteMember, listInvitations, MAX_PENDING_INVITATIONS, revokeInvitatio
 import { listMembers, listWorkspaces } from "./members";
 import { createTestDb, type TestDb } from "./test-db";
 import { addMember } from "./test-members";
-import { personalWorkspace, roleIn } from "./workspaces";
+import { roleIn } from "../auth/membership";
+import { personalWorkspace } from "./workspaces";
 
 /**
  * Membership by consent on a real SQLite file (docs/security.md "Membership"): an owner's

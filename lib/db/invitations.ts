@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { AppError } from "../errors";
 import type { Db } from "./client";
-import { Role, requireCapability, roleIn } from "./workspaces";
+import { Role, requireCapability } from "../auth/roles";
+import { type Caller, callerId, workspaceRole } from "../auth/membership";
 
 /**
  * Invitations, the owner's side (docs/security.md "Membership"): adding someone to a workspace
@@ -40,11 +41,9 @@ type Row = { id: string; email: string; role: string; createdAt: Date; invitedBy
 const withInviter = { invitedBy: { select: { email: true } } } as const;
 const view = (r: Row): InvitationView => ({ id: r.id, email: r.email, role: Role.parse(r.role), invitedBy: r.invitedBy.email, createdAt: r.createdAt.toISOString() });
 
-/** 404 for non-members (the workspace does not exist for them), 403 for members who cannot manage. */
-async function requireOwner(db: Db, actorId: string, workspaceId: string): Promise<void> {
-  const role = await roleIn(db, actorId, workspaceId);
-  if (!role) throw new AppError("not_found", "workspace_not_found", `No workspace ${workspaceId}.`);
-  requireCapability(role, "manage");
+/** 404 for non-members (the workspace does not exist for them), 403 for members who cannot manage. `actorId`: a user id, or the route's resolved access (lib/auth/membership.ts `Caller`). */
+async function requireOwner(db: Db, actorId: Caller, workspaceId: string): Promise<void> {
+  requireCapability(await workspaceRole(db, actorId, workspaceId), "manage");
 }
 
 /**
@@ -58,7 +57,7 @@ async function requireOwner(db: Db, actorId: string, workspaceId: string): Promi
  *   forbidden ("role_forbidden") when not an owner, conflict ("too_many_invitations") past
  *   {@link MAX_PENDING_INVITATIONS} pending invitations.
  */
-export async function inviteMember(db: Db, actorId: string, workspaceId: string, input: InvitationInput): Promise<InvitationView> {
+export async function inviteMember(db: Db, actorId: Caller, workspaceId: string, input: InvitationInput): Promise<InvitationView> {
   await requireOwner(db, actorId, workspaceId);
   const { email, role } = InvitationInput.parse(input);
   return db.$transaction(async (tx) => {
@@ -67,7 +66,7 @@ export async function inviteMember(db: Db, actorId: string, workspaceId: string,
       throw new AppError("conflict", "too_many_invitations", `This workspace has ${others} pending invitations; revoke some in Settings before inviting more.`);
     }
     await tx.invitation.deleteMany({ where: { workspaceId, email } });
-    const row = await tx.invitation.create({ data: { workspaceId, email, role, invitedById: actorId }, include: withInviter });
+    const row = await tx.invitation.create({ data: { workspaceId, email, role, invitedById: callerId(actorId) }, include: withInviter });
     return view(row);
   });
 }
@@ -76,7 +75,7 @@ export async function inviteMember(db: Db, actorId: string, workspaceId: string,
  * The pending invitations of a workspace, newest first (owners only).
  * @throws AppError not_found ("workspace_not_found"), forbidden ("role_forbidden").
  */
-export async function listInvitations(db: Db, actorId: string, workspaceId: string): Promise<InvitationView[]> {
+export async function listInvitations(db: Db, actorId: Caller, workspaceId: string): Promise<InvitationView[]> {
   await requireOwner(db, actorId, workspaceId);
   const rows = await db.invitation.findMany({ where: { workspaceId, status: "pending" }, include: withInviter, orderBy: [{ createdAt: "desc" }, { id: "asc" }] });
   return rows.map(view);
@@ -88,7 +87,7 @@ export async function listInvitations(db: Db, actorId: string, workspaceId: stri
  * @throws AppError not_found ("workspace_not_found"; "invitation_not_found" when it is not a
  *   pending invitation of this workspace), forbidden ("role_forbidden").
  */
-export async function revokeInvitation(db: Db, actorId: string, workspaceId: string, invitationId: string): Promise<void> {
+export async function revokeInvitation(db: Db, actorId: Caller, workspaceId: string, invitationId: string): Promise<void> {
   await requireOwner(db, actorId, workspaceId);
   const { count } = await db.invitation.updateMany({ where: { id: invitationId, workspaceId, status: "pending" }, data: { status: "revoked", decidedAt: new Date() } });
   if (count === 0) throw new AppError("not_found", "invitation_not_found", `No pending invitation ${invitationId} in this workspace; reload the page to see the current ones.`);

@@ -2,7 +2,8 @@ import "server-only";
 import { AppError } from "../errors";
 import type { Db } from "./client";
 import { lockWorkspace } from "./lock-workspace";
-import { membershipWhere, Role, requireCapability, roleIn } from "./workspaces";
+import { Role, requireCapability } from "../auth/roles";
+import { type Caller, membershipWhere, workspaceRole } from "../auth/membership";
 
 /**
  * Workspace members (docs/security.md "Roles and powers", "Membership"). Any member may see
@@ -29,11 +30,12 @@ export interface WorkspaceView {
   role: Role;
 }
 
-/** The workspace, or 404 when the actor is not a member; returns the actor's role. */
-async function actorRole(db: Db, actorId: string, workspaceId: string): Promise<Role> {
-  const role = await roleIn(db, actorId, workspaceId);
-  if (!role) throw new AppError("not_found", "workspace_not_found", `No workspace ${workspaceId}.`);
-  return role;
+/**
+ * The workspace, or 404 when the actor is not a member; returns the actor's role. `actorId` is
+ * a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
+ */
+async function actorRole(db: Db, actorId: Caller, workspaceId: string): Promise<Role> {
+  return workspaceRole(db, actorId, workspaceId);
 }
 
 function view(m: { userId: string; role: string; createdAt: Date; user: { email: string; name: string | null } }): MemberView {
@@ -59,7 +61,7 @@ export async function listWorkspaces(db: Db, userId: string): Promise<WorkspaceV
  * The members of a workspace, owners first, then by email. Any member may list them.
  * @throws AppError not_found ("workspace_not_found") when the actor is not a member.
  */
-export async function listMembers(db: Db, actorId: string, workspaceId: string): Promise<MemberView[]> {
+export async function listMembers(db: Db, actorId: Caller, workspaceId: string): Promise<MemberView[]> {
   await actorRole(db, actorId, workspaceId);
   const rows = await db.membership.findMany({ where: { workspaceId }, include: withUser, orderBy: { user: { email: "asc" } } });
   const rank: Record<Role, number> = { owner: 0, approver: 1, viewer: 2 };
@@ -73,7 +75,7 @@ export async function listMembers(db: Db, actorId: string, workspaceId: string):
  * @throws AppError not_found (actor not a member: "workspace_not_found"; target not a
  *   member: "member_not_found"), forbidden ("role_forbidden"), conflict ("last_owner").
  */
-export async function setRole(db: Db, actorId: string, workspaceId: string, userId: string, role: Role): Promise<MemberView> {
+export async function setRole(db: Db, actorId: Caller, workspaceId: string, userId: string, role: Role): Promise<MemberView> {
   requireCapability(await actorRole(db, actorId, workspaceId), "manage");
   return db.$transaction(async (tx) => {
     await lockWorkspace(tx, workspaceId);
@@ -91,7 +93,7 @@ export async function setRole(db: Db, actorId: string, workspaceId: string, user
  * @throws AppError not_found ("workspace_not_found", "member_not_found"), forbidden
  *   ("role_forbidden"), conflict ("last_owner").
  */
-export async function removeMember(db: Db, actorId: string, workspaceId: string, userId: string): Promise<void> {
+export async function removeMember(db: Db, actorId: Caller, workspaceId: string, userId: string): Promise<void> {
   requireCapability(await actorRole(db, actorId, workspaceId), "manage");
   await db.$transaction(async (tx) => {
     await lockWorkspace(tx, workspaceId);

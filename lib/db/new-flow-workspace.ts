@@ -2,7 +2,9 @@ import "server-only";
 import { AppError } from "../errors";
 import type { Db } from "./client";
 import { workspaceScope } from "../auth/workspace-scope";
-import { can, membershipWhere, ownWorkspaceId, personalWorkspace, personalWorkspaceName, Role, requireCapability, roleIn } from "./workspaces";
+import { can, Role, requireCapability } from "../auth/roles";
+import { membershipWhere, roleIn } from "../auth/membership";
+import { ownWorkspaceId, personalWorkspace, personalWorkspaceName } from "./workspaces";
 
 /**
  * Where a new flow goes (docs/security.md "Membership"): the workspace the user picks, where

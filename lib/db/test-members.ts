@@ -2,7 +2,7 @@ import type { Db } from "./client";
 import { acceptInvitation } from "./invitation-answers";
 import { inviteMember } from "./invitations";
 import type { MemberView } from "./members";
-import type { Role } from "./workspaces";
+import type { Role } from "../auth/roles";
 
 /**
  * For tests: puts an existing account into a workspace the way the product does, by consent

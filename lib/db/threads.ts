@@ -6,7 +6,8 @@ import { FlowDocument } from "../flow/schema";
 import { displayTitle, MAX_TASK_CHARS, tooLongText } from "../task-text";
 import { workspaceToolRegistry } from "../tools/workspace-registry";
 import type { Db } from "./client";
-import { flowAccess, requireCapability, threadAccess } from "./workspaces";
+import { requireCapability } from "../auth/roles";
+import { type Caller, callerId, flowAccess, threadAccess } from "../auth/membership";
 
 /**
  * Creates a thread on a version of a flow of the user's workspace: `version` when given
@@ -15,6 +16,7 @@ import { flowAccess, requireCapability, threadAccess } from "./workspaces";
  * is only for display, the task on one line shortened with "…" (docs/runs.md#tasks). Owners
  * and approvers may start runs; viewers may not.
  * The version is checked against the workspace's tool catalog (built-ins and MCP tools).
+ * @param who a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @param version a version number (1-based) of this flow, or undefined for the latest.
  * @param opts the thread's id when the caller chose it (a LangGraph API thread made before its
  *   first run, docs/langgraph-api.md#threads) and its metadata (a JSON object).
@@ -23,10 +25,11 @@ import { flowAccess, requireCapability, threadAccess } from "./workspaces";
  *   "version_not_found": the flow has no such version), forbidden (viewer), unprocessable
  *   ("flow_not_runnable": the version fails the editor's validation).
  */
-export async function createThread(db: Db, userId: string, flowId: string, task: string, version?: number, opts: { id?: string; metadata?: string } = {}) {
+export async function createThread(db: Db, who: Caller, flowId: string, task: string, version?: number, opts: { id?: string; metadata?: string } = {}) {
+  const userId = callerId(who);
   const text = task.trim();
   if (text.length > MAX_TASK_CHARS) throw new AppError("unprocessable", "task_too_long", `task: ${tooLongText(text.length)}`);
-  const { flow, role } = await flowAccess(db, userId, flowId);
+  const { flow, role } = await flowAccess(db, who, flowId);
   requireCapability(role, "run");
   const pinned =
     version === undefined
@@ -46,10 +49,11 @@ export async function createThread(db: Db, userId: string, flowId: string, task:
 
 /**
  * A thread the user may see (a member of its flow's workspace) with its flow, version and
- * the user's role there.
+ * the user's role there. `userId`: a user id, or the access the route resolved
+ * (lib/auth/membership.ts `Caller`: no query).
  * @throws AppError not_found when it does not exist or is in another workspace.
  */
-export async function getThread(db: Db, userId: string, threadId: string) {
+export async function getThread(db: Db, userId: Caller, threadId: string) {
   const { thread, role } = await threadAccess(db, userId, threadId);
   return { ...thread, flowVersion: { version: thread.flowVersion.version }, role };
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "./client";
-import { memberOf, membershipWhere } from "./workspaces";
+import { memberOf, membershipWhere } from "../auth/membership";
 
 /**
  * Which workspace a flow, run or approval is in, for pages to show (docs/security.md

@@ -5,7 +5,8 @@ import path from "node:path";
 import type { Db } from "../db/client";
 import { HEARTBEAT_MS, leaseRunOf, releaseLease, renewLease, takeHeldLease } from "../db/lease";
 import { getThread } from "../db/threads";
-import { requireCapability } from "../db/workspaces";
+import { requireCapability } from "../auth/roles";
+import { type Caller, callerId } from "../auth/membership";
 import { AppError, isAppError } from "../errors";
 import { formatBytes } from "../http/input-limits";
 import { RESERVED_SEGMENT, realWorkspaceRoot, splitWorkspacePath } from "../tools/sandbox";
@@ -130,6 +131,7 @@ async function writeAtomically(realRoot: string, field: string, name: string, re
 /**
  * Uploads the `file` parts of a multipart request into the thread's workspace
  * (docs/documents.md "Upload").
+ * @param input.userId a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @param input.req the request; its body is read as a stream with byte caps.
  * @returns the files written, in the order sent.
  * @throws AppError 404 (thread not found or in another workspace), 403 "role_forbidden"
@@ -138,7 +140,7 @@ async function writeAtomically(realRoot: string, field: string, name: string, re
  *   "too_many_files" / "duplicate_file_name" / "no_files" and the extraction errors
  *   ("pdf_encrypted", "extraction_failed", "extraction_timeout", ...), each naming the field.
  */
-export async function uploadFiles(db: Db, input: { userId: string; threadId: string; req: Request; workspacesDir: string; limits: UploadLimits }): Promise<UploadedFile[]> {
+export async function uploadFiles(db: Db, input: { userId: Caller; threadId: string; req: Request; workspacesDir: string; limits: UploadLimits }): Promise<UploadedFile[]> {
   const { limits } = input;
   const thread = await getThread(db, input.userId, input.threadId);
   requireCapability(thread.role, "run");
@@ -230,7 +232,7 @@ export async function uploadFiles(db: Db, input: { userId: string; threadId: str
       await db.auditEntry.create({
         data: {
           threadId: thread.id,
-          actorId: input.userId,
+          actorId: callerId(input.userId),
           action: "file_uploaded",
           detail: JSON.stringify({ path: f.path, sizeBytes: f.sizeBytes, sha256: f.sha256, type: f.type, pages: f.pages, replaced: f.replaced }),
         },

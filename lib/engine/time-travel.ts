@@ -1,7 +1,7 @@
 import "server-only";
 import type { StateSnapshot } from "@langchain/langgraph";
 import type { Db } from "../db/client";
-import { threadAccess } from "../db/workspaces";
+import { type Caller, threadAccess } from "../auth/membership";
 import { AppError } from "../errors";
 import { stepView } from "./emit";
 import type { PhylacteryGraph } from "./graph";
@@ -102,11 +102,12 @@ function entryOf(s: StateSnapshot, parent: StateSnapshot | undefined, flow: Flow
 /**
  * A thread's checkpoints, newest first (LangGraph `getStateHistory`): id, parent, time,
  * step, source, the nodes that wrote it and the nodes that run next, and a summary.
+ * @param userId a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @param opts.limit page size 1-500 (default 100); `opts.before` pages on from a checkpoint id.
  * @returns the page, and `nextBefore` (the id to pass as `before` for the next page) or null.
  * @throws AppError not_found when the thread is not in one of the user's workspaces.
  */
-export async function listCheckpoints(db: Db, userId: string, threadId: string, opts: ListOptions = {}): Promise<{ checkpoints: CheckpointEntry[]; nextBefore: string | null }> {
+export async function listCheckpoints(db: Db, userId: Caller, threadId: string, opts: ListOptions = {}): Promise<{ checkpoints: CheckpointEntry[]; nextBefore: string | null }> {
   const { thread } = await threadAccess(db, userId, threadId);
   const limit = Math.min(Math.max(opts.limit ?? 100, 1), 500);
   const { graph, flow } = historyGraph(db, thread.flowVersion.document);
@@ -125,10 +126,11 @@ export async function listCheckpoints(db: Db, userId: string, threadId: string, 
  * The state at one checkpoint of a thread (LangGraph `getState` with `checkpoint_id`), safe to
  * show: every channel with approval tokens and secrets redacted, the plan in the run view's
  * shape, the pending interrupts and the nodes that run next.
+ * @param userId a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @throws AppError not_found when the thread is not the user's to see ("thread_not_found")
  *   or has no checkpoint with that id ("checkpoint_not_found", naming it).
  */
-export async function stateAt(db: Db, userId: string, threadId: string, checkpointId: string): Promise<CheckpointState> {
+export async function stateAt(db: Db, userId: Caller, threadId: string, checkpointId: string): Promise<CheckpointState> {
   const { thread } = await threadAccess(db, userId, threadId);
   const { graph, flow } = historyGraph(db, thread.flowVersion.document);
   const snap = await graph.getState({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } });

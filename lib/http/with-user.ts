@@ -1,5 +1,6 @@
 import "server-only";
 import { redirect } from "next/navigation";
+import { type AccessFor, type Need, resolveAccess } from "../auth/access";
 import { auth } from "../auth/auth";
 import { authenticateApiKey } from "../auth/authenticate-api-key";
 import { runInWorkspaceScope } from "../auth/workspace-scope";
@@ -57,7 +58,21 @@ export async function requireUser(): Promise<SessionUser> {
 }
 
 /** What a route declares to {@link withUser}: its input schemas and who may call it. */
-export interface RouteOptions<P, Q, B> extends InputSchemas<P, Q, B> {
+export interface RouteOptions<P, Q, B, N extends Need<P, B> | undefined = undefined> extends InputSchemas<P, Q, B> {
+  /**
+   * The capability the route needs and the resource (thread, flow, workspace, approval or
+   * memory fact) whose workspace it needs it in, named by the route param (or body field)
+   * holding its id, e.g. `need: { capability: "run", thread: "threadId" }` or
+   * `need: { capability: "run", flow: { body: "flowId" } }` (lib/auth/access.ts). The
+   * wrapper resolves the resource and the caller's role once, answers 404 when the caller is
+   * not a member (as if the resource did not exist) and 403 ("role_forbidden") when the role
+   * lacks the capability, and hands the handler `access` ({ userId, role, workspaceId } and
+   * the resource), which the handler passes to its services instead of the user id
+   * (lib/auth/membership.ts `Caller`), so they do not look the role up again. Every route
+   * under app/api that acts in a workspace declares one (lib/http/route-needs.test.ts;
+   * docs/security.md "Roles and powers").
+   */
+  need?: N;
   /**
    * True for the routes that manage API keys: a key is refused (403 "session_required"), so
    * that a key, even one made for one workspace, never makes or revokes keys (docs/api.md
@@ -95,14 +110,15 @@ function presentsNoKey(req: Request): boolean {
  * request without an API key that comes from another site or sends a body that is not JSON
  * (lib/http/same-origin.ts, docs/security.md "Cross-site requests"), then resolves the user
  * from an API key or the session (401 when there is neither, or the key is invalid), refuses
- * keys the route does not take (`sessionOnly`, `accountLevel`), then runs the
- * handler inside the user's workspace scope (lib/auth/workspace-scope.ts: a key made for one
- * workspace sees no other); any thrown error becomes a JSON error response
+ * keys the route does not take (`sessionOnly`, `accountLevel`), then, inside the user's
+ * workspace scope (lib/auth/workspace-scope.ts: a key made for one workspace sees no other),
+ * resolves what the route `need`s (404 for a non-member, 403 for a role without the
+ * capability; lib/auth/access.ts) and runs the handler with it; any thrown error becomes a JSON error response
  * (lib/http/errors.ts). `maxBodyBytes` raises the body cap for routes that need it.
  */
-export function withUser<P = Record<string, never>, B = undefined, Q = undefined>(
-  schemas: RouteOptions<P, Q, B>,
-  handler: (req: Request, ctx: { user: SessionUser; params: P; body: B; query: Q }) => Promise<Response>,
+export function withUser<P = Record<string, never>, B = undefined, Q = undefined, N extends Need<P, B> | undefined = undefined>(
+  schemas: RouteOptions<P, Q, B, N>,
+  handler: (req: Request, ctx: { user: SessionUser; params: P; body: B; query: Q; access: AccessFor<N> }) => Promise<Response>,
 ): (req: Request, ctx: RouteContext) => Promise<Response> {
   return async (req, ctx) => {
     try {
@@ -124,7 +140,11 @@ export function withUser<P = Record<string, never>, B = undefined, Q = undefined
           "This API key is limited to one workspace, and this route acts on the whole account or instance; sign in, or use a key made for all your workspaces.",
         );
       }
-      return await runInWorkspaceScope(user.workspaceScope, () => handler(req, { user, params, body, query }));
+      return await runInWorkspaceScope(user.workspaceScope, async () => {
+        const need = schemas.need;
+        const access = (need ? await resolveAccess(db(), user.id, need, { params, body }) : undefined) as AccessFor<N>;
+        return handler(req, { user, params, body, query, access });
+      });
     } catch (err) {
       return errorResponse(err);
     }

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { createThread } from "../db/threads";
-import { threadAccess } from "../db/workspaces";
+import { type Caller, type ResolvedAccess, threadAccess } from "../auth/membership";
 import { approvalSecret } from "../engine/engine-deps";
 import { readRunState } from "../runs/read-state";
 import { pendingQuestion } from "../runs/run-input";
@@ -22,8 +22,12 @@ import type { RunBody } from "./run-body";
 /** A thread id a client may choose (`threads.create({ threadId })`, `if_not_exists: "create"`). */
 export const CLIENT_THREAD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** What the thread's latest state waits on, by interrupt id, and the caller's role. @throws AppError not_found for a thread the user may not see. */
-export async function waitingOf(db: Db, threadId: string, userId: string): Promise<WaitingInterrupts> {
+/**
+ * What the thread's latest state waits on, by interrupt id, and the caller's role.
+ * @param userId a user id, or the caller's access already resolved in this request (lib/auth/membership.ts `Caller`: no query).
+ * @throws AppError not_found for a thread the user may not see.
+ */
+export async function waitingOf(db: Db, threadId: string, userId: Caller): Promise<WaitingInterrupts> {
   const { thread, role } = await threadAccess(db, userId, threadId);
   // Read-only: the version's cached graph, no models or tools (lib/runs/read-state.ts).
   const { snapshot } = await readRunState(db, thread);
@@ -49,10 +53,12 @@ function boundMetadata(text: string): string {
  * An API thread made for a graph (`metadata.graph_id`) runs only that flow. With
  * `if_not_exists: "create"` an unknown id becomes a new thread too. Who may reach what is
  * lib/langgraph-api/threads.ts resolveThread's rule (membership, the key's workspace scope).
+ * @returns the caller's access to an existing Thread (its row and their role), so the rest of
+ *   the request resolves neither again; undefined for a thread made here.
  * @throws AppError not_found (no such thread for this caller; no such flow), conflict
  *   ("assistant_mismatch"), unprocessable (the first run needs a task), forbidden (viewer).
  */
-async function threadForRun(db: Db, user: SessionUser, threadId: string, body: RunBody, task: string | null): Promise<void> {
+async function threadForRun(db: Db, user: SessionUser, threadId: string, body: RunBody, task: string | null): Promise<ResolvedAccess | undefined> {
   let pending: { metadata: string } | null = null;
   try {
     const found = await resolveThread(db, user, threadId);
@@ -60,7 +66,7 @@ async function threadForRun(db: Db, user: SessionUser, threadId: string, body: R
       if (found.thread.flowId !== body.assistant_id) {
         throw new AppError("conflict", "assistant_mismatch", `assistant_id: thread ${threadId} runs assistant ${found.thread.flowId}; start a new thread to run another.`);
       }
-      return;
+      return { userId: user.id, role: found.role, workspaceId: found.thread.flow.workspaceId, thread: found.thread };
     }
     const made = JSON.parse(found.row.metadata || "{}") as { graph_id?: unknown };
     if (typeof made.graph_id === "string" && made.graph_id !== body.assistant_id) {
@@ -82,6 +88,7 @@ async function threadForRun(db: Db, user: SessionUser, threadId: string, body: R
   // Killed right here, both rows stay: the Thread wins everywhere (resolveThread, search).
   if (pending) await db.apiThread.deleteMany({ where: { id: threadId } });
   await ensureWorkspace(env().WORKSPACES_DIR, threadId);
+  return undefined;
 }
 
 /**
@@ -91,17 +98,21 @@ async function threadForRun(db: Db, user: SessionUser, threadId: string, body: R
  * (lib/runs/accept.ts acceptRun: every check, the lease, the job, the run's metadata, the
  * dispatch, a late decision). No input and no resume continues a run the server stopped.
  * @param defer runs work that must outlive the response (a route's `after`).
+ * @returns the accepted run, with the caller's access to the thread when it existed before
+ *   (what the answer reuses instead of resolving the thread again).
  * @throws AppError as threadForRun, resumeInput and enqueueRun (409 run_in_progress while
  *   another run holds the thread: multitask_strategy reject).
  */
-export async function acceptPlatformRun(db: Db, user: SessionUser, threadId: string, body: RunBody, defer?: AcceptRunOptions["defer"]): Promise<AcceptedDispatchedRun> {
+export async function acceptPlatformRun(db: Db, user: SessionUser, threadId: string, body: RunBody, defer?: AcceptRunOptions["defer"]): Promise<AcceptedDispatchedRun & { access?: ResolvedAccess }> {
   const userId = user.id;
   const resume = body.command?.resume;
   if (resume !== undefined && body.input) throw new AppError("unprocessable", "input_and_resume", "input: send either input (a new message) or command.resume (an answer), not both.");
   const task = resume === undefined ? inputMessage(body.input) : null;
-  await threadForRun(db, user, threadId, body, task);
+  // The thread and the caller's role, resolved once: the resume and the run's checks reuse them.
+  const access = await threadForRun(db, user, threadId, body, task);
   let input: RunInput;
-  if (resume !== undefined) input = resumeInput(resume, await waitingOf(db, threadId, userId));
+  if (resume !== undefined) input = resumeInput(resume, await waitingOf(db, threadId, access ?? userId));
   else input = task !== null ? { kind: "message", text: task } : { kind: "continue" };
-  return acceptRun({ db, threadId, userId, input, ...(body.metadata ? { metadata: body.metadata } : {}), ...(defer ? { defer } : {}) });
+  const accepted = await acceptRun({ db, threadId, userId, ...(access ? { access } : {}), input, ...(body.metadata ? { metadata: body.metadata } : {}), ...(defer ? { defer } : {}) });
+  return { ...accepted, ...(access ? { access } : {}) };
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { approvalSecret } from "../approvals/secret";
 import { challengeToken } from "../approvals/service";
 import type { Db } from "../db/client";
-import { can, type Role } from "../db/workspaces";
+import { can, type Role } from "../auth/roles";
 import type { TicketLookup } from "./interrupts";
 
 /**

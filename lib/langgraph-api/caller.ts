@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { type Role, rolesOf } from "../db/workspaces";
+import type { Role } from "../auth/roles";
+import { rolesOf } from "../auth/membership";
 import type { SessionUser } from "../http/with-user";
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { threadAccess } from "../db/workspaces";
+import { threadAccess } from "../auth/membership";
 import { AppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
 import { waitingOf } from "./accept-run";
@@ -27,7 +27,7 @@ export interface UpdatedState {
  */
 export async function markResolved(db: Db, user: SessionUser, threadId: string, signal: AbortSignal): Promise<UpdatedState> {
   const { thread, role } = await threadAccess(db, user.id, threadId);
-  const waiting = await waitingOf(db, threadId, user.id);
+  const waiting = await waitingOf(db, threadId, { userId: user.id, role, workspaceId: thread.flow.workspaceId, thread });
   const approval = waiting.approvals[0];
   if (!approval) {
     const what = waiting.question ? "a question: answer it with a response" : waiting.outcomes.length ? "a call whose outcome is unknown: accept (run it again) or ignore (skip it)" : "nothing";

@@ -1,4 +1,4 @@
-import { can, type Role } from "../db/workspaces";
+import { can, type Role } from "../auth/roles";
 import type { RunInput } from "../runs/run-input";
 import { AppError } from "../errors";
 import { canonicalArgs } from "../policy/canonical";

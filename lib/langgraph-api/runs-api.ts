@@ -1,7 +1,7 @@
 import "server-only";
 import { after } from "next/server";
 import type { Db } from "../db/client";
-import { threadAccess } from "../db/workspaces";
+import { type Caller, type ResolvedAccess, threadAccess } from "../auth/membership";
 import type { AcceptedRun } from "../runs/run-thread";
 import { AppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
@@ -22,20 +22,24 @@ export const runLocation = (threadId: string, runId: string): string => `${API_R
  * Accepts a run like {@link acceptPlatformRun}, and when a decision comes too late (its
  * challenge expired) tells the waiting run right after answering 410, as the run view does.
  */
-export async function acceptRun(db: Db, user: SessionUser, threadId: string, body: RunBody): Promise<AcceptedRun> {
+export async function acceptRun(db: Db, user: SessionUser, threadId: string, body: RunBody): Promise<AcceptedRun & { access?: ResolvedAccess }> {
   return acceptPlatformRun(db, user, threadId, body, (work) => after(() => work().then(() => undefined)));
 }
 
-/** A run of a thread the user may see, with its flow id. @throws AppError not_found. */
-export async function runOf(db: Db, userId: string, threadId: string, runId: string) {
+/**
+ * A run of a thread the user may see, with its flow id.
+ * @param userId a user id, or the caller's access already resolved in this request (lib/auth/membership.ts `Caller`: no query).
+ * @throws AppError not_found.
+ */
+export async function runOf(db: Db, userId: Caller, threadId: string, runId: string) {
   const { thread, role } = await threadAccess(db, userId, threadId);
   const run = await db.run.findFirst({ where: { id: runId, threadId }, include: { job: { select: { startCheckpointId: true } } } });
   if (!run) throw new AppError("not_found", "run_not_found", `No run ${runId} in thread ${threadId}.`);
   return { run, thread, role };
 }
 
-/** The Platform Run object of a run row. */
-export async function runResponse(db: Db, userId: string, threadId: string, runId: string, status = 200): Promise<Response> {
+/** The Platform Run object of a run row. `userId`: a user id, or the caller's access already resolved in this request (lib/auth/membership.ts `Caller`). */
+export async function runResponse(db: Db, userId: Caller, threadId: string, runId: string, status = 200): Promise<Response> {
   const { run, thread } = await runOf(db, userId, threadId, runId);
   return Response.json(platformRun(run, thread.flowId), { status, headers: { "content-location": runLocation(threadId, runId) } });
 }

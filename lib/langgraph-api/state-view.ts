@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client";
-import type { Role } from "../db/workspaces";
+import type { Role } from "../auth/roles";
 import { approvalTickets } from "./approval-tickets";
 import { approvalIdsOf, platformInterrupts } from "./interrupts";
 import type { StateReader } from "./run-stream";

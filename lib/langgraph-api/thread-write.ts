@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client";
 import { prismaErrorCode } from "../db/prisma-error-code";
-import { requireCapability } from "../db/workspaces";
+import { requireCapability } from "../auth/roles";
 import { AppError } from "../errors";
 import type { SessionUser } from "../http/with-user";
 import { threadForErasure } from "../memory/access";

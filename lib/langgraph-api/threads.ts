@@ -1,7 +1,8 @@
 import "server-only";
 import type { ApiThread } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
-import { type Role, roleIn, type threadAccess } from "../db/workspaces";
+import type { Role } from "../auth/roles";
+import { roleIn, type threadAccess } from "../auth/membership";
 import { historyGraph } from "../engine/time-travel";
 import { AppError } from "../errors";
 import type { SessionUser } from "../http/with-user";

@@ -1,6 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { type Role, roleIn } from "../db/workspaces";
+import { type Caller, callerId, workspaceRole } from "../auth/membership";
+import { type Role, requireCapability } from "../auth/roles";
 import { AppError } from "../errors";
 import { closeMcpClient } from "./client-pool";
 import { EnvSecrets, HeaderSecrets, type McpServerInput, type McpServerPatch } from "./config";
@@ -104,23 +105,17 @@ function view(row: Row): McpServerView {
   };
 }
 
-/** The actor's role, or 404 when they are not a member. */
-async function memberRole(db: Db, userId: string, workspaceId: string): Promise<Role> {
-  const role = await roleIn(db, userId, workspaceId);
-  if (!role) throw new AppError("not_found", "workspace_not_found", `No workspace ${workspaceId}.`);
-  return role;
+/** The actor's role, or 404 when they are not a member (no query when the route resolved it). */
+async function memberRole(db: Db, userId: Caller, workspaceId: string): Promise<Role> {
+  return workspaceRole(db, userId, workspaceId);
 }
 
-/** 404 for non-members, 403 for members who are not owners. */
-async function requireOwner(db: Db, userId: string, workspaceId: string): Promise<void> {
-  const role = await memberRole(db, userId, workspaceId);
-  if (role !== "owner") {
-    throw new AppError(
-      "forbidden",
-      "role_forbidden",
-      `Your role in this workspace is ${role}; only owners add, change, refresh or remove MCP servers. Ask an owner.`,
-    );
-  }
+/** What the 403 says to members who cannot manage MCP servers (lib/auth/roles.ts `requireCapability`). */
+export const MCP_REFUSAL = "only owners add, change, refresh or remove MCP servers. Ask an owner.";
+
+/** 404 for non-members, 403 for members who cannot manage (only owners). */
+async function requireOwner(db: Db, userId: Caller, workspaceId: string): Promise<void> {
+  requireCapability(await memberRole(db, userId, workspaceId), "manage", MCP_REFUSAL);
 }
 
 async function serverOf(db: Db, workspaceId: string, serverId: string): Promise<Row> {
@@ -138,9 +133,10 @@ async function refreshRow(db: Db, row: Row): Promise<Row> {
 
 /**
  * The workspace's MCP servers by name.
+ * @param userId the caller: a user id, or the access the route resolved (lib/auth/membership.ts `Caller`).
  * @throws AppError not_found when `userId` is not a member.
  */
-export async function listServers(db: Db, userId: string, workspaceId: string): Promise<McpServerView[]> {
+export async function listServers(db: Db, userId: Caller, workspaceId: string): Promise<McpServerView[]> {
   await memberRole(db, userId, workspaceId);
   const rows = await db.mcpServer.findMany({ where: { workspaceId }, orderBy: { name: "asc" } });
   return rows.map(view);
@@ -155,7 +151,7 @@ export async function listServers(db: Db, userId: string, workspaceId: string): 
  *   name the operator did not declare: see chooseStdioValues), conflict
  *   ("mcp_server_exists": the name is taken in this workspace).
  */
-export async function addServer(db: Db, userId: string, workspaceId: string, input: McpServerInput): Promise<McpServerView> {
+export async function addServer(db: Db, userId: Caller, workspaceId: string, input: McpServerInput): Promise<McpServerView> {
   await requireOwner(db, userId, workspaceId);
   let values: Record<string, string> = {};
   if (input.transport === "stdio") {
@@ -177,7 +173,7 @@ export async function addServer(db: Db, userId: string, workspaceId: string, inp
         args: JSON.stringify(values),
         url: input.transport === "http" ? input.url : null,
         secretCiphertext: sealSecrets(input.secrets ?? {}),
-        createdById: userId,
+        createdById: callerId(userId),
       },
     });
   } catch (err) {
@@ -210,7 +206,7 @@ function patchedSecrets(row: Row, patch: Readonly<Record<string, string | null>>
  *   ("mcp_field_transport": a field of the other transport; a command, value or secret name
  *   the operator did not declare, or a secret name the transport does not accept).
  */
-export async function updateServer(db: Db, userId: string, workspaceId: string, serverId: string, patch: McpServerPatch): Promise<McpServerView> {
+export async function updateServer(db: Db, userId: Caller, workspaceId: string, serverId: string, patch: McpServerPatch): Promise<McpServerView> {
   await requireOwner(db, userId, workspaceId);
   const row = await serverOf(db, workspaceId, serverId);
   const wrong = (field: string) =>
@@ -250,7 +246,7 @@ export async function updateServer(db: Db, userId: string, workspaceId: string, 
  * @throws AppError not_found, forbidden (also "mcp_stdio_off" for a stdio server when the
  *   operator enabled no command).
  */
-export async function refreshServer(db: Db, userId: string, workspaceId: string, serverId: string): Promise<McpServerView> {
+export async function refreshServer(db: Db, userId: Caller, workspaceId: string, serverId: string): Promise<McpServerView> {
   await requireOwner(db, userId, workspaceId);
   const row = await serverOf(db, workspaceId, serverId);
   if (row.transport === "stdio") requireStdioCatalogue();
@@ -262,7 +258,7 @@ export async function refreshServer(db: Db, userId: string, workspaceId: string,
  * validating until they are changed.
  * @throws AppError not_found, forbidden.
  */
-export async function removeServer(db: Db, userId: string, workspaceId: string, serverId: string): Promise<void> {
+export async function removeServer(db: Db, userId: Caller, workspaceId: string, serverId: string): Promise<void> {
   await requireOwner(db, userId, workspaceId);
   const row = await serverOf(db, workspaceId, serverId);
   await db.mcpServer.delete({ where: { id: row.id } });

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { threadAccess } from "../db/workspaces";
+import { type Caller, threadAccess } from "../auth/membership";
 import { toFactView } from "./fact-view";
 import { readRecent } from "./short-term";
 import type { FactView, ShortTermEntry } from "./types";
@@ -21,9 +21,10 @@ export const THREAD_MEMORY_ENTRIES = 200;
 /**
  * A thread's memory for any member of its workspace: short-term entries, summary, and the
  * facts still proposed from it (read with the thread's workspace id).
+ * @param userId a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @throws AppError not_found when the thread does not exist or is in another workspace.
  */
-export async function threadMemory(db: Db, userId: string, threadId: string, now: number = Date.now()): Promise<ThreadMemory> {
+export async function threadMemory(db: Db, userId: Caller, threadId: string, now: number = Date.now()): Promise<ThreadMemory> {
   const { thread } = await threadAccess(db, userId, threadId);
   const [entries, proposed] = await Promise.all([
     readRecent(db, threadId, { limit: THREAD_MEMORY_ENTRIES, now }),

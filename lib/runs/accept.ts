@@ -1,5 +1,5 @@
 import "server-only";
-import type { Role } from "../db/workspaces";
+import type { Role } from "../auth/roles";
 import { tellExpiredRuns } from "./expiry-sweeper";
 import { type AcceptedRun, enqueueRun, type PrepareRunOptions } from "./run-thread";
 import { isAppError } from "../errors";

@@ -8,7 +8,8 @@ import { z } from "zod";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
 import { leaseRunOf } from "../db/lease";
-import { requireCapability, threadAccess } from "../db/workspaces";
+import { requireCapability } from "../auth/roles";
+import { type Caller, callerId, threadAccess } from "../auth/membership";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { logger } from "../log";
@@ -83,12 +84,14 @@ export interface ForkResult {
  * is asked again by that continue); otherwise the state's outcome: `cancelled`, `failed`,
  * `completed`, or `idle` when nothing had been said yet, where a message starts a new task
  * with the copied conversation.
+ * @param who a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @param checkpointId a checkpoint id of the origin thread (LangGraph uuid6).
  * @throws AppError not_found (thread not in the user's workspaces, or "checkpoint_not_found"
  *   naming the checkpoint), forbidden (a role without "run", e.g. viewer).
  */
-export async function forkThread(db: Db, userId: string, threadId: string, checkpointId: string, opts: ForkOptions = {}): Promise<ForkResult> {
-  const { thread, role } = await threadAccess(db, userId, threadId);
+export async function forkThread(db: Db, who: Caller, threadId: string, checkpointId: string, opts: ForkOptions = {}): Promise<ForkResult> {
+  const userId = callerId(who);
+  const { thread, role } = await threadAccess(db, who, threadId);
   requireCapability(role, "run");
   // Checkpoints are immutable, but the origin's workspace files are not: copy them only while
   // no run owns the origin (docs/durability.md#the-lease).

@@ -2,7 +2,8 @@ import "server-only";
 import { expireChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
 import { leaseRunOf } from "../db/lease";
-import { type Role, requireCapability, threadAccess } from "../db/workspaces";
+import { type Role, requireCapability } from "../auth/roles";
+import { type Caller, callerId, threadAccess } from "../auth/membership";
 import { AppError } from "../errors";
 import type { RunInput } from "./run-input";
 
@@ -17,9 +18,11 @@ import type { CheckedThread } from "./run-context";
  * no other run may own the thread (409 run_in_progress: a cheap early answer; the lease taken
  * when the run is accepted is what decides races).
  * The expiry sweeper's `expired` input is internal and reads the thread as it is.
+ * @param who the requester's user id, or the access the route wrapper resolved for them (no second lookup).
  * @throws AppError not_found, forbidden or conflict, with the status the route returns.
  */
-export async function checkRun(db: Db, threadId: string, userId: string, input: RunInput, now: () => number = Date.now): Promise<CheckedThread & { role: Role | null }> {
+export async function checkRun(db: Db, threadId: string, who: Caller, input: RunInput, now: () => number = Date.now): Promise<CheckedThread & { role: Role | null }> {
+  const userId = callerId(who);
   let thread: CheckedThread;
   let role: Role | null = null;
   if (input.kind === "expired") {
@@ -27,7 +30,7 @@ export async function checkRun(db: Db, threadId: string, userId: string, input: 
     if (!found) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
     thread = found;
   } else {
-    const access = await threadAccess(db, userId, threadId);
+    const access = await threadAccess(db, who, threadId);
     thread = access.thread;
     role = access.role;
     if (input.kind === "decision" || input.kind === "outcome") requireCapability(access.role, "decide");

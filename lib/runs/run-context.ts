@@ -1,7 +1,8 @@
 import "server-only";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
-import { permissionOf, roleIn, type threadAccess } from "../db/workspaces";
+import { permissionOf } from "../auth/roles";
+import { roleIn, type threadAccess } from "../auth/membership";
 import type { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
 import { workspaceToolRegistry } from "../tools/workspace-registry";

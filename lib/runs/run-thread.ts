@@ -4,7 +4,8 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { trace } from "@opentelemetry/api";
 import type { Db } from "../db/client";
-import type { Role } from "../db/workspaces";
+import type { Role } from "../auth/roles";
+import type { ResolvedAccess } from "../auth/membership";
 import { expireChallenge } from "../approvals/service";
 import { AppError, isAppError } from "../errors";
 import { env } from "../env";
@@ -28,6 +29,12 @@ export interface PrepareRunOptions {
   threadId: string;
   /** The signed-in user (or "system" for the expiry sweeper's internal input). */
   userId: string;
+  /**
+   * The requester's access to the thread, when the route wrapper already resolved it
+   * (lib/http/with-user.ts `need`): the checks reuse its thread and role instead of reading
+   * them again. Ignored unless it is `userId`'s access to `threadId`.
+   */
+  access?: ResolvedAccess;
   input: RunInput;
   /** Overrides of the engine's services (tests: scripted model, temp workspaces, clock). */
   deps?: RunDepsOverrides;
@@ -58,7 +65,7 @@ export interface AcceptedRun {
 export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> {
   const { db, threadId, userId } = opts;
   const now = opts.deps?.now ?? Date.now;
-  const thread = await checkRun(db, threadId, userId, opts.input, now);
+  const thread = await checkRun(db, threadId, opts.access?.userId === userId ? opts.access : userId, opts.input, now);
   await admit(db, thread.userId);
   // The state through the version's cached graph, no models or tools; a decision that changes
   // a call's arguments decides the edited call on the run's real services.

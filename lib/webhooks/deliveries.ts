@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
+import type { Caller } from "../auth/membership";
 import { webhookOf } from "./endpoints";
 import { requireWebhookOwner } from "./owner";
 import { wakeWebhookSender } from "./wake";
@@ -81,7 +82,7 @@ function view(r: Row): DeliveryView {
  * A webhook's deliveries, newest first, at most {@link DELIVERY_PAGE}.
  * @throws AppError not_found (non-member, or no such webhook in the workspace), forbidden (not an owner).
  */
-export async function listDeliveries(db: Db, userId: string, workspaceId: string, webhookId: string): Promise<DeliveryView[]> {
+export async function listDeliveries(db: Db, userId: Caller, workspaceId: string, webhookId: string): Promise<DeliveryView[]> {
   await requireWebhookOwner(db, userId, workspaceId);
   await webhookOf(db, workspaceId, webhookId);
   const rows = await db.webhookDelivery.findMany({ where: { endpointId: webhookId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: DELIVERY_PAGE });
@@ -95,7 +96,7 @@ export async function listDeliveries(db: Db, userId: string, workspaceId: string
  * @throws AppError as {@link listDeliveries}; not_found ("delivery_not_found") when the
  *   webhook has no such delivery; conflict ("webhook_disabled") when the webhook is disabled.
  */
-export async function redeliver(db: Db, userId: string, workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryView> {
+export async function redeliver(db: Db, userId: Caller, workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryView> {
   await requireWebhookOwner(db, userId, workspaceId);
   const hook = await webhookOf(db, workspaceId, webhookId);
   const original = await db.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId: webhookId }, select: { id: true, event: true, payload: true } });

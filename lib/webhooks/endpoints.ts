@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client";
+import { type Caller, callerId } from "../auth/membership";
 import { AppError } from "../errors";
 import { storedEvents, type WebhookEvent } from "./events";
 import type { WebhookInput, WebhookPatch } from "./input";
@@ -50,7 +51,7 @@ const select = { id: true, url: true, events: true, enabled: true, createdAt: tr
  * The workspace's webhooks, oldest first.
  * @throws AppError as {@link requireWebhookOwner}.
  */
-export async function listWebhooks(db: Db, userId: string, workspaceId: string): Promise<WebhookView[]> {
+export async function listWebhooks(db: Db, userId: Caller, workspaceId: string): Promise<WebhookView[]> {
   await requireWebhookOwner(db, userId, workspaceId);
   return viewsOf(db, await db.webhookEndpoint.findMany({ where: { workspaceId }, orderBy: { createdAt: "asc" }, select }));
 }
@@ -61,11 +62,11 @@ export async function listWebhooks(db: Db, userId: string, workspaceId: string):
  * @throws AppError as {@link requireWebhookOwner}; unprocessable ("webhook_url_not_allowed")
  *   for a private or loopback address the operator did not open.
  */
-export async function addWebhook(db: Db, userId: string, workspaceId: string, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string }> {
+export async function addWebhook(db: Db, userId: Caller, workspaceId: string, input: WebhookInput): Promise<{ webhook: WebhookView; secret: string }> {
   await requireWebhookOwner(db, userId, workspaceId);
   checkWebhookUrl(input.url);
   const secret = newWebhookSecret();
-  const row = await db.webhookEndpoint.create({ data: { workspaceId, url: input.url, events: JSON.stringify(input.events), secret: sealWebhookSecret(secret), createdById: userId }, select });
+  const row = await db.webhookEndpoint.create({ data: { workspaceId, url: input.url, events: JSON.stringify(input.events), secret: sealWebhookSecret(secret), createdById: callerId(userId) }, select });
   const [webhook] = await viewsOf(db, [row]);
   if (!webhook) throw new Error("unreachable: a created webhook has a view");
   return { webhook, secret };
@@ -86,7 +87,7 @@ export async function webhookOf(db: Db, workspaceId: string, webhookId: string):
  * and its pending ones wait until it is enabled again.
  * @throws AppError as {@link requireWebhookOwner}, {@link webhookOf}; unprocessable for a URL as {@link addWebhook}.
  */
-export async function updateWebhook(db: Db, userId: string, workspaceId: string, webhookId: string, patch: WebhookPatch): Promise<WebhookView> {
+export async function updateWebhook(db: Db, userId: Caller, workspaceId: string, webhookId: string, patch: WebhookPatch): Promise<WebhookView> {
   await requireWebhookOwner(db, userId, workspaceId);
   await webhookOf(db, workspaceId, webhookId);
   if (patch.url !== undefined) checkWebhookUrl(patch.url);
@@ -104,7 +105,7 @@ export async function updateWebhook(db: Db, userId: string, workspaceId: string,
  * Deletes a webhook and its delivery log (pending deliveries are never sent).
  * @throws AppError as {@link requireWebhookOwner}, {@link webhookOf}.
  */
-export async function deleteWebhook(db: Db, userId: string, workspaceId: string, webhookId: string): Promise<void> {
+export async function deleteWebhook(db: Db, userId: Caller, workspaceId: string, webhookId: string): Promise<void> {
   await requireWebhookOwner(db, userId, workspaceId);
   await webhookOf(db, workspaceId, webhookId);
   await db.webhookEndpoint.delete({ where: { id: webhookId } });

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Db } from "../db/client";
-import { roleIn } from "../db/workspaces";
-import { AppError } from "../errors";
+import { type Caller, workspaceRole } from "../auth/membership";
+import { requireCapability } from "../auth/roles";
 
 /**
  * Only a workspace's owners manage its webhooks and read their deliveries (docs/security.md
@@ -9,11 +9,11 @@ import { AppError } from "../errors";
  * owner's choosing, and its log shows what was sent.
  * @throws AppError not_found ("workspace_not_found") for a non-member; forbidden
  *   ("role_forbidden") for approvers and viewers.
+ * @param userId a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  */
-export async function requireWebhookOwner(db: Db, userId: string, workspaceId: string): Promise<void> {
-  const role = await roleIn(db, userId, workspaceId);
-  if (!role) throw new AppError("not_found", "workspace_not_found", `No workspace ${workspaceId}.`);
-  if (role !== "owner") {
-    throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${role}; only owners manage its webhooks and read their deliveries. Ask an owner.`);
-  }
+export async function requireWebhookOwner(db: Db, userId: Caller, workspaceId: string): Promise<void> {
+  requireCapability(await workspaceRole(db, userId, workspaceId), "manage", WEBHOOK_REFUSAL);
 }
+
+/** What the 403 says to members who cannot manage webhooks (lib/auth/roles.ts `requireCapability`). */
+export const WEBHOOK_REFUSAL = "only owners manage its webhooks and read their deliveries. Ask an owner.";

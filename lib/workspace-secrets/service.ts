@@ -1,7 +1,8 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { prismaErrorCode } from "../db/prisma-error-code";
-import { roleIn } from "../db/workspaces";
+import { type Caller, callerId, workspaceRole } from "../auth/membership";
+import { requireCapability } from "../auth/roles";
 import { AppError } from "../errors";
 import { logger } from "../log";
 import { sealSecretValue } from "./box";
@@ -60,23 +61,24 @@ async function viewsOf(db: Db, rows: Row[]): Promise<SecretView[]> {
 }
 
 /**
- * Throws unless the user is a member (any role), or an owner when `owner` is set.
+ * Throws unless the user is a member (any role), or an owner when `owner` is set. `userId`
+ * is a user id, or the access the route resolved (lib/auth/membership.ts `Caller`: no query).
  * @throws AppError not_found ("workspace_not_found") for a non-member; forbidden
  *   ("role_forbidden") for approvers and viewers when `owner` is set.
  */
-async function requireRole(db: Db, userId: string, workspaceId: string, owner: boolean): Promise<void> {
-  const role = await roleIn(db, userId, workspaceId);
-  if (!role) throw new AppError("not_found", "workspace_not_found", `No workspace ${workspaceId}.`);
-  if (owner && role !== "owner") {
-    throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${role}; only owners add, replace and delete its secrets. Ask an owner.`);
-  }
+async function requireRole(db: Db, userId: Caller, workspaceId: string, owner: boolean): Promise<void> {
+  const role = await workspaceRole(db, userId, workspaceId);
+  if (owner) requireCapability(role, "manage", SECRETS_REFUSAL);
 }
+
+/** What the 403 says to members who cannot manage secrets (lib/auth/roles.ts `requireCapability`). */
+export const SECRETS_REFUSAL = "only owners add, replace and delete its secrets. Ask an owner.";
 
 /**
  * The workspace's secrets by name (names, hosts, dates; never values). Any member.
  * @throws AppError as {@link requireRole}.
  */
-export async function listSecrets(db: Db, userId: string, workspaceId: string): Promise<SecretView[]> {
+export async function listSecrets(db: Db, userId: Caller, workspaceId: string): Promise<SecretView[]> {
   await requireRole(db, userId, workspaceId, false);
   return viewsOf(db, await db.workspaceSecret.findMany({ where: { workspaceId }, orderBy: { name: "asc" }, select }));
 }
@@ -86,14 +88,14 @@ export async function listSecrets(db: Db, userId: string, workspaceId: string): 
  * @throws AppError as {@link requireRole} (owners only); conflict ("secret_exists") when the
  *   workspace already has the name.
  */
-export async function addSecret(db: Db, userId: string, workspaceId: string, input: SecretInput): Promise<SecretView> {
+export async function addSecret(db: Db, userId: Caller, workspaceId: string, input: SecretInput): Promise<SecretView> {
   await requireRole(db, userId, workspaceId, true);
   try {
     const row = await db.workspaceSecret.create({
-      data: { workspaceId, name: input.name, sealedValue: sealSecretValue(input.value), hosts: JSON.stringify(input.hosts), createdById: userId },
+      data: { workspaceId, name: input.name, sealedValue: sealSecretValue(input.value), hosts: JSON.stringify(input.hosts), createdById: callerId(userId) },
       select,
     });
-    log.info({ workspaceId, secret: input.name, actorId: userId, hosts: input.hosts }, "secret created");
+    log.info({ workspaceId, secret: input.name, actorId: callerId(userId), hosts: input.hosts }, "secret created");
     const [view] = await viewsOf(db, [row]);
     if (!view) throw new Error("unreachable: a created secret has a view");
     return view;
@@ -107,12 +109,12 @@ export async function addSecret(db: Db, userId: string, workspaceId: string, inp
  * Replaces a secret's value, its hosts, or both (one conditional update).
  * @throws AppError as {@link requireRole} (owners only); not_found ("secret_not_found").
  */
-export async function replaceSecret(db: Db, userId: string, workspaceId: string, name: string, patch: SecretReplace): Promise<SecretView> {
+export async function replaceSecret(db: Db, userId: Caller, workspaceId: string, name: string, patch: SecretReplace): Promise<SecretView> {
   await requireRole(db, userId, workspaceId, true);
   const data = { ...(patch.value !== undefined ? { sealedValue: sealSecretValue(patch.value) } : {}), ...(patch.hosts ? { hosts: JSON.stringify(patch.hosts) } : {}) };
   const { count } = await db.workspaceSecret.updateMany({ where: { workspaceId, name }, data });
   if (count === 0) throw new AppError("not_found", "secret_not_found", `No secret ${name} in this workspace.`);
-  log.info({ workspaceId, secret: name, actorId: userId, value: patch.value !== undefined, hosts: patch.hosts ?? null }, "secret replaced");
+  log.info({ workspaceId, secret: name, actorId: callerId(userId), value: patch.value !== undefined, hosts: patch.hosts ?? null }, "secret replaced");
   const [view] = await viewsOf(db, [await db.workspaceSecret.findUniqueOrThrow({ where: { workspaceId_name: { workspaceId, name } }, select })]);
   if (!view) throw new Error("unreachable: a secret has a view");
   return view;
@@ -122,9 +124,9 @@ export async function replaceSecret(db: Db, userId: string, workspaceId: string,
  * Deletes a secret; calls that refer to it are refused from then on ("unknown_secret").
  * @throws AppError as {@link requireRole} (owners only); not_found ("secret_not_found").
  */
-export async function deleteSecret(db: Db, userId: string, workspaceId: string, name: string): Promise<void> {
+export async function deleteSecret(db: Db, userId: Caller, workspaceId: string, name: string): Promise<void> {
   await requireRole(db, userId, workspaceId, true);
   const { count } = await db.workspaceSecret.deleteMany({ where: { workspaceId, name } });
   if (count === 0) throw new AppError("not_found", "secret_not_found", `No secret ${name} in this workspace.`);
-  log.info({ workspaceId, secret: name, actorId: userId }, "secret deleted");
+  log.info({ workspaceId, secret: name, actorId: callerId(userId) }, "secret deleted");
 }

@@ -95,7 +95,7 @@ export interface AttackRequest {
 /**
  * What a route needs, as the role matrix reads it (docs/security.md "Roles and powers"):
  * `member` any member (viewers too); `decide`, `run`, `edit` owners and approvers or owners
- * as lib/db/workspaces.ts `can()` says; `fact-editor` owners and approvers; `summarize` the
+ * as lib/auth/roles.ts `can()` says; `fact-editor` owners and approvers; `summarize` the
  * thread's user, owners and approvers; `owner` owners only (members, invitations, MCP
  * servers); `thread-user` only the user who started the thread; `erase` that user or an
  * owner; `invitee` only the account an invitation was sent to (404 for anyone else);

@@ -16,7 +16,7 @@ import { diffSnapshots } from "./db-snapshot";
 
 type Role = "viewer" | "approver";
 
-/** Who is refused what (lib/db/workspaces.ts `can()`, lib/memory/access.ts). */
+/** Who is refused what (lib/auth/roles.ts `can()`, lib/memory/access.ts). */
 const REFUSED: Record<Exclude<Need, "self">, readonly Role[]> = {
   member: [],
   decide: ["viewer"],

@@ -16,7 +16,7 @@ import { listFlows } from "@/lib/db/flows";
 import { myInvitations } from "@/lib/db/invitation-answers";
 import { newFlowTargets } from "@/lib/db/new-flow-workspace";
 import { flowWorkspaceLabels } from "@/lib/db/workspace-labels";
-import { can, type Role } from "@/lib/db/workspaces";
+import { can, type Role } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/http/with-user";
 import { NEW_FLOW_TEMPLATES, starterAbout, suggestedTask } from "@/templates";
 import { ThreadDeletedNotice } from "@/components/memory/thread-deleted-notice";
@@ -27,7 +27,7 @@ export const metadata: Metadata = { title: "Flows" };
 
 /** A role's name on the card of a flow the user does not own (owners can do everything). */
 const ROLE_LABEL: Record<Role, string> = { owner: "Owner", approver: "Approver", viewer: "Viewer" };
-/** What a role may do with a flow, as the role badge's tooltip says (lib/db/workspaces.ts `can`). */
+/** What a role may do with a flow, as the role badge's tooltip says (lib/auth/roles.ts `can`). */
 const ROLE_CAN: Record<Role, string> = {
   owner: "You own this flow's workspace: you edit, run and decide approvals.",
   approver: "You run this flow and decide its approvals; only owners edit it.",

@@ -10,7 +10,7 @@ import { FACT_STATUSES, type MemoryQuery, memoryHref } from "@/components/memory
 import { db } from "@/lib/db/client";
 import { listWorkspaces } from "@/lib/db/members";
 import { emailsOf } from "@/lib/db/users";
-import { can } from "@/lib/db/workspaces";
+import { can } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/http/with-user";
 import { embedderFromEnv } from "@/lib/memory/embeddings";
 import { listFacts, searchFacts } from "@/lib/memory/long-term";
@@ -130,7 +130,7 @@ export default async function MemoryPage({ searchParams }: { searchParams: Promi
     facts = one;
   }
   const rows = await withProvenance(facts, ws.id, Boolean(query.q));
-  const canEdit = can(ws.role, "decide");
+  const canEdit = can(ws.role, "remember");
   const filtered = Boolean(query.q || status || query.tag);
 
   return (

@@ -15,7 +15,7 @@ import { isInstanceAdmin } from "@/lib/db/instance-admin";
 import { myInvitations } from "@/lib/db/invitation-answers";
 import { listInvitations } from "@/lib/db/invitations";
 import { listMembers, listWorkspaces } from "@/lib/db/members";
-import { can } from "@/lib/db/workspaces";
+import { can } from "@/lib/auth/roles";
 import { requireUser } from "@/lib/http/with-user";
 import { listProviders } from "@/lib/models/provider-settings";
 import { listWebhooks } from "@/lib/webhooks/endpoints";

@@ -8,10 +8,10 @@ import { withUser } from "@/lib/http/with-user";
 import { ensureWorkspace } from "@/lib/tools/workspace";
 import { Body } from "./schema";
 
-export const POST = withUser({ body: Body }, async (_req, { user, body }) => {
+export const POST = withUser({ body: Body, need: { capability: "run", flow: { body: "flowId" } } }, async (_req, { user, body, access }) => {
   // No live approval token typed into the task is stored with the thread (docs/security.md "Secrets at rest").
   const task = await taskWithoutTypedTokens(db(), approvalSecret(), user.id, body.task);
-  const thread = await createThread(db(), user.id, body.flowId, task, body.version);
+  const thread = await createThread(db(), access, body.flowId, task, body.version);
   await ensureWorkspace(env().WORKSPACES_DIR, thread.id);
   return Response.json({ threadId: thread.id }, { status: 201 });
 });

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { FlowEditor } from "@/components/flow-editor/flow-editor";
 import { db } from "@/lib/db/client";
 import { getFlowWithLatest } from "@/lib/db/flows";
-import { can } from "@/lib/db/workspaces";
+import { can } from "@/lib/auth/roles";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { userProviderNames } from "@/lib/models/provider-settings";
 import { requireUser } from "@/lib/http/with-user";
@@ -24,7 +24,7 @@ export async function generateMetadata({ params }: { params: Promise<{ flowId: s
  * editor, which disables it while the canvas is invalid or unsaved). The palette offers the
  * workspace's tools (built-ins and MCP). Another user's flow is a 404. The user's role in the
  * flow's workspace decides what the editor offers: only owners edit (others get a read-only
- * editor saying why), viewers do not run; the API enforces the same (lib/db/workspaces.ts).
+ * editor saying why), viewers do not run; the API enforces the same (lib/auth/roles.ts).
  */
 export default async function FlowPage({ params }: { params: Promise<{ flowId: string }> }) {
   const user = await requireUser();

@@ -6,7 +6,7 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (_req, { user, params }) => {
-  const item = await getApproval(db(), user.id, params.approvalId);
+export const GET = withUser({ params: Params, need: { capability: "see", approval: "approvalId" } }, async (_req, { params, access }) => {
+  const item = await getApproval(db(), access, params.approvalId);
   return Response.json(item, { headers: { "cache-control": "no-store" } });
 });

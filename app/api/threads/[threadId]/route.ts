@@ -8,8 +8,9 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const DELETE = withUser({ params: Params }, async (_req, { user, params }) => {
-  await threadForErasure(db(), user.id, params.threadId);
+export const DELETE = withUser({ params: Params, need: { capability: "see", thread: "threadId" } }, async (_req, { user, params, access }) => {
+  // Its own user or an owner (lib/memory/access.ts), on the access resolved above.
+  await threadForErasure(db(), access, params.threadId);
   const counts = await eraseThread(db(), { threadId: params.threadId, actorId: user.id, workspacesDir: env().WORKSPACES_DIR });
   return Response.json({ counts });
 });

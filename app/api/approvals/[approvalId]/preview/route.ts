@@ -7,7 +7,7 @@ import { Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params, query: Query }, async (_req, { user, params, query }) => {
-  const preview = await approvalPreview(db(), user.id, { approvalId: params.approvalId, workspacesDir: env().WORKSPACES_DIR, path: query.path });
+export const GET = withUser({ params: Params, query: Query, need: { capability: "see", approval: "approvalId" } }, async (_req, { params, query, access }) => {
+  const preview = await approvalPreview(db(), access, { approvalId: params.approvalId, workspacesDir: env().WORKSPACES_DIR, path: query.path });
   return Response.json(preview, { headers: { "cache-control": "no-store" } });
 });

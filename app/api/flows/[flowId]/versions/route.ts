@@ -8,15 +8,15 @@ import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (_req, { user, params }) => {
-  const versions = await listVersions(db(), user.id, params.flowId);
+export const GET = withUser({ params: Params, need: { capability: "see", flow: "flowId" } }, async (_req, { params, access }) => {
+  const versions = await listVersions(db(), access, params.flowId);
   return Response.json(
     { versions: versions.map((v) => ({ version: v.version, id: v.id, message: v.message, author: v.authorEmail, createdAt: v.createdAt.toISOString(), runs: v.runs })) },
     { headers: { "cache-control": "no-store" } },
   );
 });
 
-export const POST = withUser({ params: Params, body: Body, maxBodyBytes: FLOW_DOCUMENT_MAX_BYTES }, async (_req, { user, params, body }) => {
-  const created = await saveFlowVersion(db(), user.id, params.flowId, body.document, body.message || "Saved from the editor");
+export const POST = withUser({ params: Params, body: Body, maxBodyBytes: FLOW_DOCUMENT_MAX_BYTES, need: { capability: "edit", flow: "flowId" } }, async (_req, { params, body, access }) => {
+  const created = await saveFlowVersion(db(), access, params.flowId, body.document, body.message || "Saved from the editor");
   return Response.json({ version: created.version, id: created.id }, { status: 201 });
 });

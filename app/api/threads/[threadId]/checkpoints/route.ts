@@ -6,7 +6,7 @@ import { Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params, query: Query }, async (_req, { user, params, query }) => {
-  const page = await listCheckpoints(db(), user.id, params.threadId, query);
+export const GET = withUser({ params: Params, query: Query, need: { capability: "see", thread: "threadId" } }, async (_req, { params, query, access }) => {
+  const page = await listCheckpoints(db(), access, params.threadId, query);
   return Response.json(page);
 });

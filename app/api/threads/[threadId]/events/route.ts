@@ -1,6 +1,5 @@
 // GET /api/threads/:threadId/events - server-sent events: `run` with the run id whenever a new run starts on the thread, wherever it runs.
 import { db } from "@/lib/db/client";
-import { threadAccess } from "@/lib/db/workspaces";
 import { onThreadEvent } from "@/lib/events/thread-events";
 import { sseResponse } from "@/lib/http/sse-response";
 import { withUser } from "@/lib/http/with-user";
@@ -23,8 +22,7 @@ const log = logger.child({ module: "thread-events" });
  * the thread's latest run every 5 s; a `: keep-alive` comment every 15 s; it ends when the
  * browser goes away.
  */
-export const GET = withUser({ params: Params, query: Query }, async (req, { user, params, query }) => {
-  await threadAccess(db(), user.id, params.threadId);
+export const GET = withUser({ params: Params, query: Query, need: { capability: "see", thread: "threadId" } }, async (req, { params, query }) => {
   const threadId = params.threadId;
   const latestRun = async () => (await db().run.findFirst({ where: { threadId }, orderBy: { startedAt: "desc" }, select: { id: true } }))?.id ?? null;
   const known = new Set<string>();

@@ -1,7 +1,6 @@
 // POST /api/threads/:threadId/files - upload files (multipart, parts named "file") into the thread's workspace.
 // GET  /api/threads/:threadId/files?format=zip - the whole workspace as a zip (docs/documents.md).
 import { db } from "@/lib/db/client";
-import { threadAccess } from "@/lib/db/workspaces";
 import { zipWorkspace } from "@/lib/documents/download";
 import { uploadFiles } from "@/lib/documents/upload";
 import { env } from "@/lib/env";
@@ -12,10 +11,10 @@ import { Params, ZipQuery } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withUser({ params: Params, multipart: true }, async (req, { user, params }) => {
+export const POST = withUser({ params: Params, multipart: true, need: { capability: "run", thread: "threadId" } }, async (req, { params, access }) => {
   const e = env();
   const files = await uploadFiles(db(), {
-    userId: user.id,
+    userId: access,
     threadId: params.threadId,
     req,
     workspacesDir: e.WORKSPACES_DIR,
@@ -24,8 +23,7 @@ export const POST = withUser({ params: Params, multipart: true }, async (req, { 
   return Response.json({ files }, { status: 201 });
 });
 
-export const GET = withUser({ params: Params, query: ZipQuery }, async (_req, { user, params }) => {
-  const { thread } = await threadAccess(db(), user.id, params.threadId);
+export const GET = withUser({ params: Params, query: ZipQuery, need: { capability: "see", thread: "threadId" } }, async (_req, { access: { thread } }) => {
   // The mounted library's files are in the zip too, as the thread's tools see them (docs/library.md).
   const stream = await zipWorkspace(await ensureWorkspace(env().WORKSPACES_DIR, thread.id), mountedLibraryDir(env().WORKSPACES_DIR, thread));
   return new Response(stream, {

@@ -6,7 +6,7 @@ import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) => {
-  const fork = await forkThread(db(), user.id, params.threadId, body.checkpointId);
+export const POST = withUser({ params: Params, body: Body, need: { capability: "run", thread: "threadId" } }, async (_req, { params, body, access }) => {
+  const fork = await forkThread(db(), access, params.threadId, body.checkpointId);
   return Response.json({ threadId: fork.threadId, status: fork.status, checkpointId: fork.checkpointId, dropped: fork.event.dropped }, { status: 201 });
 });

@@ -8,11 +8,12 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (_req, { user, params }) =>
-  Response.json(await threadMemory(db(), user.id, params.threadId), { headers: { "cache-control": "no-store" } }),
+export const GET = withUser({ params: Params, need: { capability: "see", thread: "threadId" } }, async (_req, { params, access }) =>
+  Response.json(await threadMemory(db(), access, params.threadId), { headers: { "cache-control": "no-store" } }),
 );
 
-export const DELETE = withUser({ params: Params }, async (_req, { user, params }) => {
-  await threadForErasure(db(), user.id, params.threadId);
+export const DELETE = withUser({ params: Params, need: { capability: "see", thread: "threadId" } }, async (_req, { user, params, access }) => {
+  // Its own user or an owner (lib/memory/access.ts), on the access resolved above.
+  await threadForErasure(db(), access, params.threadId);
   return Response.json(await clearShortTerm(db(), { threadId: params.threadId, actorId: user.id }));
 });

@@ -3,7 +3,7 @@
 import { after } from "next/server";
 import { approvalSecret } from "@/lib/approvals/secret";
 import { db } from "@/lib/db/client";
-import { can, threadAccess } from "@/lib/db/workspaces";
+import { can } from "@/lib/auth/roles";
 import { followTarget } from "@/lib/runs/follow-target";
 import { followThread } from "@/lib/runs/follow-thread";
 import { runStreamResponse } from "@/lib/events/run-stream-response";
@@ -18,11 +18,13 @@ export const dynamic = "force-dynamic";
  * Accepts a run (docs/architecture.md#runs-jobs-and-leases): every refusal (403, 404, 409,
  * 410, 422, 429) happens before the stream starts; the run is then a job a worker executes,
  * and this response follows its stored events, like any other follower. The browser going
- * away ends the follow, not the run.
+ * away ends the follow, not the run. The route needs "see": what the input needs beyond it
+ * (run, or decide, or being the thread's own user) depends on the input, and acceptRun checks
+ * it on the access resolved here (lib/runs/run-checks.ts).
  */
-export const POST = withUser({ params: Params, body: Body }, async (req, { user, params, body }) => {
+export const POST = withUser({ params: Params, body: Body, need: { capability: "see", thread: "threadId" } }, async (req, { user, params, body, access }) => {
   // Checks, commit, dispatch and a late decision in one place; the role and the cursor come back with it.
-  const accepted = await acceptRun({ db: db(), threadId: params.threadId, userId: user.id, input: body.input, defer: (work) => after(() => work().then(() => undefined)) });
+  const accepted = await acceptRun({ db: db(), threadId: params.threadId, userId: user.id, access, input: body.input, defer: (work) => after(() => work().then(() => undefined)) });
   const viewer = { canDecide: accepted.role !== null && can(accepted.role, "decide") };
   const secret = viewer.canDecide ? approvalSecret() : undefined;
   const chunks = followThread(db(), params.threadId, { after: accepted.follow.after, runId: accepted.follow.runId, signal: req.signal, live: true });
@@ -42,8 +44,7 @@ export const POST = withUser({ params: Params, body: Body }, async (req, { user,
  * and ends with the run's final run part (or when the browser goes away). The run followed
  * is named in the `x-run-id` header.
  */
-export const GET = withUser({ params: Params, query: FollowQuery }, async (req, { user, params, query }) => {
-  const { role } = await threadAccess(db(), user.id, params.threadId);
+export const GET = withUser({ params: Params, query: FollowQuery, need: { capability: "see", thread: "threadId" } }, async (req, { params, query, access: { role } }) => {
   const target = await followTarget(db(), params.threadId, query.runId);
   if (!target) return new Response(null, { status: 204 });
   const viewer = { canDecide: can(role, "decide") };

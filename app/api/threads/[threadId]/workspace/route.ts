@@ -1,6 +1,4 @@
 // GET /api/threads/:threadId/workspace[?path=] - list the thread's workspace files and the mounted library's (marked readOnly), or read one (sandboxed; docs/library.md).
-import { db } from "@/lib/db/client";
-import { threadAccess } from "@/lib/db/workspaces";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { withUser } from "@/lib/http/with-user";
@@ -11,8 +9,7 @@ import { Params, Query } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params, query: Query }, async (_req, { user, params, query }) => {
-  const { thread } = await threadAccess(db(), user.id, params.threadId);
+export const GET = withUser({ params: Params, query: Query, need: { capability: "see", thread: "threadId" } }, async (_req, { query, access: { thread } }) => {
   const workspaceDir = await ensureWorkspace(env().WORKSPACES_DIR, thread.id);
   // What the thread's file tools see: its own files over the mounted library (docs/library.md "Mounting").
   const libraryDir = mountedLibraryDir(env().WORKSPACES_DIR, thread);

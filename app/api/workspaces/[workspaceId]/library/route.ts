@@ -2,7 +2,7 @@
 import { db } from "@/lib/db/client";
 import { readUploadParts } from "@/lib/documents/multipart";
 import { env } from "@/lib/env";
-import { requireLibraryAccess } from "@/lib/library/access";
+import { LIBRARY_REFUSAL } from "@/lib/library/access";
 import { libraryAuditSink } from "@/lib/library/audit";
 import { withUser } from "@/lib/http/with-user";
 import { addLibraryFiles, listLibrary, MAX_LIBRARY_FILE_BYTES, MAX_LIBRARY_FILES, MAX_LIBRARY_REQUEST_BYTES } from "@/lib/tools/library";
@@ -10,13 +10,11 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (_req, { user, params }) => {
-  await requireLibraryAccess(db(), user.id, params.workspaceId, "see");
+export const GET = withUser({ params: Params, need: { capability: "see", workspace: "workspaceId" } }, async (_req, { params }) => {
   return Response.json({ files: await listLibrary(env().WORKSPACES_DIR, params.workspaceId) });
 });
 
-export const POST = withUser({ params: Params, multipart: true }, async (req, { user, params }) => {
-  await requireLibraryAccess(db(), user.id, params.workspaceId, "manage");
+export const POST = withUser({ params: Params, multipart: true, need: { capability: "manage", refusal: LIBRARY_REFUSAL, workspace: "workspaceId" } }, async (req, { user, params }) => {
   // The one multipart reader, streaming and byte-capped (docs/library.md "Rules and limits"):
   // a file over 10 MB or a request over 11 MB of files is refused as it arrives, never held.
   const parts = await readUploadParts(req.body, req.headers.get("content-type"), {

@@ -7,9 +7,9 @@ import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (_req, { user, params }) => Response.json({ members: await listMembers(db(), user.id, params.workspaceId) }));
+export const GET = withUser({ params: Params, need: { capability: "see", workspace: "workspaceId" } }, async (_req, { params, access }) => Response.json({ members: await listMembers(db(), access, params.workspaceId) }));
 
 /** No membership is created here: the invitee accepts or declines in the app (docs/security.md "Membership"). */
-export const POST = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) =>
-  Response.json({ invitation: await inviteMember(db(), user.id, params.workspaceId, body) }, { status: 202 }),
+export const POST = withUser({ params: Params, body: Body, need: { capability: "manage", workspace: "workspaceId" } }, async (_req, { params, access, body }) =>
+  Response.json({ invitation: await inviteMember(db(), access, params.workspaceId, body) }, { status: 202 }),
 );

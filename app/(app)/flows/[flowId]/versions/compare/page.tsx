@@ -5,7 +5,7 @@ import { formatUtc } from "@/components/versions/format";
 import styles from "@/components/versions/versions.module.css";
 import { db } from "@/lib/db/client";
 import { getVersion, listVersions } from "@/lib/db/flow-versions";
-import { flowAccess } from "@/lib/db/workspaces";
+import { flowAccess } from "@/lib/auth/membership";
 import { diffFlows, diffGraph } from "@/lib/flow/diff";
 import { orNotFound } from "@/lib/http/or-not-found";
 import { requireUser } from "@/lib/http/with-user";

@@ -6,8 +6,8 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (_req, { user, params }) => {
-  const v = await getVersion(db(), user.id, params.flowId, params.version);
+export const GET = withUser({ params: Params, need: { capability: "see", flow: "flowId" } }, async (_req, { params, access }) => {
+  const v = await getVersion(db(), access, params.flowId, params.version);
   return Response.json(
     { version: v.version, id: v.id, message: v.message, author: v.authorEmail, createdAt: v.createdAt.toISOString(), runs: v.runs, document: v.document },
     { headers: { "cache-control": "no-store" } },

@@ -1,6 +1,6 @@
 // POST /api/langgraph/threads/:threadId/runs - start a run in the background (runs.create); GET - the thread's runs (runs.list).
 import { db } from "@/lib/db/client";
-import { threadAccess } from "@/lib/db/workspaces";
+import { threadAccess } from "@/lib/auth/membership";
 import { platformRun } from "@/lib/langgraph-api/run-view";
 import { platformRunStatus } from "@/lib/langgraph-api/status";
 import { withPlatform } from "@/lib/langgraph-api/route";
@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = withPlatform({ params: Params, body: Body }, async (_req, { user, params, body }) => {
   const accepted = await acceptRun(db(), user, params.threadId, body);
-  return runResponse(db(), user.id, params.threadId, accepted.runId);
+  return runResponse(db(), accepted.access ?? user.id, params.threadId, accepted.runId);
 });
 
 export const GET = withPlatform({ params: Params, query: ListQuery }, async (_req, { user, params, query }) => {

@@ -6,6 +6,6 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params }, async (_req, { user, params }) => {
-  return Response.json(await stateAt(db(), user.id, params.threadId, params.checkpointId));
+export const GET = withUser({ params: Params, need: { capability: "see", thread: "threadId" } }, async (_req, { params, access }) => {
+  return Response.json(await stateAt(db(), access, params.threadId, params.checkpointId));
 });

@@ -1,6 +1,4 @@
 // GET /api/threads/:threadId/files/<path> - the original bytes of one workspace file (or of the mounted library's), as a download (docs/documents.md).
-import { db } from "@/lib/db/client";
-import { threadAccess } from "@/lib/db/workspaces";
 import { readOriginal } from "@/lib/documents/download";
 import { env } from "@/lib/env";
 import { withUser } from "@/lib/http/with-user";
@@ -17,8 +15,7 @@ function disposition(path: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
-export const GET = withUser({ params: FileParams }, async (_req, { user, params }) => {
-  const { thread } = await threadAccess(db(), user.id, params.threadId);
+export const GET = withUser({ params: FileParams, need: { capability: "see", thread: "threadId" } }, async (_req, { params, access: { thread } }) => {
   const dir = await ensureWorkspace(env().WORKSPACES_DIR, thread.id);
   const file = await readOriginal(dir, params.path.join("/"), mountedLibraryDir(env().WORKSPACES_DIR, thread));
   return new Response(new Uint8Array(file.bytes), {

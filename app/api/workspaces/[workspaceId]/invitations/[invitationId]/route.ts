@@ -6,7 +6,7 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const DELETE = withUser({ params: Params }, async (_req, { user, params }) => {
-  await revokeInvitation(db(), user.id, params.workspaceId, params.invitationId);
+export const DELETE = withUser({ params: Params, need: { capability: "manage", workspace: "workspaceId" } }, async (_req, { params, access }) => {
+  await revokeInvitation(db(), access, params.workspaceId, params.invitationId);
   return new Response(null, { status: 204 });
 });

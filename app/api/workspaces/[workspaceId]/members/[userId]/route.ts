@@ -6,11 +6,11 @@ import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const PATCH = withUser({ params: Params, body: Body }, async (_req, { user, params, body }) =>
-  Response.json({ member: await setRole(db(), user.id, params.workspaceId, params.userId, body.role) }),
+export const PATCH = withUser({ params: Params, body: Body, need: { capability: "manage", workspace: "workspaceId" } }, async (_req, { params, access, body }) =>
+  Response.json({ member: await setRole(db(), access, params.workspaceId, params.userId, body.role) }),
 );
 
-export const DELETE = withUser({ params: Params }, async (_req, { user, params }) => {
-  await removeMember(db(), user.id, params.workspaceId, params.userId);
+export const DELETE = withUser({ params: Params, need: { capability: "manage", workspace: "workspaceId" } }, async (_req, { params, access }) => {
+  await removeMember(db(), access, params.workspaceId, params.userId);
   return new Response(null, { status: 204 });
 });

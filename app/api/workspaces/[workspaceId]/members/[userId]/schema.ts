@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Role } from "@/lib/db/workspaces";
+import { Role } from "@/lib/auth/roles";
 
 /** Route params. */
 export const Params = z.object({ workspaceId: z.string().min(1).max(64), userId: z.string().min(1).max(64) });

@@ -4,7 +4,7 @@ import { restoreVersion } from "@/lib/db/flow-versions";
 import { withUser } from "@/lib/http/with-user";
 import { Params } from "./schema";
 
-export const POST = withUser({ params: Params }, async (_req, { user, params }) => {
-  const created = await restoreVersion(db(), user.id, params.flowId, params.version);
+export const POST = withUser({ params: Params, need: { capability: "edit", flow: "flowId" } }, async (_req, { params, access }) => {
+  const created = await restoreVersion(db(), access, params.flowId, params.version);
   return Response.json({ version: created.version, id: created.id }, { status: 201 });
 });

@@ -1,6 +1,6 @@
 // POST /api/langgraph/threads/:threadId/runs/wait - start a run and answer its final state (runs.wait).
 import { db } from "@/lib/db/client";
-import { threadAccess } from "@/lib/db/workspaces";
+import { threadAccess } from "@/lib/auth/membership";
 import { withPlatform } from "@/lib/langgraph-api/route";
 import { acceptRun, finalValues, runLocation, waitForRun } from "@/lib/langgraph-api/runs-api";
 import { stateViewFor } from "@/lib/langgraph-api/state-view";
