@@ -177,9 +177,9 @@ const g = globalThis as { __phylacteryWorkerChild?: WorkerChild };
  */
 export function startWorkerChild(): WorkerChild {
   if (g.__phylacteryWorkerChild) return g.__phylacteryWorkerChild;
+  // On SQLite the child's notifications cross its IPC channel; on PostgreSQL, LISTEN/NOTIFY carries them.
   const fan = ipcFanout();
-  if (!fan) throw new Error("RUN_IN=process needs the IPC fan-out (lib/events/fanout-of.ts): on PostgreSQL run `npm run worker` processes instead");
-  const wc = new WorkerChild({ onFork: (child) => fan.attach(child as unknown as Parameters<typeof fan.attach>[0]) });
+  const wc = new WorkerChild(fan ? { onFork: (child) => fan.attach(child as unknown as Parameters<typeof fan.attach>[0]) } : {});
   g.__phylacteryWorkerChild = wc;
   stopBeforeExit(wc);
   wc.start();
