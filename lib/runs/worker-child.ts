@@ -1,5 +1,5 @@
 import "server-only";
-import { type ChildProcess, fork } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { ipcFanout } from "../events/fanout-of";
 import { WORKER_CHILD_ENV } from "../events/ipc-fanout";
@@ -41,6 +41,8 @@ export interface WorkerChildOptions {
   env?: NodeJS.ProcessEnv;
   /** The module the child runs (default lib/runs/worker-main.ts, as `npm run worker` does). */
   entry?: string;
+  /** The Node binary (default: this process's). */
+  execPath?: string;
   restartMs?: number;
   maxRestartMs?: number;
   stableMs?: number;
@@ -50,7 +52,7 @@ export interface WorkerChildOptions {
 
 /**
  * The worker child of a web process on the embedded default with `RUN_IN=process`
- * (docs/durability.md#runs-are-jobs): `child_process.fork` of lib/runs/worker-main.ts under
+ * (docs/durability.md#runs-are-jobs): a fork (a child process with an IPC channel) of lib/runs/worker-main.ts under
  * scripts/run-ts.mjs (what `npm run worker` runs), with an IPC channel that carries the
  * fan-out (lib/events/ipc-fanout.ts). It executes the runs, so that the web process's event
  * loop serves pages and streams only. When the child dies it is forked again after
@@ -70,7 +72,7 @@ export class WorkerChild {
   private readonly opts: Required<Omit<WorkerChildOptions, "onFork" | "env">> & Pick<WorkerChildOptions, "onFork" | "env">;
 
   constructor(opts: WorkerChildOptions = {}) {
-    this.opts = { cwd: process.cwd(), entry: "lib/runs/worker-main.ts", restartMs: RESTART_MS, maxRestartMs: MAX_RESTART_MS, stableMs: STABLE_MS, ...opts };
+    this.opts = { cwd: process.cwd(), entry: "lib/runs/worker-main.ts", execPath: process.execPath, restartMs: RESTART_MS, maxRestartMs: MAX_RESTART_MS, stableMs: STABLE_MS, ...opts };
     this.delay = this.opts.restartMs;
   }
 
@@ -122,11 +124,12 @@ export class WorkerChild {
     const startedAt = Date.now();
     this.forks += 1;
     this.ready = false;
-    const child = fork(path.join(this.opts.cwd, "scripts", "run-ts.mjs"), [this.opts.entry], {
+    // `fork` as spawn with an "ipc" stdio entry: the bundler resolves fork's module argument at
+    // build time, and this one is a file of the project run from source. No inspector or
+    // profiler flags of the web process: the child is a plain Node process.
+    const child = spawn(this.opts.execPath, [path.join(this.opts.cwd, "scripts", "run-ts.mjs"), this.opts.entry], {
       cwd: this.opts.cwd,
       env: { ...(this.opts.env ?? process.env), [WORKER_CHILD_ENV]: "1" },
-      // No inspector or profiler flags of the web process: the child is a plain Node process.
-      execArgv: [],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     this.child = child;
