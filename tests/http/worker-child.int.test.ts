@@ -100,8 +100,9 @@ describe.runIf(!pg)("runs in the worker child of the web process (RUN_IN=process
     });
 
   beforeAll(async () => {
-    // A short lease: a run whose child was killed continues within seconds.
-    s = await startServer({ RUN_IN: "process", OFFLINE_STREAM_WORD_MS: "80", RUN_LEASE_TTL_MS: "2000" });
+    // A short lease: a run whose child was killed continues within seconds. The server's log
+    // (kept in s.log, not printed) says which process started the run worker.
+    s = await startServer({ RUN_IN: "process", OFFLINE_STREAM_WORD_MS: "80", RUN_LEASE_TTL_MS: "2000", LOG_LEVEL: "info" });
     const [a, , c] = s.users;
     if (!a || !c) throw new Error("users missing");
     flowId = a.flowId;
@@ -188,8 +189,9 @@ describe.runIf(!pg)("runs in the worker child of the web process (RUN_IN=process
     const server = s.pid();
     if (!server) throw new Error("no server pid");
     process.kill(server, "SIGTERM");
-    await until("both processes to exit", () => (!alive(child) && !alive(server) ? true : undefined), 30_000);
+    await until("the web process to exit", () => (!alive(server) ? true : undefined), 30_000);
+    // The child stopped first: it was gone before its parent was.
+    expect(alive(child)).toBe(false);
     expect(s.log.join("")).toContain("stopping: the worker child finishes its runs first");
-    expect(childrenOf(server)).toEqual([]);
   }, 60_000);
 });
