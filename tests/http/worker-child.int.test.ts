@@ -185,7 +185,7 @@ describe.runIf(!pg)("runs in the worker child of the web process (RUN_IN=process
   }, 120_000);
 
   it("SIGTERM stops the child, then the web process: no process is left", async () => {
-    const child = await childUp(1);
+    const child = await childUp();
     const server = s.pid();
     if (!server) throw new Error("no server pid");
     process.kill(server, "SIGTERM");
