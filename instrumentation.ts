@@ -17,7 +17,8 @@ export async function register(): Promise<void> {
   if (await startTelemetry()) logger.info({ module: "telemetry" }, "exporting traces over OTLP/HTTP");
   const { db } = await import("./lib/db/client");
   // Runs are jobs: this process executes RUN_WORKERS of them at once, with the sweepers and
-  // memory hooks that go with them (none when RUN_WORKERS=0: separate `npm run worker`s do).
+  // memory hooks that go with them (none when RUN_WORKERS=0: separate `npm run worker`s do;
+  // with RUN_IN=process, as `npm start` sets, a worker child it forks does: lib/runs/worker-child.ts).
   const { startBackgroundWork } = await import("./lib/runs/background");
   await startBackgroundWork(db());
 }

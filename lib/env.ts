@@ -102,6 +102,13 @@ const EnvSchema = z.object({
    */
   RUN_WORKERS: z.coerce.number().int().min(0).max(256).default(4),
   /**
+   * Where a web process's RUN_WORKERS slots execute runs (docs/durability.md#runs-are-jobs):
+   * `process`, in a worker child it forks and restarts (lib/runs/worker-child.ts), so that
+   * pages and streams never wait on graph execution (`npm start` sets it); `web`, on its own
+   * event loop (`next start` and `next dev` alone, tests). `npm run worker` ignores it.
+   */
+  RUN_IN: z.enum(["process", "web"]).default("web"),
+  /**
    * How long a worker's claim on a run lasts without a heartbeat, ms (docs/durability.md#the-lease):
    * a run whose worker died is continued by another worker this long after its last heartbeat.
    * Every worker of a deployment must use the same value. Tests shorten it.

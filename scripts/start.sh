@@ -5,6 +5,8 @@ set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 export DATABASE_URL="${DATABASE_URL:-file:./.data/phylactery.db}"
+# Runs execute in a worker child of the web process, off its event loop (docs/durability.md#runs-are-jobs).
+export RUN_IN="${RUN_IN:-process}"
 PORT="${PORT:-3000}"
 # Loopback only unless the operator says otherwise (BIND_HOST=0.0.0.0 behind a reverse proxy).
 umask 077  # owner-only database, secrets and workspaces (docs/security.md "Secrets at rest")

@@ -10,8 +10,15 @@ import { installWebhookRecorder } from "../webhooks/record";
 import { ensureWebhookSender } from "../webhooks/sender";
 import { ensureProcessWorker } from "./process-worker";
 import type { Worker } from "./worker";
+import { startWorkerChild } from "./worker-child";
 
 const log = logger.child({ module: "background" });
+
+/** Options of {@link startBackgroundWork}. */
+export interface BackgroundOptions {
+  /** This process is a worker (`npm run worker`, a worker child): it executes runs whatever `RUN_IN` says. */
+  worker?: boolean;
+}
 
 /**
  * Starts the background work of a process that executes runs (docs/architecture.md#runs-jobs-and-leases):
@@ -20,12 +27,19 @@ const log = logger.child({ module: "background" });
  * approvals (their runs are told), expired short-term memory, checkpoint pruning, and the
  * webhook sender (docs/webhooks.md). A web instance with RUN_WORKERS=0 starts none of it: its
  * workers do. Every process records the webhook events that happen in it (an approval
- * decided on a web instance too); the processes with background work send them.
- * @returns the worker, or null when RUN_WORKERS is 0.
+ * decided on a web instance too); the processes with background work send them. A web
+ * process with `RUN_IN=process` forks a worker child that does all of it (lib/runs/worker-child.ts)
+ * and keeps none for itself.
+ * @returns the worker, or null when this process executes no runs (RUN_WORKERS is 0, or its worker child does).
  */
-export async function startBackgroundWork(db: Db): Promise<Worker | null> {
+export async function startBackgroundWork(db: Db, opts: BackgroundOptions = {}): Promise<Worker | null> {
   installWebhookRecorder(db);
-  if (env().RUN_WORKERS === 0) return null;
+  const settings = env();
+  if (settings.RUN_WORKERS === 0) return null;
+  if (settings.RUN_IN === "process" && !opts.worker) {
+    startWorkerChild();
+    return null;
+  }
   ensureWebhookSender(db);
   startExpirySweeper(db);
   startMemorySweeper(db);

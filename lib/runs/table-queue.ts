@@ -1,23 +1,24 @@
 import "server-only";
-import { EventEmitter } from "node:events";
 import type { Db } from "../db/client";
+import type { Fanout, Unlisten } from "../events/fanout";
+import { fanout as processFanout } from "../events/fanout-of";
 import type { RunQueue } from "./queue";
 
 /** How often workers look for queued jobs written by another process, ms. */
 export const TABLE_POLL_MS = 500;
 
-const g = globalThis as { __phylacteryRunWake?: EventEmitter };
-g.__phylacteryRunWake ??= new EventEmitter();
-/** Wakes this process's consumers (kept on globalThis: route module copies share it). */
-const wake = g.__phylacteryRunWake;
-wake.setMaxListeners(0);
+/** The fan-out channel on which a dispatch wakes the consumers (payload: the job's id). */
+export const TABLE_WAKE_CHANNEL = "phylactery_run_jobs";
 
 /**
  * The embedded default's queue: the RunJob table itself, where pg-boss cannot run. A
- * dispatch wakes this process's consumers at once; jobs another process accepted on the same
- * database are found by polling every {@link TABLE_POLL_MS}. Oldest queued job first.
+ * dispatch wakes the consumers at once through the process's fan-out (lib/events/fanout-of.ts):
+ * this process's, and the worker child's of a web process with `RUN_IN=process` (over IPC).
+ * Jobs another process accepted on the same database are also found by polling every
+ * {@link TABLE_POLL_MS}. Oldest queued job first.
+ * @param wakeVia the fan-out of the wake-ups (default: the process's).
  */
-export function tableQueue(db: Db, pollMs = TABLE_POLL_MS): RunQueue {
+export function tableQueue(db: Db, pollMs = TABLE_POLL_MS, wakeVia: () => Fanout = processFanout): RunQueue {
   let running = false;
   const inFlight = new Map<string, Promise<void>>();
   /** Who asked for each job in flight: one requester never holds every slot. */
@@ -27,16 +28,16 @@ export function tableQueue(db: Db, pollMs = TABLE_POLL_MS): RunQueue {
   const recent = new Map<string, number>();
   let loop: Promise<void> | null = null;
   let poke: (() => void) | null = null;
-  const onWake = () => poke?.();
+  let unlisten: Unlisten | null = null;
   return {
     kind: "table",
-    async dispatch() {
-      wake.emit("job");
+    async dispatch(jobId) {
+      await wakeVia().notify(TABLE_WAKE_CHANNEL, { j: jobId });
     },
     async consume(handler, concurrency) {
       if (running) return;
       running = true;
-      wake.on("job", onWake);
+      unlisten = wakeVia().listen(TABLE_WAKE_CHANNEL, () => poke?.());
       loop = (async () => {
         while (running) {
           const free = concurrency - inFlight.size;
@@ -73,7 +74,8 @@ export function tableQueue(db: Db, pollMs = TABLE_POLL_MS): RunQueue {
     },
     async stop() {
       running = false;
-      wake.off("job", onWake);
+      unlisten?.();
+      unlisten = null;
       poke?.();
       await loop;
       await Promise.allSettled([...inFlight.values()]);

@@ -28,6 +28,8 @@ export interface TestServer {
   users: SeededUser[];
   /** Everything the server process wrote to stdout and stderr, in order (its log). */
   log: string[];
+  /** The server process's id (its worker child's parent with RUN_IN=process). */
+  pid(): number | undefined;
   /** Stops the process with SIGKILL (a crash), then starts a new one on the same files. */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -137,6 +139,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     workspacesDir,
     users,
     log,
+    pid: () => proc.pid,
     restart: async () => {
       await kill();
       await launch();
