@@ -15,6 +15,23 @@ const env = { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" };
 const intWorkers = Number(process.env.TEST_INT_WORKERS ?? 1);
 /** Files that assert latency under load (health p99 while CPU-bound tools run): alone, after the rest (docs/testing.md). */
 const alone = ["tests/security/cpu.int.test.ts"];
+/**
+ * Integration files the PostgreSQL pass (TEST_DATABASE_URL set, scripts/test.sh) skips, because
+ * nothing they check can depend on the database kind; each with its reason (docs/testing.md "The
+ * PostgreSQL pass"). Files whose code path differs by database (checkpointer, run store, queues,
+ * leases, fan-out, erasure, crashes, clusters, migrations, raw SQL, throttles, concurrent
+ * decisions, anything storing user text) stay on both passes.
+ */
+const sqliteOnly = [
+  // No database at all: a provider over local HTTP, the JavaScript tool's worker pool, the guarded outbound client.
+  "lib/models/openai-compatible.int.test.ts",
+  "lib/tools/js-pool.int.test.ts",
+  "tests/security/outbound.int.test.ts",
+  // A SQLite file of their own whatever TEST_DATABASE_URL says (SQLite's busy rules).
+  "lib/db/busy-retry.int.test.ts",
+  "lib/db/prisma-error-code.int.test.ts",
+];
+const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /** Test kinds: unit beside the code, database *.int.test.ts, the conformance suite. */
 export default defineConfig({
@@ -38,7 +55,7 @@ export default defineConfig({
           environment: "node",
           env,
           include: ["**/*.int.test.ts"],
-          exclude: ["node_modules/**", ...alone],
+          exclude: ["node_modules/**", ...alone, ...(onPostgres ? sqliteOnly : [])],
           testTimeout: 60_000,
           // A beforeAll that starts the built app waits for it to be healthy; with files side by
           // side (or a busy machine) that takes longer than vitest's default 10 s.
