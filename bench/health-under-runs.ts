@@ -8,12 +8,14 @@
  * Four drivers each start a run of the approval task (plan, read, a write stopped for
  * approval), approve it and follow it to its end, then start the next, so four runs are in
  * flight throughout (the offline model, which pauses OFFLINE_STREAM_WORD_MS between words).
- * Meanwhile BENCH_HEALTH_REQUESTS requests go to `/api/health`, one every SPACING_MS on a
- * fixed schedule, each timed from its scheduled send. The load average is printed beside
- * each figure.
+ * They run in a process of their own (this file with `--drive`), so that reading four
+ * streams never delays the sampler. Meanwhile BENCH_HEALTH_REQUESTS requests go to
+ * `/api/health`, one every SPACING_MS on a fixed schedule, each timed from its scheduled
+ * send. The load average is printed beside each figure.
  *
  * Run: node scripts/run-ts.mjs bench/health-under-runs.ts (after `npx next build`)
  */
+import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import { type Client, lastPart, readStream, signIn } from "../tests/http/client";
 import { startRun } from "../tests/http/runs";
@@ -46,37 +48,67 @@ async function measure(runIn: "web" | "process"): Promise<{ idle: number[]; load
       if (h.worker?.up) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    // Its first seconds load the rest of its modules: both configurations wait them out.
+    await new Promise((r) => setTimeout(r, 5_000));
+    await sampleLatencies(health, 50, SPACING_MS);
     const idle = await sampleLatencies(health, HEALTH_REQUESTS / 2, SPACING_MS);
     const alice = server.users[0];
     if (!alice) throw new Error("no test user");
-    const c = await signIn(server.url, alice.email, alice.password);
-    let stopping = false;
-    const drivers = Array.from({ length: RUNS_AT_ONCE }, () => drive(c, alice.flowId, () => stopping));
+    const drivers = spawn(process.execPath, ["scripts/run-ts.mjs", "bench/health-under-runs.ts", "--drive", server.url, alice.email, alice.password, alice.flowId], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    let out = "";
+    drivers.stdout.on("data", (d) => {
+      out += String(d);
+    });
+    const ended = new Promise<void>((resolve) => drivers.once("exit", () => resolve()));
     // Let the four runs get under way (one approval run each) before sampling.
     await new Promise((r) => setTimeout(r, 3_000));
     const loaded = await sampleLatencies(health, HEALTH_REQUESTS, SPACING_MS);
     const load = loadavg()[0]?.toFixed(2) ?? "?";
-    stopping = true;
-    const runs = (await Promise.all(drivers)).reduce((a, b) => a + b, 0);
-    return { idle, loaded, runs, load };
+    drivers.stdin.end("stop\n");
+    await ended;
+    return { idle, loaded, runs: Number(out.trim().split("\n").at(-1)), load };
   } finally {
     await server.stop();
   }
 }
 
+/** `--drive URL EMAIL PASSWORD FLOW`: the drivers' process; runs until its stdin closes, then prints the runs completed. */
+async function driversMain(args: string[]): Promise<void> {
+  const [url, email, password, flowId] = args;
+  if (!url || !email || !password || !flowId) throw new Error("--drive URL EMAIL PASSWORD FLOW");
+  const c = await signIn(url, email, password);
+  let stopping = false;
+  process.stdin.on("data", () => {
+    stopping = true;
+  });
+  process.stdin.on("end", () => {
+    stopping = true;
+  });
+  const done = await Promise.all(Array.from({ length: RUNS_AT_ONCE }, () => drive(c, flowId, () => stopping)));
+  console.log(done.reduce((a, b) => a + b, 0));
+  process.exit(0);
+}
+
 const f = (v: number) => `${v.toFixed(1)} ms`.padStart(9);
 const line = (name: string, ms: number[], load: string) => console.log(`${name.padEnd(44)} p50 ${f(percentile(ms, 50))}  p99 ${f(percentile(ms, 99))}  max ${f(ms.at(-1) ?? Number.NaN)}  (load ${load})`);
 
-const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
-for (const runIn of ["web", "process"] as const) {
-  const r = await measure(runIn);
-  results[runIn] = r;
-  line(`RUN_IN=${runIn}, idle`, r.idle, r.load);
-  line(`RUN_IN=${runIn}, ${RUNS_AT_ONCE} runs executing (${r.runs} completed)`, r.loaded, r.load);
+async function main(): Promise<void> {
+  const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};
+  for (const runIn of ["web", "process"] as const) {
+    const r = await measure(runIn);
+    results[runIn] = r;
+    line(`RUN_IN=${runIn}, idle`, r.idle, r.load);
+    line(`RUN_IN=${runIn}, ${RUNS_AT_ONCE} runs executing (${r.runs} completed)`, r.loaded, r.load);
+  }
+  const web = results.web;
+  const child = results.process;
+  if (web && child) {
+    const ratio = (p: number) => (percentile(child.loaded, p) / percentile(web.loaded, p)).toFixed(2);
+    console.log(`worker child / in the web process, under runs: p50 ${ratio(50)}x, p99 ${ratio(99)}x`);
+  }
 }
-const web = results.web;
-const child = results.process;
-if (web && child) {
-  const ratio = (p: number) => (percentile(child.loaded, p) / percentile(web.loaded, p)).toFixed(2);
-  console.log(`worker child / in the web process, under runs: p50 ${ratio(50)}x, p99 ${ratio(99)}x`);
-}
+
+const at = process.argv.indexOf("--drive");
+await (at >= 0 ? driversMain(process.argv.slice(at + 1)) : main());

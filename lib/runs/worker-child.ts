@@ -1,5 +1,6 @@
 import "server-only";
 import { type ChildProcess, spawn } from "node:child_process";
+import { getPriority, setPriority } from "node:os";
 import path from "node:path";
 import { ipcFanout } from "../events/fanout-of";
 import { WORKER_CHILD_ENV } from "../events/ipc-fanout";
@@ -24,6 +25,14 @@ export const CRASH_LOOP_DEATHS = 3;
  * at the next start, once their leases lapse), ms. Under a container's usual 10 s stop grace.
  */
 export const STOP_GRACE_MS = 8_000;
+
+/**
+ * How much lower the worker child's scheduling priority is than the web process's (its nice
+ * value is this much higher, at most 19): when the CPU is short, the kernel serves pages and
+ * streams first and graph execution waits, never the other way round. On an idle CPU it
+ * changes nothing.
+ */
+export const WORKER_NICE = 5;
 
 /** What /api/health tells of the worker child (docs/operations.md "Health"). */
 export interface WorkerChildStatus {
@@ -133,6 +142,7 @@ export class WorkerChild {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     this.child = child;
+    lowerPriority(child.pid);
     const detach = this.opts.onFork?.(child) ?? (() => undefined);
     child.on("message", (m) => {
       if ((m as { t?: unknown } | null)?.t === WORKER_READY_MESSAGE) {
@@ -167,6 +177,16 @@ export class WorkerChild {
       if (child.pid === undefined) onGone(null, null, err);
       else log.warn({ err, pid: child.pid }, "the worker child's channel failed");
     });
+  }
+}
+
+/** Gives a process the priority {@link WORKER_NICE} below this one's; where the OS refuses, it keeps its own (logged). */
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, Math.min(19, getPriority() + WORKER_NICE));
+  } catch (err) {
+    log.warn({ err, pid }, "the worker child's priority could not be lowered: it competes with the web process for the CPU");
   }
 }
 

@@ -35,6 +35,12 @@ function childrenOf(pid: number): number[] {
   return kids;
 }
 
+/** A process's nice value (field 19 of /proc/<pid>/stat). */
+function niceOf(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+}
+
 /** Whether a process still runs (a zombie does not). */
 function alive(pid: number): boolean {
   try {
@@ -119,9 +125,10 @@ describe.runIf(!pg)("runs in the worker child of the web process (RUN_IN=process
     return ((await created.json()) as { threadId: string }).threadId;
   }
 
-  it("health says the child is up; the run worker runs in the child, not in the web process", async () => {
+  it("health says the child is up; the run worker runs in the child, not in the web process, at a lower priority", async () => {
     const child = await childUp();
     expect(await health()).toEqual({ ok: true, worker: { up: true, restarts: 0 } });
+    expect(niceOf(child)).toBe(Math.min(19, niceOf(s.pid() ?? -1) + 5));
     const started = s.log
       .join("")
       .split("\n")
