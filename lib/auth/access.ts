@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
-import { flowAccess, type ResolvedAccess, roleIn, threadAccess, workspaceRole } from "./membership";
-import { type Capability, requireCapability } from "./roles";
+import { flowAccess, membershipWhere, type ResolvedAccess, roleIn, threadAccess, workspaceRole } from "./membership";
+import { type Capability, Role, requireCapability } from "./roles";
 
 /**
  * What a route needs to act, as it declares it to the route wrapper (lib/http/with-user.ts
@@ -50,25 +50,19 @@ function idOf(from: string | { body: string }, input: { params: unknown; body: u
   return value;
 }
 
-/** An approval, as the wrapper resolves it: its id and thread. */
-export interface ApprovalRef {
-  id: string;
-  threadId: string;
-}
-
 /** A long-term memory fact, as the wrapper resolves it: its id and workspace. */
 export interface FactRef {
   id: string;
   workspaceId: string;
 }
 
-/** What the handler gets for a need: the caller, role and workspace, with the thread, flow, approval or fact it named. */
+/** What the handler gets for a need: the caller, role and workspace, with the thread, flow or fact it named (an approval's service reads the approval itself). */
 export type AccessFor<N> = N extends { thread: unknown }
   ? ResolvedAccess & { thread: NonNullable<ResolvedAccess["thread"]> }
   : N extends { flow: unknown }
     ? ResolvedAccess & { flow: NonNullable<ResolvedAccess["flow"]> }
     : N extends { approval: unknown }
-      ? ResolvedAccess & { approval: ApprovalRef }
+      ? ResolvedAccess
       : N extends { fact: unknown }
         ? ResolvedAccess & { fact: FactRef }
         : N extends { workspace: unknown }
@@ -77,7 +71,9 @@ export type AccessFor<N> = N extends { thread: unknown }
 
 /**
  * Resolves a route's {@link Need} for `userId`: finds the resource and the caller's role in
- * its workspace (2 queries: the resource, then the membership; 1 for a workspace), then
+ * its workspace (2 queries: the resource, then the membership; 1 for a workspace, and 1 for
+ * an approval: the caller's membership of the workspace holding it, so the approval's own
+ * service reads the approval once), then
  * checks the capability. Runs inside the request's workspace scope, so a workspace outside an
  * API key's scope is "not a member".
  * @throws AppError not_found ("thread_not_found", "flow_not_found", "workspace_not_found",
@@ -85,8 +81,8 @@ export type AccessFor<N> = N extends { thread: unknown }
  *   not a member of its workspace (never revealing which); AppError forbidden
  *   ("role_forbidden") naming the role and the capability it lacks.
  */
-export async function resolveAccess<P, B>(db: Db, userId: string, need: Need<P, B>, input: { params: P; body: B }): Promise<ResolvedAccess & Partial<{ approval: ApprovalRef; fact: FactRef }>> {
-  let access: ResolvedAccess & Partial<{ approval: ApprovalRef; fact: FactRef }>;
+export async function resolveAccess<P, B>(db: Db, userId: string, need: Need<P, B>, input: { params: P; body: B }): Promise<ResolvedAccess & Partial<{ fact: FactRef }>> {
+  let access: ResolvedAccess & Partial<{ fact: FactRef }>;
   if (need.thread) {
     const { thread, role } = await threadAccess(db, userId, idOf(need.thread, input));
     access = { userId, role, workspaceId: thread.flow.workspaceId, thread };
@@ -98,10 +94,14 @@ export async function resolveAccess<P, B>(db: Db, userId: string, need: Need<P, 
     access = { userId, role: await workspaceRole(db, userId, workspaceId), workspaceId };
   } else if (need.approval) {
     const approvalId = idOf(need.approval, input);
-    const row = await db.approval.findUnique({ where: { id: approvalId }, select: { id: true, threadId: true, thread: { select: { flow: { select: { workspaceId: true } } } } } });
-    const role = row ? await roleIn(db, userId, row.thread.flow.workspaceId) : null;
-    if (!row || !role) throw new AppError("not_found", "approval_not_found", `No approval ${approvalId}.`);
-    access = { userId, role, workspaceId: row.thread.flow.workspaceId, approval: { id: row.id, threadId: row.threadId } };
+    // One query: the caller's membership (inside the key's scope) of the workspace holding the approval.
+    const m = await db.membership.findFirst({
+      where: { ...membershipWhere(userId), workspace: { flows: { some: { threads: { some: { approvals: { some: { id: approvalId } } } } } } } },
+      select: { workspaceId: true, role: true },
+    });
+    const role = Role.safeParse(m?.role);
+    if (!m || !role.success) throw new AppError("not_found", "approval_not_found", `No approval ${approvalId}.`);
+    access = { userId, role: role.data, workspaceId: m.workspaceId };
   } else {
     const factId = idOf(need.fact as string | { body: string }, input);
     const fact = await db.memoryFact.findUnique({ where: { id: factId }, select: { id: true, workspaceId: true } });

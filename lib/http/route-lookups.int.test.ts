@@ -116,9 +116,10 @@ describe("one request resolves its resource and the caller's role once", () => {
       expect(r.thread, name).toBeLessThanOrEqual(1);
     }
     expect(Object.values(results).map((r) => r.status)).toEqual([200, 200, 200, 200, 201, 200, 200, 403, 200, 200]);
-    // The approval: its workspace to resolve it, then the inbox item. The flow: one read to
-    // resolve it; saving a version reads it once more with its latest version.
-    expect(results["GET approvals/:id"].approval).toBe(2);
+    // The approval: read once, by its service (the wrapper asks only for the membership of the
+    // workspace holding it). The flow: one read to resolve it; saving a version reads it once
+    // more with its latest version.
+    expect(results["GET approvals/:id"].approval).toBe(1);
     expect(results["GET flows/:id/versions"].flow).toBe(1);
     expect(results["POST flows/:id/versions"].flow).toBe(2);
   });

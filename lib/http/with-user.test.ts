@@ -30,6 +30,14 @@ const fakeDb = {
   approval: { findUnique: byId("approval", rows.approvals) },
   memoryFact: { findUnique: byId("fact", rows.facts) },
   membership: {
+    /** The caller's membership of the workspace holding an approval (what the wrapper asks for an approval). */
+    findFirst: async ({ where }: { where: { userId: string; workspace: { flows: { some: { threads: { some: { approvals: { some: { id: string } } } } } } } } }) => {
+      queries.push("membership");
+      const approval = rows.approvals.get(where.workspace.flows.some.threads.some.approvals.some.id);
+      const workspaceId = approval?.thread.flow.workspaceId;
+      const role = workspaceId ? rows.members.get(`${workspaceId}/${where.userId}`) : undefined;
+      return role && workspaceId ? { workspaceId, role } : null;
+    },
     findUnique: async ({ where }: { where: { workspaceId_userId: { workspaceId: string; userId: string } } }) => {
       queries.push("membership");
       const role = rows.members.get(`${where.workspaceId_userId.workspaceId}/${where.workspaceId_userId.userId}`);
