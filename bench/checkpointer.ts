@@ -71,12 +71,7 @@ async function measureAll(savers: Saver[], prefix: string, scale = 1): Promise<R
     for (const [k, saver] of savers.entries()) {
       await timed("put", k, async () => {
         for (let th = 0; th < threads; th++) {
-          await saver.put(
-            { configurable: { thread_id: `${prefix}-${th}`, checkpoint_ns: "", checkpoint_id: parent } },
-            cp,
-            { source: "loop", step: i, parents: {} },
-            versions,
-          );
+          await saver.put({ configurable: { thread_id: `${prefix}-${th}`, checkpoint_ns: "", checkpoint_id: parent } }, cp, { source: "loop", step: i, parents: {} }, versions);
         }
       });
     }
@@ -156,11 +151,7 @@ async function postgres(serverUrl: string): Promise<void> {
   const db = createDb(plain.url);
   try {
     await official.setup();
-    const [theirs, ours, cached] = await warmAndMeasure([
-      official,
-      new PrismaCheckpointSaver(db, { url: plain.url }),
-      new PrismaCheckpointSaver(db, { url: cachedDb.url, cacheLatest: true }),
-    ]);
+    const [theirs, ours, cached] = await warmAndMeasure([official, new PrismaCheckpointSaver(db, { url: plain.url }), new PrismaCheckpointSaver(db, { url: cachedDb.url, cacheLatest: true })]);
     if (!theirs || !ours || !cached) throw new Error("missing result");
     const where = new URL(serverUrl);
     print(`PostgreSQL (ran, server ${where.host})`, "PostgresSaver", theirs, ours, cached);
@@ -173,9 +164,7 @@ async function postgres(serverUrl: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  console.log(
-    `workload per saver: ${THREADS * PER_THREAD} puts (${THREADS} threads), ${GETS} getTuple (latest), ${LISTS} list (limit 10)`,
-  );
+  console.log(`workload per saver: ${THREADS * PER_THREAD} puts (${THREADS} threads), ${GETS} getTuple (latest), ${LISTS} list (limit 10)`);
   await sqlite();
   const pgUrl = [process.env.BENCH_PG_URL, process.env.DATABASE_URL].find((u) => u && /^postgres(ql)?:\/\//.test(u));
   if (pgUrl) await postgres(pgUrl);

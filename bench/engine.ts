@@ -88,16 +88,18 @@ const HandState = Annotation.Root({
 
 /** A scripted model that makes `perStep` read_file calls, then answers (counting tool results since its last answer). */
 function handModel(perStep: number): MockLanguageModelV4 {
-  return streamable(new MockLanguageModelV4({
-    doGenerate: async (opts: LanguageModelV4CallOptions) => {
-      let since = 0;
-      for (const m of opts.prompt) {
-        if (m.role === "tool") since += 1;
-        if (m.role === "assistant" && m.content.some((p) => p.type === "text")) since = 0;
-      }
-      return since < perStep ? toolTurn("read_file", { path: `notes-${since}.md` }, `call_${since}`) : textTurn("step done");
-    },
-  }));
+  return streamable(
+    new MockLanguageModelV4({
+      doGenerate: async (opts: LanguageModelV4CallOptions) => {
+        let since = 0;
+        for (const m of opts.prompt) {
+          if (m.role === "tool") since += 1;
+          if (m.role === "assistant" && m.content.some((p) => p.type === "text")) since = 0;
+        }
+        return since < perStep ? toolTurn("read_file", { path: `notes-${since}.md` }, `call_${since}`) : textTurn("step done");
+      },
+    }),
+  );
 }
 
 const readTool = { read_file: tool({ description: "Reads a file of the workspace.", inputSchema: z.object({ path: z.string() }) }) };
@@ -263,9 +265,7 @@ async function main(): Promise<void> {
   cols("largest", kb(a.largest), kb(b.largest), kb(c.largest));
   console.log(`ratio compiled / hand-written, same super-steps (b): ${(a.ms / b.ms).toFixed(2)} (goal <= 1.10)`);
   console.log(`ratio compiled / hand-written agent loop (c):        ${(a.ms / c.ms).toFixed(2)} (${(a.checkpoints / c.checkpoints).toFixed(1)}x its checkpoints)`);
-  console.log(
-    `largest checkpoint with ${BIG_CALLS} tool outputs of ${BIG / 1_000_000} MB: compiled flow ${kb(bigA.largest)} (goal < 64 KB); hand-written loop without eviction ${kb(bigC.largest)}`,
-  );
+  console.log(`largest checkpoint with ${BIG_CALLS} tool outputs of ${BIG / 1_000_000} MB: compiled flow ${kb(bigA.largest)} (goal < 64 KB); hand-written loop without eviction ${kb(bigC.largest)}`);
 }
 
 main().catch((err) => {

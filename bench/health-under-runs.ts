@@ -31,7 +31,9 @@ async function drive(c: Client, flowId: string, stop: () => boolean): Promise<nu
   let done = 0;
   while (!stop()) {
     const { threadId, approval } = await startRun(c, flowId);
-    const res = await c.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash } });
+    const res = await c.post(`/api/threads/${threadId}/stream`, {
+      input: { kind: "decision", decision: "approve", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash },
+    });
     if (lastPart(await readStream(res), "data-run")?.status === "completed") done += 1;
   }
   return done;
@@ -92,7 +94,8 @@ async function driversMain(args: string[]): Promise<void> {
 }
 
 const f = (v: number) => `${v.toFixed(1)} ms`.padStart(9);
-const line = (name: string, ms: number[], load: string) => console.log(`${name.padEnd(44)} p50 ${f(percentile(ms, 50))}  p99 ${f(percentile(ms, 99))}  max ${f(ms.at(-1) ?? Number.NaN)}  (load ${load})`);
+const line = (name: string, ms: number[], load: string) =>
+  console.log(`${name.padEnd(44)} p50 ${f(percentile(ms, 50))}  p99 ${f(percentile(ms, 99))}  max ${f(ms.at(-1) ?? Number.NaN)}  (load ${load})`);
 
 async function main(): Promise<void> {
   const results: Record<string, Awaited<ReturnType<typeof measure>>> = {};

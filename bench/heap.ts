@@ -69,7 +69,13 @@ async function snapshot(pid: number, url: string, label: string): Promise<string
     const made = readdirSync(OUT).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
     if (made) {
       // The server answers again once the (synchronous) write is done.
-      while (!(await fetch(`${url}/api/health`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 500));
+      while (
+        !(await fetch(`${url}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      )
+        await new Promise((r) => setTimeout(r, 500));
       let size = -1;
       while (statSync(path.join(OUT, made)).size !== size) {
         size = statSync(path.join(OUT, made)).size;
@@ -119,7 +125,9 @@ async function main(): Promise<void> {
     const [ta, tb] = [heapTotal(ga), heapTotal(gb)];
     const mb = (n: number) => (n / 2 ** 20).toFixed(1);
     const per100 = (tb.bytes - ta.bytes) / ((RUNS_B - RUNS_A) / 100);
-    console.log(`\nheap after ${RUNS_A} runs ${mb(ta.bytes)} MB, after ${RUNS_B} runs ${mb(tb.bytes)} MB: ${(per100 / 1024).toFixed(0)} KB per 100 runs; RSS ${rssA.toFixed(0)} -> ${rssB.toFixed(0)} MB (${(((rssB - rssA) / (RUNS_B - RUNS_A)) * 100).toFixed(1)} MB per 100 runs)\n`);
+    console.log(
+      `\nheap after ${RUNS_A} runs ${mb(ta.bytes)} MB, after ${RUNS_B} runs ${mb(tb.bytes)} MB: ${(per100 / 1024).toFixed(0)} KB per 100 runs; RSS ${rssA.toFixed(0)} -> ${rssB.toFixed(0)} MB (${(((rssB - rssA) / (RUNS_B - RUNS_A)) * 100).toFixed(1)} MB per 100 runs)\n`,
+    );
     for (const l of heapDiff(ga, gb, 30)) console.log(l);
     if (process.env.HEAP_KEEP === "0") rmSync(OUT, { recursive: true, force: true });
   } finally {

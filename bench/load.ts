@@ -147,7 +147,10 @@ async function loadPhase(setup: string, c: Cluster, db: Db, webs: Client[], flow
     }),
   );
   const wallMs = Date.now() - started;
-  const events = await db.runEvent.findMany({ where: { threadId: { in: threads }, type: { in: ["plan_step_started", "plan_step_completed"] } }, select: { threadId: true, type: true, data: true, createdAt: true } });
+  const events = await db.runEvent.findMany({
+    where: { threadId: { in: threads }, type: { in: ["plan_step_started", "plan_step_completed"] } },
+    select: { threadId: true, type: true, data: true, createdAt: true },
+  });
   const startedAt = new Map<string, number>();
   const steps: number[] = [];
   for (const e of events.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
@@ -162,7 +165,20 @@ async function loadPhase(setup: string, c: Cluster, db: Db, webs: Client[], flow
   const completed = statuses.filter((s) => s === "completed").length;
   const other = statuses.filter((s) => s !== "completed");
   if (other.length > 0) console.log(`  ${setup}: not completed: ${JSON.stringify(Object.fromEntries([...new Set(other)].map((s) => [s, other.filter((x) => x === s).length])))}`);
-  return { setup, runs: RUNS, completed, lost: RUNS - completed, wallS: wallMs / 1000, perMin: (completed / wallMs) * 60_000, stepP50: pct(steps, 50), stepP99: pct(steps, 99), fbP50: pct(firstBytes, 50), fbP99: pct(firstBytes, 99), ttftP50: pct(answerTokens, 50), ttftP99: pct(answerTokens, 99) };
+  return {
+    setup,
+    runs: RUNS,
+    completed,
+    lost: RUNS - completed,
+    wallS: wallMs / 1000,
+    perMin: (completed / wallMs) * 60_000,
+    stepP50: pct(steps, 50),
+    stepP99: pct(steps, 99),
+    fbP50: pct(firstBytes, 50),
+    fbP99: pct(firstBytes, 99),
+    ttftP50: pct(answerTokens, 50),
+    ttftP99: pct(answerTokens, 99),
+  };
 }
 
 /** RSS of a process, MB (Linux /proc). */
@@ -283,12 +299,16 @@ async function peerMain(): Promise<void> {
   console.log("\n| setup | runs | completed | wall s | runs/min | first byte p50 / p99 ms | run to interrupt p50 / p99 ms | resume to end p50 / p99 ms | load avg (1 min) |");
   console.log("|---|---|---|---|---|---|---|---|---|");
   for (const { row: r, load } of rows) {
-    console.log(`| ${r.setup} | ${r.runs} | ${r.completed} | ${r.wallS.toFixed(1)} | ${r.perMin.toFixed(1)} | ${f(r.fbP50)} / ${f(r.fbP99)} | ${f(r.toInterruptP50)} / ${f(r.toInterruptP99)} | ${f(r.resumeP50)} / ${f(r.resumeP99)} | ${load} |`);
+    console.log(
+      `| ${r.setup} | ${r.runs} | ${r.completed} | ${r.wallS.toFixed(1)} | ${r.perMin.toFixed(1)} | ${f(r.fbP50)} / ${f(r.fbP99)} | ${f(r.toInterruptP50)} / ${f(r.toInterruptP99)} | ${f(r.resumeP50)} / ${f(r.resumeP99)} | ${load} |`,
+    );
   }
   const [p, o] = [rows[0]?.row, rows[1]?.row];
   if (p && o) {
     const x = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : "-");
-    console.log(`| ours / peer | | | | ${x(o.perMin, p.perMin)} | ${x(o.fbP50, p.fbP50)} / ${x(o.fbP99, p.fbP99)} | ${x(o.toInterruptP50, p.toInterruptP50)} / ${x(o.toInterruptP99, p.toInterruptP99)} | ${x(o.resumeP50, p.resumeP50)} / ${x(o.resumeP99, p.resumeP99)} | |`);
+    console.log(
+      `| ours / peer | | | | ${x(o.perMin, p.perMin)} | ${x(o.fbP50, p.fbP50)} / ${x(o.fbP99, p.fbP99)} | ${x(o.toInterruptP50, p.toInterruptP50)} / ${x(o.toInterruptP99, p.toInterruptP99)} | ${x(o.resumeP50, p.resumeP50)} / ${x(o.resumeP99, p.resumeP99)} | |`,
+    );
     console.log("(runs/min: above 1x is ours ahead; times: below 1x is ours ahead)");
     console.log(
       `\ntime to first token under this load (P8, ours, offline model): a step's first piece of text from the step's start p50 ${f(pct(o.stepTokens, 50))} ms, p99 ${f(pct(o.stepTokens, 99))} ms (${o.stepTokens.length} steps); the answer's first piece from its start p50 ${f(pct(o.answerTokens, 50))} ms, p99 ${f(pct(o.answerTokens, 99))} ms (${o.answerTokens.length} answers)`,
@@ -352,7 +372,10 @@ async function main(): Promise<void> {
   const f = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "-");
   console.log("\n| setup | runs | completed | lost | wall s | runs/min | step p50 ms | step p99 ms | first byte p50 ms | first byte p99 ms | first token p50 ms | first token p99 ms |");
   console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.setup} | ${r.runs} | ${r.completed} | ${r.lost} | ${r.wallS.toFixed(1)} | ${r.perMin.toFixed(1)} | ${f(r.stepP50)} | ${f(r.stepP99)} | ${f(r.fbP50)} | ${f(r.fbP99)} | ${f(r.ttftP50)} | ${f(r.ttftP99)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.setup} | ${r.runs} | ${r.completed} | ${r.lost} | ${r.wallS.toFixed(1)} | ${r.perMin.toFixed(1)} | ${f(r.stepP50)} | ${f(r.stepP99)} | ${f(r.fbP50)} | ${f(r.fbP99)} | ${f(r.ttftP50)} | ${f(r.ttftP99)} |`,
+    );
   console.log("(first token: the answer's first text delta, from the finalizer's start: P8)");
   for (const p of paused) console.log(`\n${p}`);
 }

@@ -28,7 +28,12 @@ test("the API reference shows how to start a run, and links the public OpenAPI d
   await expect(body).toContainText("approvalId");
   await expect(run).toContainText("text/event-stream");
 
-  const doc = await request.get(await page.getByTestId("api-openapi-link").getAttribute("href").then((h) => h ?? ""));
+  const doc = await request.get(
+    await page
+      .getByTestId("api-openapi-link")
+      .getAttribute("href")
+      .then((h) => h ?? ""),
+  );
   expect(doc.status()).toBe(200);
   expect((await doc.json()).openapi).toMatch(/^3\.1\./);
 });

@@ -58,7 +58,9 @@ test.describe("documents in the run view", () => {
     expect(zip.headers()["content-type"]).toBe("application/zip");
 
     // A program renamed to .pdf is refused, in words.
-    await page.getByTestId("ws-upload-input").setInputFiles([{ name: "report.pdf", mimeType: "application/pdf", buffer: Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(64)]) }]);
+    await page
+      .getByTestId("ws-upload-input")
+      .setInputFiles([{ name: "report.pdf", mimeType: "application/pdf", buffer: Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(64)]) }]);
     await expect(page.getByTestId("ws-error")).toContainText("application/x-elf");
     await expect(page.getByTestId("ws-file-report.pdf")).toHaveCount(0);
   });

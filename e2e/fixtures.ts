@@ -37,8 +37,7 @@ type Fixtures = {
 };
 
 const describe = (e: SeenConsoleError) => `${e.text}${e.url ? ` (at ${e.url})` : ""}`;
-const matches = (pattern: string | RegExp, line: string) =>
-  typeof pattern === "string" ? line.includes(pattern) : pattern.test(line);
+const matches = (pattern: string | RegExp, line: string) => (typeof pattern === "string" ? line.includes(pattern) : pattern.test(line));
 
 /** Attaches the error listeners to one browser context, once. */
 function watch(context: BrowserContext, seen: SeenConsoleError[], watched: WeakSet<BrowserContext>): void {
@@ -78,10 +77,7 @@ export const test = base.extend<Fixtures>({
       }
       const unexpected = seen.filter((e) => !allowed.some((p) => matches(p, describe(e))));
       if (unexpected.length > 0) {
-        throw new Error(
-          `The browser reported ${unexpected.length} error(s) (see e2e/fixtures.ts to allow an expected one):\n` +
-            unexpected.map((e) => `  - [${e.kind}] ${describe(e)}`).join("\n"),
-        );
+        throw new Error(`The browser reported ${unexpected.length} error(s) (see e2e/fixtures.ts to allow an expected one):\n` + unexpected.map((e) => `  - [${e.kind}] ${describe(e)}`).join("\n"));
       }
     },
     { auto: true },

@@ -121,7 +121,9 @@ test("over the API, a bad body is refused naming the field, and a viewer cannot 
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(message);
   }
   const commands = await page.request.get("/api/mcp/commands");
-  expect(await commands.json()).toEqual({ commands: [{ name: "fixture", description: "the test MCP server", values: { root: ["/srv/notes-a", "/srv/notes-b"] }, env: ["MCP_NOTES_FILE"], timeoutMs: 30_000 }] });
+  expect(await commands.json()).toEqual({
+    commands: [{ name: "fixture", description: "the test MCP server", values: { root: ["/srv/notes-a", "/srv/notes-b"] }, env: ["MCP_NOTES_FILE"], timeoutMs: 30_000 }],
+  });
 
   const context = await browser.newContext();
   const viewerPage = await context.newPage();

@@ -65,7 +65,12 @@ test.describe("the editor", () => {
     await editor.settle();
     const ids = await editor.nodeIds();
     const boxes = await Promise.all(ids.map(async (id) => ({ id, box: await editor.box(id) })));
-    const overlapping = boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => overlaps(a.box, b.box)).map((b) => `${a.id} on ${b.id}`));
+    const overlapping = boxes.flatMap((a, i) =>
+      boxes
+        .slice(i + 1)
+        .filter((b) => overlaps(a.box, b.box))
+        .map((b) => `${a.id} on ${b.id}`),
+    );
     expect(overlapping).toEqual([]);
     // Still near where it was dropped: within two node heights of the drop point.
     const first = await editor.box("agent-1");

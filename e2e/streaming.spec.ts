@@ -45,7 +45,10 @@ test.describe("answers that stream", () => {
     const run = new RunPage(page);
     await run.waitForStatus("completed");
     // A step's result: in full when short, folded when long (its text in the fold's <pre>).
-    const step = page.getByTestId("step-event").filter({ has: page.locator(".result") }).last();
+    const step = page
+      .getByTestId("step-event")
+      .filter({ has: page.locator(".result") })
+      .last();
     await expect(step).toHaveAttribute("data-status", "completed");
     // The live text is gone once the step ended: its finished text shows instead.
     await expect(page.getByTestId("step-live-text")).toHaveCount(0);

@@ -28,7 +28,10 @@ const client = new Client({ apiUrl: `${url}/api/langgraph`, apiKey });
 const log = (label: string, value: unknown) => console.log(`${label}:`, typeof value === "string" ? value : JSON.stringify(value, null, 2));
 
 const assistants = await client.assistants.search({ limit: 10 });
-log("assistants", assistants.map((a) => ({ assistant_id: a.assistant_id, name: a.name, version: a.version })));
+log(
+  "assistants",
+  assistants.map((a) => ({ assistant_id: a.assistant_id, name: a.name, version: a.version })),
+);
 const assistant = assistants.find((a) => a.name === "Workspace assistant") ?? assistants[0];
 if (!assistant) throw new Error("No assistant: make a flow in the editor first.");
 

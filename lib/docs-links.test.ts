@@ -11,7 +11,13 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "..");
 const docsDir = path.join(root, "docs");
-const pages = ["README.md", "SECURITY.md", ...readdirSync(docsDir).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const pages = [
+  "README.md",
+  "SECURITY.md",
+  ...readdirSync(docsDir)
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** Markdown without fenced code blocks (indented ones too). */
 function withoutFences(markdown: string): string {
@@ -78,7 +84,7 @@ describe("docs links", () => {
     expect(slug("`run_javascript` and MCP")).toBe("run_javascript-and-mcp");
     expect([...anchorsOf("# A\n\n  ```sh\n  # not a heading\n  ```\n\n## `search_files`\n")]).toEqual(["a", "search_files"]);
     expect([...anchorsOf("# A\n## B\n## B\n```\n# not a heading\n```\n")]).toEqual(["a", "b", "b-1"]);
-    expect(linksOf("[a](x.md) ![i](y.png \"t\") `[c](z.md)`\n```\n[d](w.md)\n```\n[e](https://e.com)")).toEqual(["x.md", "y.png", "https://e.com"]);
+    expect(linksOf('[a](x.md) ![i](y.png "t") `[c](z.md)`\n```\n[d](w.md)\n```\n[e](https://e.com)')).toEqual(["x.md", "y.png", "https://e.com"]);
     expect(brokenLink("docs/api.md", "runs.md#status-vocabulary")).toBeNull();
     expect(brokenLink("docs/api.md", "runs.md#no-such-heading")).toMatch(/no heading/);
     expect(brokenLink("docs/api.md", "nowhere.md")).toMatch(/no file/);
@@ -96,7 +102,7 @@ describe("docs links", () => {
     const readme = readFileSync(path.join(root, "README.md"), "utf8");
     const linked = new Set(linksOf(readme).map((t) => t.split("#")[0]));
     const unlinked = pages.filter((p) => p.startsWith("docs/") && !linked.has(p));
-    expect(unlinked, "add a line for each to the README's \"Where to read next\"").toEqual([]);
+    expect(unlinked, 'add a line for each to the README\'s "Where to read next"').toEqual([]);
     expect(readme.split("\n").length, "the README is over 200 lines: move reference material into docs/").toBeLessThanOrEqual(200);
   });
 });

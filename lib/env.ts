@@ -17,7 +17,11 @@ const EnvSchema = z.object({
   /** HMAC key for approval challenges (>= 32 chars). Generated and persisted when unset. */
   APPROVAL_SECRET: z.string().min(32).optional(),
   /** Lifetime of an approval challenge in ms (SPEC.md 4: 15 minutes). */
-  APPROVAL_TTL_MS: z.coerce.number().int().positive().default(15 * 60 * 1000),
+  APPROVAL_TTL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60 * 1000),
   /** How often the server looks for expired approvals to tell their runs, ms (issue 4). */
   APPROVAL_SWEEP_MS: z.coerce.number().int().min(200).default(5_000),
   DEMO_EMAIL: z.string().email().default("demo@phylactery.dev"),
@@ -32,7 +36,12 @@ const EnvSchema = z.object({
    */
   ADMIN_EMAILS: z
     .string()
-    .transform((v) => v.split(",").map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().email("ADMIN_EMAILS: each entry must be an email")).min(1, "ADMIN_EMAILS: list at least one email, or unset it"))
     .optional(),
   OPENAI_API_KEY: z.string().min(1).optional(),
@@ -124,7 +133,11 @@ const EnvSchema = z.object({
    */
   CHECKPOINT_RETENTION_HOURS: RetentionHours,
   /** How often the checkpoint pruning sweeper looks for threads past retention, ms. */
-  CHECKPOINT_PRUNE_SWEEP_MS: z.coerce.number().int().min(1_000).default(10 * 60_000),
+  CHECKPOINT_PRUNE_SWEEP_MS: z.coerce
+    .number()
+    .int()
+    .min(1_000)
+    .default(10 * 60_000),
   /**
    * Base delay of webhook retries, ms (docs/webhooks.md "Retries"): attempts 2 to 6 come
    * 1, 6, 24, 120 and 720 times this after a failure (5 s to 1 h by default). Tests shorten it.
@@ -141,8 +154,16 @@ const EnvSchema = z.object({
    * (default 10 MB); the most bytes one workspace may hold, bytes (default 50 MB); the most
    * files one workspace may hold (default 200).
    */
-  UPLOAD_MAX_FILE_BYTES: z.coerce.number().int().min(1).default(10 * 1_048_576),
-  UPLOAD_MAX_WORKSPACE_BYTES: z.coerce.number().int().min(1).default(50 * 1_048_576),
+  UPLOAD_MAX_FILE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(10 * 1_048_576),
+  UPLOAD_MAX_WORKSPACE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(50 * 1_048_576),
   UPLOAD_MAX_FILES: z.coerce.number().int().min(1).default(200),
   /** Wall-clock limit of extracting the text of one PDF or DOCX, ms (docs/documents.md "Extraction"). */
   EXTRACT_TIMEOUT_MS: z.coerce.number().int().min(100).default(20_000),

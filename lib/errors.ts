@@ -68,11 +68,7 @@ export interface StructuredError {
 }
 
 /** Builds a {@link StructuredError}; non-retryable CRITICAL errors suggest HALT. */
-export function structuredError(
-  code: string,
-  message: string,
-  opts: Partial<Omit<StructuredError, "code" | "message">> = {},
-): StructuredError {
+export function structuredError(code: string, message: string, opts: Partial<Omit<StructuredError, "code" | "message">> = {}): StructuredError {
   const retryable = opts.retryable ?? false;
   return {
     code,

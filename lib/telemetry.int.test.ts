@@ -39,7 +39,10 @@ describe("telemetry over OTLP/HTTP", () => {
       req.on("end", () => {
         requests.push({ method: req.method, url: req.url, contentType: req.headers["content-type"] });
         const body = JSON.parse(Buffer.concat(parts).toString("utf8")) as {
-          resourceSpans: { resource: { attributes: { key: string; value: OtlpValue }[] }; scopeSpans: { spans: (Omit<ExportedSpan, "attributes" | "service"> & { attributes: { key: string; value: OtlpValue }[] })[] }[] }[];
+          resourceSpans: {
+            resource: { attributes: { key: string; value: OtlpValue }[] };
+            scopeSpans: { spans: (Omit<ExportedSpan, "attributes" | "service"> & { attributes: { key: string; value: OtlpValue }[] })[] }[];
+          }[];
         };
         for (const rs of body.resourceSpans) {
           const service = flatten(rs.resource.attributes)["service.name"];

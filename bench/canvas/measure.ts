@@ -224,8 +224,20 @@ export async function gesture(page: Page, watch: string, start: Point, amp: Poin
       const rec: Recorder = { frames: [], updates: [], down: null, up: null, events: 0 };
       w.__canvasRecorder = rec;
       w.__canvasRecording = true;
-      addEventListener("pointerdown", () => { rec.down ??= performance.now(); }, { capture: true, once: true });
-      addEventListener("pointerup", () => { rec.up ??= performance.now(); }, { capture: true, once: true });
+      addEventListener(
+        "pointerdown",
+        () => {
+          rec.down ??= performance.now();
+        },
+        { capture: true, once: true },
+      );
+      addEventListener(
+        "pointerup",
+        () => {
+          rec.up ??= performance.now();
+        },
+        { capture: true, once: true },
+      );
       const onMove = () => {
         if (w.__canvasRecording) rec.events++;
         else removeEventListener("mousemove", onMove, true);

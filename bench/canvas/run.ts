@@ -39,19 +39,7 @@ import { type Browser, chromium, type Page } from "@playwright/test";
 import { env } from "../../lib/env";
 import playwrightConfig from "../../playwright.config";
 import { generateFlow } from "./generate";
-import {
-  type FrameStats,
-  type GestureSummary,
-  gesture,
-  installRenderProbe,
-  measureRender,
-  type Point,
-  percentile,
-  pickNode,
-  pickPane,
-  type RenderSample,
-  summarize,
-} from "./measure";
+import { type FrameStats, type GestureSummary, gesture, installRenderProbe, measureRender, type Point, percentile, pickNode, pickPane, type RenderSample, summarize } from "./measure";
 import { type AppServer, prepareDatabase, startServer } from "./server";
 
 const ROOT = path.resolve(__dirname, "../..");

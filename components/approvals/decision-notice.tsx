@@ -64,7 +64,9 @@ export function DecisionNotice() {
         <span className={`card row wrap${notice.failed ? " error" : ""}`} data-testid="decision-notice" data-decision={notice.decision} data-failed={notice.failed ? "true" : "false"}>
           <span>
             {notice.failed ? (
-              <>Your decision on {notice.toolName} was not taken: {notice.error}</>
+              <>
+                Your decision on {notice.toolName} was not taken: {notice.error}
+              </>
             ) : (
               <>
                 <strong>{DONE[notice.decision] ?? notice.decision}</strong>: {notice.toolName} in “{notice.threadTitle}”. <span data-testid="decision-notice-outcome">{notice.outcome}</span>

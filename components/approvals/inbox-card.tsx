@@ -18,7 +18,7 @@ import { postDecision } from "./post-decision";
  * the page's DecisionNotice as soon as the server accepts it (with a link to the run), says
  * how the run ended up, and refreshes the page.
  */
-export function InboxCard({ item, detail = false }: { item: InboxItem; /** On the detail page: no origin line (the page shows it) and no link to itself. */ detail?: boolean }) {
+export function InboxCard({ item, detail = false }: { item: InboxItem /** On the detail page: no origin line (the page shows it) and no link to itself. */; detail?: boolean }) {
   const router = useRouter();
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<string | null>(null);
@@ -53,8 +53,7 @@ export function InboxCard({ item, detail = false }: { item: InboxItem; /** On th
           </strong>{" "}
           · {item.workspaceName} · thread <Link href={`/threads/${item.threadId}`}>{item.threadTitle}</Link>
           {item.agentName ? <> · agent {item.agentName}</> : null}
-          {item.stepTask ? <> · step “{item.stepTask}”</> : null} · requested by <span data-testid="inbox-requested-by">{item.requestedBy}</span>{" "}
-          <LocalTime at={item.requestedAt} /> ·{" "}
+          {item.stepTask ? <> · step “{item.stepTask}”</> : null} · requested by <span data-testid="inbox-requested-by">{item.requestedBy}</span> <LocalTime at={item.requestedAt} /> ·{" "}
           <Link href={`/approvals/${item.approvalId}`} data-testid="inbox-detail-link">
             details
           </Link>

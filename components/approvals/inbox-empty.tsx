@@ -15,7 +15,7 @@ const WORD: Record<InboxFilters["status"], string> = {
  * nothing matches, and what to do next (clear a filter, look at another status, or start
  * a run that asks for approval).
  */
-export function InboxEmpty({ filters, flowName }: { filters: InboxFilters; /** Name of the filtered flow, if any. */ flowName: string | null }) {
+export function InboxEmpty({ filters, flowName }: { filters: InboxFilters /** Name of the filtered flow, if any. */; flowName: string | null }) {
   const narrowed = [filters.risk ? `with risk ${filters.risk}` : null, filters.flowId ? `in flow ${flowName ?? "(unknown)"}` : null].filter(Boolean).join(" ");
   const what = `${WORD[filters.status] ? `${WORD[filters.status]} ` : ""}approvals${narrowed ? ` ${narrowed}` : ""}`;
   let next: string;

@@ -30,7 +30,14 @@ export function LineDiffView({ before, after, testId = "line-diff" }: { before: 
   }
   return (
     <div className={`${styles.box} ${styles.diffBox}`}>
-      <table className={styles.diff} data-testid={testId} data-state="diff" data-added={diff.added} data-removed={diff.removed} aria-label={`Line diff: ${diff.added} lines added, ${diff.removed} removed`}>
+      <table
+        className={styles.diff}
+        data-testid={testId}
+        data-state="diff"
+        data-added={diff.added}
+        data-removed={diff.removed}
+        aria-label={`Line diff: ${diff.added} lines added, ${diff.removed} removed`}
+      >
         <thead className="sr-only">
           <tr>
             <th scope="col">Line now</th>

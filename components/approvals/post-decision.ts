@@ -2,8 +2,8 @@ import type { ApprovalDecision } from "@/components/run/approval-card";
 
 /** Outcome of {@link postDecision}. */
 export type DecisionOutcome =
-  | { ok: true; /** Status of the resumed run from its last `data-run` part, e.g. completed, cancelled. */ runStatus: string | null; error: string | null }
-  | { ok: false; /** HTTP status (403, 404, 409, 410, 422) or 0 for a network error. */ status: number; reason: string; message: string };
+  | { ok: true /** Status of the resumed run from its last `data-run` part, e.g. completed, cancelled. */; runStatus: string | null; error: string | null }
+  | { ok: false /** HTTP status (403, 404, 409, 410, 422) or 0 for a network error. */; status: number; reason: string; message: string };
 
 /** The body sent to `POST /api/threads/:threadId/stream` for a decision (docs/architecture.md#approvals). */
 export function decisionInput(approval: { approvalId: string; token: string | null; argsHash: string }, d: ApprovalDecision) {

@@ -15,8 +15,8 @@ export function NoFlows({ children }: { children: ReactNode }) {
     <div className={`card ${styles.empty}`} data-testid="dashboard-empty-flows">
       <Workflow className="icon empty-icon" size={28} />
       <p>
-        <strong>Create your first flow from a template.</strong> A flow is a team of agents, their tools and the policy
-        that decides which tool calls need your approval; a template gives you one that runs as is.
+        <strong>Create your first flow from a template.</strong> A flow is a team of agents, their tools and the policy that decides which tool calls need your approval; a template gives you one that
+        runs as is.
       </p>
       <div className="row gap">{children}</div>
     </div>

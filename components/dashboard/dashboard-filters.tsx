@@ -30,14 +30,7 @@ export function DashboardFilters({ query, counts, flows }: { query: DashboardQue
       <nav className={styles.chips} aria-label="Filter runs by status">
         <Chip href={dashboardHref(base)} active={!query.status} label="All" count={counts.all ?? 0} testId="dashboard-filter-status-all" />
         {statuses.map((s) => (
-          <Chip
-            key={s}
-            href={dashboardHref({ ...base, status: s })}
-            active={query.status === s}
-            label={STATUS_LABEL[s] ?? s}
-            count={counts[s] ?? 0}
-            testId={`dashboard-filter-status-${s}`}
-          />
+          <Chip key={s} href={dashboardHref({ ...base, status: s })} active={query.status === s} label={STATUS_LABEL[s] ?? s} count={counts[s] ?? 0} testId={`dashboard-filter-status-${s}`} />
         ))}
       </nav>
       <div className={styles.controls}>
@@ -60,15 +53,7 @@ export function DashboardFilters({ query, counts, flows }: { query: DashboardQue
             Search tasks
           </label>
           <span className={styles.searchRow}>
-            <input
-              id="dashboard-search"
-              type="search"
-              value={q}
-              maxLength={200}
-              placeholder="e.g. notes.md"
-              onChange={(e) => setQ(e.target.value)}
-              data-testid="dashboard-search"
-            />
+            <input id="dashboard-search" type="search" value={q} maxLength={200} placeholder="e.g. notes.md" onChange={(e) => setQ(e.target.value)} data-testid="dashboard-search" />
             <button type="submit" className="secondary" data-testid="dashboard-search-submit">
               Search
             </button>

@@ -6,7 +6,6 @@ import { STATUS_LABEL } from "./dashboard-url";
 import type { DashboardRow } from "@/lib/db/dashboard-types";
 import { formatCount, formatDuration, formatUtc } from "./format";
 
-
 /**
  * The runs table: status, task (opens the run), flow and version, start (UTC and
  * how long ago), duration, plan steps, tokens, estimated cost and who started it. A thread

@@ -167,11 +167,14 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
     [insert, visibleRect, current],
   );
 
-  const onDragOver = useCallback((e: DragEvent) => {
-    if (readOnly || !isPaletteDrag(e)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = "copy";
-  }, [readOnly]);
+  const onDragOver = useCallback(
+    (e: DragEvent) => {
+      if (readOnly || !isPaletteDrag(e)) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = "copy";
+    },
+    [readOnly],
+  );
   const onDrop = useCallback(
     (e: DragEvent) => {
       const drop = readOnly ? null : readPaletteDrop(e);
@@ -385,18 +388,14 @@ function Editor({ flowId, version: loadedVersion, document, tools, access = OWNE
               tools={tools}
               onNodeData={doc.inspectorHandlers.onNodeData}
               onDisconnect={doc.inspectorHandlers.onDisconnect}
-              onPendingChange={setPending} readOnlyReason={readOnlyReason} />
+              onPendingChange={setPending}
+              readOnlyReason={readOnlyReason}
+            />
           </div>
         </EditorContext>
         <MemoShortcutsDialog open={dialog === "shortcuts"} onClose={closeDialog} />
         <MemoImportDialog open={dialog === "import" && !readOnly} onClose={closeDialog} onImport={importDocument} />
-        <MemoFlowSettingsDialog
-          open={dialog === "settings"}
-          settings={settings}
-          onClose={closeDialog}
-          onApply={updateSettings}
-          readOnlyReason={readOnlyReason}
-        />
+        <MemoFlowSettingsDialog open={dialog === "settings"} settings={settings} onClose={closeDialog} onApply={updateSettings} readOnlyReason={readOnlyReason} />
       </div>
     </>
   );

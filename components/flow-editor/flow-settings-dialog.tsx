@@ -113,7 +113,10 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyR
   const submit = handleSubmit((out) => {
     if (readOnly) return onClose();
     // The default model call limit stays implicit (absent) unless the flow already set one.
-    const limits = out.limits.modelCallTimeoutMs === DEFAULT_MODEL_CALL_TIMEOUT_MS && settings.limits.modelCallTimeoutMs === undefined ? { maxIterations: out.limits.maxIterations, timeoutMs: out.limits.timeoutMs } : out.limits;
+    const limits =
+      out.limits.modelCallTimeoutMs === DEFAULT_MODEL_CALL_TIMEOUT_MS && settings.limits.modelCallTimeoutMs === undefined
+        ? { maxIterations: out.limits.maxIterations, timeoutMs: out.limits.timeoutMs }
+        : out.limits;
     const next: Settings = { ...settings, name: out.name, description: out.description, limits, network: out.network, memory: out.memory, library: out.library };
     if (JSON.stringify(next) !== JSON.stringify(settings)) onApply(next);
     onClose();
@@ -142,87 +145,102 @@ export function FlowSettingsDialog({ open, settings, onClose, onApply, readOnlyR
         }}
       >
         <fieldset className={styles.readOnly} disabled={readOnly}>
-        <fieldset className={styles.group}>
-          <legend>Flow</legend>
-          <Field label="Name" htmlFor={f("name")} error={errors.name?.message} testId="name">
-            <input id={f("name")} aria-invalid={Boolean(errors.name)} data-testid="settings-name" {...register("name")} />
-          </Field>
-          <Field label="Description" htmlFor={f("description")} error={errors.description?.message} testId="description">
-            <textarea id={f("description")} rows={2} data-testid="settings-description" {...register("description")} />
-          </Field>
-          <div className={styles.row}>
-            <Field label="Max iterations" htmlFor={f("iterations")} error={errors.limits?.maxIterations?.message} testId="maxIterations" hint="Graph steps per run; default 50.">
-              <input id={f("iterations")} type="number" min={1} max={1000} data-testid="settings-max-iterations" {...register("limits.maxIterations", { valueAsNumber: true })} />
+          <fieldset className={styles.group}>
+            <legend>Flow</legend>
+            <Field label="Name" htmlFor={f("name")} error={errors.name?.message} testId="name">
+              <input id={f("name")} aria-invalid={Boolean(errors.name)} data-testid="settings-name" {...register("name")} />
             </Field>
-            <Field label="Run time limit (ms)" htmlFor={f("run-timeout")} error={errors.limits?.timeoutMs?.message} testId="runTimeoutMs" hint="300000 ms = 5 minutes.">
-              <input id={f("run-timeout")} type="number" min={1000} step={1000} data-testid="settings-run-timeout" {...register("limits.timeoutMs", { valueAsNumber: true })} />
+            <Field label="Description" htmlFor={f("description")} error={errors.description?.message} testId="description">
+              <textarea id={f("description")} rows={2} data-testid="settings-description" {...register("description")} />
             </Field>
-            <Field
-              label="Model call time limit (ms)"
-              htmlFor={f("model-timeout")}
-              error={errors.limits?.modelCallTimeoutMs?.message}
-              testId="modelCallTimeoutMs"
-              hint="A model call that produces nothing for this long is stopped; 120000 ms = 2 minutes."
-            >
-              <input id={f("model-timeout")} type="number" min={1000} max={600_000} step={1000} data-testid="settings-model-timeout" {...register("limits.modelCallTimeoutMs", { valueAsNumber: true })} />
-            </Field>
-          </div>
-        </fieldset>
-
-        <fieldset className={styles.group}>
-          <legend>Network</legend>
-          <Field
-            label="Allowed hosts"
-            htmlFor={f("hosts")}
-            error={hostsError(errors.network?.allowHosts, watch("network.allowHosts"))}
-            testId="allowHosts"
-            hint="One per line: api.example.com, *.example.com (subdomains only) or host:port. No hosts: the network is off. A host without a port allows ports 80 and 443."
-          >
-            <textarea id={f("hosts")} rows={4} aria-invalid={Boolean(errors.network?.allowHosts)} spellCheck={false} placeholder="api.example.com" data-testid="settings-allow-hosts" {...register("network.allowHosts")} />
-          </Field>
-          <fieldset className={styles.methods}>
-            <legend>Allowed methods</legend>
-            {HttpMethod.options.map((m) => (
-              <label key={m} className={styles.check}>
-                <input type="checkbox" value={m} data-testid={`settings-method-${m}`} {...register("network.methods")} /> {m}
-              </label>
-            ))}
-            {errors.network?.methods && (
-              <p className={styles.error} role="alert" data-testid="settings-error-methods">
-                Allowed methods: pick at least one method.
-              </p>
-            )}
+            <div className={styles.row}>
+              <Field label="Max iterations" htmlFor={f("iterations")} error={errors.limits?.maxIterations?.message} testId="maxIterations" hint="Graph steps per run; default 50.">
+                <input id={f("iterations")} type="number" min={1} max={1000} data-testid="settings-max-iterations" {...register("limits.maxIterations", { valueAsNumber: true })} />
+              </Field>
+              <Field label="Run time limit (ms)" htmlFor={f("run-timeout")} error={errors.limits?.timeoutMs?.message} testId="runTimeoutMs" hint="300000 ms = 5 minutes.">
+                <input id={f("run-timeout")} type="number" min={1000} step={1000} data-testid="settings-run-timeout" {...register("limits.timeoutMs", { valueAsNumber: true })} />
+              </Field>
+              <Field
+                label="Model call time limit (ms)"
+                htmlFor={f("model-timeout")}
+                error={errors.limits?.modelCallTimeoutMs?.message}
+                testId="modelCallTimeoutMs"
+                hint="A model call that produces nothing for this long is stopped; 120000 ms = 2 minutes."
+              >
+                <input
+                  id={f("model-timeout")}
+                  type="number"
+                  min={1000}
+                  max={600_000}
+                  step={1000}
+                  data-testid="settings-model-timeout"
+                  {...register("limits.modelCallTimeoutMs", { valueAsNumber: true })}
+                />
+              </Field>
+            </div>
           </fieldset>
-          <div className={styles.row}>
-            <Field label="Max response size (bytes)" htmlFor={f("bytes")} error={errors.network?.maxResponseBytes?.message} testId="maxResponseBytes" hint="1048576 bytes = 1 MB; at most 10 MB.">
-              <input id={f("bytes")} type="number" min={1} data-testid="settings-max-response-bytes" {...register("network.maxResponseBytes", { valueAsNumber: true })} />
+
+          <fieldset className={styles.group}>
+            <legend>Network</legend>
+            <Field
+              label="Allowed hosts"
+              htmlFor={f("hosts")}
+              error={hostsError(errors.network?.allowHosts, watch("network.allowHosts"))}
+              testId="allowHosts"
+              hint="One per line: api.example.com, *.example.com (subdomains only) or host:port. No hosts: the network is off. A host without a port allows ports 80 and 443."
+            >
+              <textarea
+                id={f("hosts")}
+                rows={4}
+                aria-invalid={Boolean(errors.network?.allowHosts)}
+                spellCheck={false}
+                placeholder="api.example.com"
+                data-testid="settings-allow-hosts"
+                {...register("network.allowHosts")}
+              />
             </Field>
-            <Field label="Request timeout (ms)" htmlFor={f("net-timeout")} error={errors.network?.timeoutMs?.message} testId="networkTimeoutMs" hint="100 to 120000 ms.">
-              <input id={f("net-timeout")} type="number" min={100} data-testid="settings-network-timeout" {...register("network.timeoutMs", { valueAsNumber: true })} />
+            <fieldset className={styles.methods}>
+              <legend>Allowed methods</legend>
+              {HttpMethod.options.map((m) => (
+                <label key={m} className={styles.check}>
+                  <input type="checkbox" value={m} data-testid={`settings-method-${m}`} {...register("network.methods")} /> {m}
+                </label>
+              ))}
+              {errors.network?.methods && (
+                <p className={styles.error} role="alert" data-testid="settings-error-methods">
+                  Allowed methods: pick at least one method.
+                </p>
+              )}
+            </fieldset>
+            <div className={styles.row}>
+              <Field label="Max response size (bytes)" htmlFor={f("bytes")} error={errors.network?.maxResponseBytes?.message} testId="maxResponseBytes" hint="1048576 bytes = 1 MB; at most 10 MB.">
+                <input id={f("bytes")} type="number" min={1} data-testid="settings-max-response-bytes" {...register("network.maxResponseBytes", { valueAsNumber: true })} />
+              </Field>
+              <Field label="Request timeout (ms)" htmlFor={f("net-timeout")} error={errors.network?.timeoutMs?.message} testId="networkTimeoutMs" hint="100 to 120000 ms.">
+                <input id={f("net-timeout")} type="number" min={100} data-testid="settings-network-timeout" {...register("network.timeoutMs", { valueAsNumber: true })} />
+              </Field>
+            </div>
+          </fieldset>
+
+          <fieldset className={styles.group}>
+            <legend>Memory</legend>
+            <label className={styles.check}>
+              <input type="checkbox" data-testid="settings-memory-enabled" {...register("memory.enabled")} /> Memory on: agents see recent steps and the top facts
+            </label>
+            <label className={styles.check}>
+              <input type="checkbox" data-testid="settings-auto-promote" {...register("memory.autoPromote")} /> Accept promoted facts without review
+            </label>
+            <Field label="Short-term memory lifetime (hours)" htmlFor={f("ttl")} error={errors.memory?.shortTermTtlHours?.message} testId="shortTermTtlHours" hint="Default 24 hours; at most 720.">
+              <input id={f("ttl")} type="number" min={1} max={720} data-testid="settings-ttl-hours" {...register("memory.shortTermTtlHours", { valueAsNumber: true })} />
             </Field>
-          </div>
-        </fieldset>
+          </fieldset>
 
-        <fieldset className={styles.group}>
-          <legend>Memory</legend>
-          <label className={styles.check}>
-            <input type="checkbox" data-testid="settings-memory-enabled" {...register("memory.enabled")} /> Memory on: agents see recent steps and the top facts
-          </label>
-          <label className={styles.check}>
-            <input type="checkbox" data-testid="settings-auto-promote" {...register("memory.autoPromote")} /> Accept promoted facts without review
-          </label>
-          <Field label="Short-term memory lifetime (hours)" htmlFor={f("ttl")} error={errors.memory?.shortTermTtlHours?.message} testId="shortTermTtlHours" hint="Default 24 hours; at most 720.">
-            <input id={f("ttl")} type="number" min={1} max={720} data-testid="settings-ttl-hours" {...register("memory.shortTermTtlHours", { valueAsNumber: true })} />
-          </Field>
-        </fieldset>
-
-        <fieldset className={styles.group}>
-          <legend>Library</legend>
-          <label className={styles.check}>
-            <input type="checkbox" data-testid="settings-library-mount" {...register("library.mount")} /> Mount the workspace library (read-only): every thread sees its files
-          </label>
-        </fieldset>
-
+          <fieldset className={styles.group}>
+            <legend>Library</legend>
+            <label className={styles.check}>
+              <input type="checkbox" data-testid="settings-library-mount" {...register("library.mount")} /> Mount the workspace library (read-only): every thread sees its files
+            </label>
+          </fieldset>
         </fieldset>
         <div className={editorStyles.dialogActions}>
           <button type="button" onClick={onClose}>

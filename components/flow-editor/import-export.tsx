@@ -88,9 +88,7 @@ export function ImportDialog({ open, onClose, onImport }: ImportDialogProps) {
           Cancel
         </button>
       </div>
-      <p className={styles.hint}>
-        The imported flow replaces what is on the canvas, as an unsaved change you can undo. The flow keeps its name here.
-      </p>
+      <p className={styles.hint}>The imported flow replaces what is on the canvas, as an unsaved change you can undo. The flow keeps its name here.</p>
       <form
         className={styles.importForm}
         onSubmit={(e) => {

@@ -60,12 +60,7 @@ export const AgentForm = memo(function AgentForm({ nodeId, data, onApply, onPend
         </select>
       </Field>
       <Field id={`${id}-instructions`} label="Instructions" path="instructions" error={errors.instructions?.message}>
-        <textarea
-          {...register("instructions")}
-          {...fieldAria(`${id}-instructions`, errors.instructions?.message)}
-          data-testid="inspector-agent-instructions"
-          rows={8}
-        />
+        <textarea {...register("instructions")} {...fieldAria(`${id}-instructions`, errors.instructions?.message)} data-testid="inspector-agent-instructions" rows={8} />
       </Field>
       <ModelFields id={id} testId="inspector-agent" register={register as never} errors={errors} />
       <Field id={`${id}-tries`} label="Max tries" path="maxTries" error={errors.maxTries?.message} hint="1 to 10; then the Supervisor re-plans or asks you.">

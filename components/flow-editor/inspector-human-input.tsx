@@ -19,23 +19,20 @@ export const HumanInputForm = memo(function HumanInputForm({ nodeId, data, onApp
     formState: { errors },
   } = form;
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="human_input" /> Human input</>}>
+    <NodeFormFrame
+      nodeId={nodeId}
+      unapplied={unapplied}
+      title={
+        <>
+          <KindIcon kind="human_input" /> Human input
+        </>
+      }
+    >
       <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
         <input {...register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-human_input-name" autoComplete="off" />
       </Field>
-      <Field
-        id={`${id}-prompt`}
-        label="Question for the user"
-        path="prompt"
-        error={errors.prompt?.message}
-        hint="The run waits with this question; the reply is the step's result."
-      >
-        <textarea
-          {...register("prompt")}
-          {...fieldAria(`${id}-prompt`, errors.prompt?.message, true)}
-          data-testid="inspector-human_input-prompt"
-          rows={5}
-        />
+      <Field id={`${id}-prompt`} label="Question for the user" path="prompt" error={errors.prompt?.message} hint="The run waits with this question; the reply is the step's result.">
+        <textarea {...register("prompt")} {...fieldAria(`${id}-prompt`, errors.prompt?.message, true)} data-testid="inspector-human_input-prompt" rows={5} />
       </Field>
     </NodeFormFrame>
   );

@@ -40,28 +40,29 @@ export const PolicyForm = memo(function PolicyForm({ nodeId, data, onApply, onPe
   };
 
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="policy" /> Policy</>}>
+    <NodeFormFrame
+      nodeId={nodeId}
+      unapplied={unapplied}
+      title={
+        <>
+          <KindIcon kind="policy" /> Policy
+        </>
+      }
+    >
       <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
         <input {...form.register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-policy-name" autoComplete="off" />
       </Field>
       <h3 className={styles.subTitle}>Rules</h3>
       <p className={styles.hint}>
-        A policy applies to the whole flow: it needs no connection. Rules apply in order; the first rule whose tool, permission and
-        argument matchers all hold decides. Tool may be a glob such as <code>*_file</code>.
+        A policy applies to the whole flow: it needs no connection. Rules apply in order; the first rule whose tool, permission and argument matchers all hold decides. Tool may be a glob such as{" "}
+        <code>*_file</code>.
       </p>
       <p className={styles.hint} data-testid="inspector-policy-defaults">
-        A tool with no rule: allowed when it has no side effects. A tool with side effects needs a rule (in this or another Policy)
-        before the flow can run; choose AUTH_REQUIRED to have a person approve each call.
+        A tool with no rule: allowed when it has no side effects. A tool with side effects needs a rule (in this or another Policy) before the flow can run; choose AUTH_REQUIRED to have a person
+        approve each call.
       </p>
       {fields.map((field, index) => (
-        <RuleRow
-          key={field.id}
-          form={form}
-          index={index}
-          count={fields.length}
-          onMove={(by) => move(index, index + by)}
-          onRemove={() => remove(index)}
-        />
+        <RuleRow key={field.id} form={form} index={index} count={fields.length} onMove={(by) => move(index, index + by)} onRemove={() => remove(index)} />
       ))}
       <FieldError path="rules" text={ownErrorAt(errors, "rules")} />
       <div className={styles.addRule}>

@@ -34,7 +34,15 @@ export const RouterForm = memo(function RouterForm({ nodeId, data, onApply, onPe
   const ids = new Set(targets.map((t) => t.id));
 
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="router" /> Router</>}>
+    <NodeFormFrame
+      nodeId={nodeId}
+      unapplied={unapplied}
+      title={
+        <>
+          <KindIcon kind="router" /> Router
+        </>
+      }
+    >
       <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
         <input {...register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-router-name" autoComplete="off" />
       </Field>
@@ -109,9 +117,7 @@ export const RouterForm = memo(function RouterForm({ nodeId, data, onApply, onPe
             type="button"
             data-testid="inspector-router-route-add"
             disabled={fields.length >= MAX_ROUTES}
-            onClick={() =>
-              append({ match: "contains", value: "", target: targets[0]?.id ?? "" }, { shouldFocus: true, focusName: `routes.${fields.length}.value` })
-            }
+            onClick={() => append({ match: "contains", value: "", target: targets[0]?.id ?? "" }, { shouldFocus: true, focusName: `routes.${fields.length}.value` })}
           >
             Add route
           </button>

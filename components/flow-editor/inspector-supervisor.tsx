@@ -21,23 +21,20 @@ export const SupervisorForm = memo(function SupervisorForm({ nodeId, data, onApp
     formState: { errors },
   } = form;
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="supervisor" /> Supervisor</>}>
+    <NodeFormFrame
+      nodeId={nodeId}
+      unapplied={unapplied}
+      title={
+        <>
+          <KindIcon kind="supervisor" /> Supervisor
+        </>
+      }
+    >
       <Field id={`${id}-name`} label="Name" path="name" error={errors.name?.message}>
         <input {...register("name")} {...fieldAria(`${id}-name`, errors.name?.message)} data-testid="inspector-supervisor-name" autoComplete="off" />
       </Field>
-      <Field
-        id={`${id}-instructions`}
-        label="Instructions"
-        path="instructions"
-        error={errors.instructions?.message}
-        hint="How to plan the task into steps and pick an agent for each."
-      >
-        <textarea
-          {...register("instructions")}
-          {...fieldAria(`${id}-instructions`, errors.instructions?.message, true)}
-          data-testid="inspector-supervisor-instructions"
-          rows={8}
-        />
+      <Field id={`${id}-instructions`} label="Instructions" path="instructions" error={errors.instructions?.message} hint="How to plan the task into steps and pick an agent for each.">
+        <textarea {...register("instructions")} {...fieldAria(`${id}-instructions`, errors.instructions?.message, true)} data-testid="inspector-supervisor-instructions" rows={8} />
       </Field>
       <ModelFields id={id} testId="inspector-supervisor" register={register as never} errors={errors} />
     </NodeFormFrame>

@@ -21,7 +21,15 @@ export const StartForm = memo(function StartForm({ nodeId, data, onApply, onPend
   const unapplied = useNodeFormSync(form, StartData, { nodeId, data, onApply: (d) => onApply(nodeId, d), onPending });
   const error = form.formState.errors.label?.message;
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="start" /> Start</>}>
+    <NodeFormFrame
+      nodeId={nodeId}
+      unapplied={unapplied}
+      title={
+        <>
+          <KindIcon kind="start" /> Start
+        </>
+      }
+    >
       <Field id={`${id}-label`} label="Label" path="label" error={error}>
         <input {...form.register("label")} {...fieldAria(`${id}-label`, error)} data-testid="inspector-start-label" autoComplete="off" />
       </Field>
@@ -37,7 +45,15 @@ export const EndForm = memo(function EndForm({ nodeId, data, onApply, onPending 
   const unapplied = useNodeFormSync(form, EndData, { nodeId, data, onApply: (d) => onApply(nodeId, d), onPending });
   const error = form.formState.errors.label?.message;
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="end" /> End</>}>
+    <NodeFormFrame
+      nodeId={nodeId}
+      unapplied={unapplied}
+      title={
+        <>
+          <KindIcon kind="end" /> End
+        </>
+      }
+    >
       <Field id={`${id}-label`} label="Label" path="label" error={error}>
         <input {...form.register("label")} {...fieldAria(`${id}-label`, error)} data-testid="inspector-end-label" autoComplete="off" />
       </Field>

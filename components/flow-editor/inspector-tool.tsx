@@ -44,7 +44,15 @@ export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPendin
   const { coverage, needsRule, title } = toolCoverage(policies, data.tool, sideEffect);
 
   return (
-    <NodeFormFrame nodeId={nodeId} unapplied={unapplied} title={<><KindIcon kind="tool" /> Tool</>}>
+    <NodeFormFrame
+      nodeId={nodeId}
+      unapplied={unapplied}
+      title={
+        <>
+          <KindIcon kind="tool" /> Tool
+        </>
+      }
+    >
       <Field id={`${id}-tool`} label="Catalog tool" path="tool" error={error}>
         <select {...form.register("tool")} {...fieldAria(`${id}-tool`, error)} data-testid="inspector-tool-select">
           {!entry && <option value={data.tool}>{data.tool} (not in catalog)</option>}
@@ -61,11 +69,7 @@ export const ToolForm = memo(function ToolForm({ nodeId, data, onApply, onPendin
         </select>
       </Field>
       <div className={styles.toolInfo}>
-        {entry ? (
-          <p data-testid="inspector-tool-description">{entry.description}</p>
-        ) : (
-          <p className={styles.badgeUnknown}>"{data.tool}" is not in the tool catalog: pick one of the list.</p>
-        )}
+        {entry ? <p data-testid="inspector-tool-description">{entry.description}</p> : <p className={styles.badgeUnknown}>"{data.tool}" is not in the tool catalog: pick one of the list.</p>}
         {entry && (
           <div className={styles.badges}>
             <span className={styles.badge} data-testid="inspector-tool-source">

@@ -85,7 +85,12 @@ export const Inspector = memo(function Inspector({ nodes, edges, selection, tool
       </>
     );
   else if (edge) body = <EdgeFields edge={edge} nodes={nodes} onDisconnect={onDisconnect} />;
-  else if (count > 1) body = <p className={styles.hint}>{count} items selected.{readOnlyReason ? "" : " Press Delete to remove them."}</p>;
+  else if (count > 1)
+    body = (
+      <p className={styles.hint}>
+        {count} items selected.{readOnlyReason ? "" : " Press Delete to remove them."}
+      </p>
+    );
   else
     body = (
       <p className={styles.hint} data-testid="inspector-hint">
@@ -155,11 +160,7 @@ function ToolFormWithPolicies({ nodes, ...props }: Omit<Parameters<typeof ToolFo
 }
 
 /** The router form with the agents connected from the router, the same array while they stay the same. */
-function RouterFormWithTargets({
-  nodes,
-  edges,
-  ...props
-}: Omit<Parameters<typeof RouterForm>[0], "targets"> & { nodes: readonly EditorNode[]; edges: readonly EditorEdge[] }) {
+function RouterFormWithTargets({ nodes, edges, ...props }: Omit<Parameters<typeof RouterForm>[0], "targets"> & { nodes: readonly EditorNode[]; edges: readonly EditorEdge[] }) {
   const targets = useStable(routerTargets(props.nodeId, nodes, edges), sameTargets);
   return <RouterForm {...props} targets={targets} />;
 }

@@ -58,12 +58,7 @@ export function MatcherList({ ruleIndex, matchers, error: ruleError, onChange }:
     <div className={styles.matcherList}>
       <div className={styles.matcherHead}>
         <span>{matchers.length === 0 ? "Any arguments" : "When all of"}</span>
-        <button
-          type="button"
-          data-testid={`${prefix}-add`}
-          disabled={matchers.length >= MAX_MATCHERS}
-          onClick={() => onChange([...matchers, freshMatcher("path_glob", "path")])}
-        >
+        <button type="button" data-testid={`${prefix}-add`} disabled={matchers.length >= MAX_MATCHERS} onClick={() => onChange([...matchers, freshMatcher("path_glob", "path")])}>
           + Matcher
         </button>
       </div>
@@ -79,12 +74,7 @@ export function MatcherList({ ruleIndex, matchers, error: ruleError, onChange }:
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           <div key={index} className={styles.matcherRow} data-testid={testId}>
             <div className={styles.matcherFields}>
-              <select
-                aria-label={`Matcher ${index + 1} kind`}
-                data-testid={`${testId}-kind`}
-                value={m.kind}
-                onChange={(e) => replace(index, freshMatcher(parseKind(e.target.value, m.kind), m.field))}
-              >
+              <select aria-label={`Matcher ${index + 1} kind`} data-testid={`${testId}-kind`} value={m.kind} onChange={(e) => replace(index, freshMatcher(parseKind(e.target.value, m.kind), m.field))}>
                 {KINDS.map((k) => (
                   <option key={k.kind} value={k.kind}>
                     {k.label}
@@ -101,12 +91,7 @@ export function MatcherList({ ruleIndex, matchers, error: ruleError, onChange }:
                 aria-describedby={fieldError ? `${testId}-field-error` : undefined}
                 onChange={(e) => replace(index, { ...m, field: e.target.value })}
               />
-              <button
-                type="button"
-                aria-label={`Remove matcher ${index + 1}`}
-                data-testid={`${testId}-remove`}
-                onClick={() => onChange(matchers.filter((_, i) => i !== index))}
-              >
+              <button type="button" aria-label={`Remove matcher ${index + 1}`} data-testid={`${testId}-remove`} onClick={() => onChange(matchers.filter((_, i) => i !== index))}>
                 <X size={14} aria-hidden />
               </button>
             </div>
@@ -147,24 +132,12 @@ function ValueFields({ matcher: m, testId, aria, onChange }: { matcher: ArgMatch
       );
     case "url_host":
       return (
-        <ListInput
-          label="Hosts, comma-separated"
-          testId={`${testId}-value`}
-          aria={aria}
-          values={m.hosts}
-          placeholder="example.com, *.example.com"
-          onChange={(hosts) => onChange({ ...m, hosts })}
-        />
+        <ListInput label="Hosts, comma-separated" testId={`${testId}-value`} aria={aria} values={m.hosts} placeholder="example.com, *.example.com" onChange={(hosts) => onChange({ ...m, hosts })} />
       );
     case "number":
       return (
         <div className={styles.matcherOpValue}>
-          <select
-            aria-label="Comparison"
-            data-testid={`${testId}-op`}
-            value={m.op}
-            onChange={(e) => onChange({ ...m, op: OPS.find((o) => o.op === e.target.value)?.op ?? m.op })}
-          >
+          <select aria-label="Comparison" data-testid={`${testId}-op`} value={m.op} onChange={(e) => onChange({ ...m, op: OPS.find((o) => o.op === e.target.value)?.op ?? m.op })}>
             {OPS.map((o) => (
               <option key={o.op} value={o.op}>
                 {o.label}
@@ -188,12 +161,7 @@ function ValueFields({ matcher: m, testId, aria, onChange }: { matcher: ArgMatch
             onChange={(e) => onChange({ ...m, pattern: e.target.value })}
           />
           <label className={styles.inlineCheck}>
-            <input
-              type="checkbox"
-              data-testid={`${testId}-flags`}
-              checked={m.flags === "i"}
-              onChange={(e) => onChange(e.target.checked ? { ...m, flags: "i" } : noFlags)}
-            />
+            <input type="checkbox" data-testid={`${testId}-flags`} checked={m.flags === "i"} onChange={(e) => onChange(e.target.checked ? { ...m, flags: "i" } : noFlags)} />
             ignore case
           </label>
         </div>

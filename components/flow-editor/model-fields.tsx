@@ -18,14 +18,7 @@ export function ModelFields({ id, testId, register, errors }: { id: string; test
   return (
     <>
       <Field id={`${id}-model`} label="Model" path="model" error={errors.model?.message} hint="provider:model, e.g. openai:gpt-4.1-mini or ollama:llama3.1. Empty: the flow's default model.">
-        <input
-          {...register("model")}
-          {...fieldAria(`${id}-model`, errors.model?.message, true)}
-          data-testid={`${testId}-model`}
-          placeholder="flow default"
-          autoComplete="off"
-          spellCheck={false}
-        />
+        <input {...register("model")} {...fieldAria(`${id}-model`, errors.model?.message, true)} data-testid={`${testId}-model`} placeholder="flow default" autoComplete="off" spellCheck={false} />
       </Field>
       <Field id={`${id}-temperature`} label="Temperature" path="temperature" error={errors.temperature?.message} hint="0 to 2. Empty: the provider's default.">
         <input

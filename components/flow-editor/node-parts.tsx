@@ -37,13 +37,7 @@ export function NodeShell({ id, kind, selected, connectable, accent, className, 
   const list = problems.get(id);
   const summary = useMemo(() => summarize(list), [list]);
   const style = accent ? ({ "--node-accent": accent } as CSSProperties) : undefined;
-  const classes = [
-    styles.node,
-    styles[`node-${kind}`],
-    selected ? styles.nodeSelected : "",
-    summary ? styles[`nodeHas-${summary.severity}`] : "",
-    className ?? "",
-  ];
+  const classes = [styles.node, styles[`node-${kind}`], selected ? styles.nodeSelected : "", summary ? styles[`nodeHas-${summary.severity}`] : "", className ?? ""];
   return (
     <div data-testid={`flow-node-${id}`} data-kind={kind} className={classes.filter(Boolean).join(" ")} style={style}>
       {HANDLES[kind].target && <Handle type="target" position={Position.Left} isConnectable={connectable} isConnectableStart={connectable} isConnectableEnd={connectable} />}
@@ -55,9 +49,10 @@ export function NodeShell({ id, kind, selected, connectable, accent, className, 
 }
 
 /** Each kind's handles, worked out once. */
-const HANDLES = Object.fromEntries(
-  (["start", "end", "supervisor", "agent", "tool", "policy", "human_input", "router"] as const).map((k) => [k, handlesOf(k)]),
-) as Record<NodeKind, { source: boolean; target: boolean }>;
+const HANDLES = Object.fromEntries((["start", "end", "supervisor", "agent", "tool", "policy", "human_input", "router"] as const).map((k) => [k, handlesOf(k)])) as Record<
+  NodeKind,
+  { source: boolean; target: boolean }
+>;
 
 interface ProblemSummary {
   severity: FlowProblem["severity"];

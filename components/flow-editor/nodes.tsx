@@ -5,18 +5,7 @@ import { Globe } from "lucide-react";
 import { memo, useMemo } from "react";
 import { AgentIcon } from "@/components/ui/agent-icon";
 import { toolCoverage } from "@/lib/flow/coverage-memo";
-import type {
-  AgentNodeType,
-  EditorNode,
-  EndNodeType,
-  HumanInputNodeType,
-  NodeKind,
-  PolicyNodeType,
-  RouterNodeType,
-  StartNodeType,
-  SupervisorNodeType,
-  ToolNodeType,
-} from "@/lib/flow/react-flow";
+import type { AgentNodeType, EditorNode, EndNodeType, HumanInputNodeType, NodeKind, PolicyNodeType, RouterNodeType, StartNodeType, SupervisorNodeType, ToolNodeType } from "@/lib/flow/react-flow";
 import { describeRoute } from "@/lib/flow/router-targets";
 import { ruleConditions } from "@/lib/policy/describe-rule";
 import { useEditorContext } from "./editor-context";
@@ -118,11 +107,7 @@ export const ToolNode = memo(function ToolNode({ id, data, selected, isConnectab
           </span>
         )}
         {!entry && <span className={styles.unknownTool}>not in catalog</span>}
-        {needsRule ? (
-          <NeedsRuleBadge testId={`flow-node-${id}-decision`} title={title} />
-        ) : (
-          <DecisionBadge decision={coverage.decision} testId={`flow-node-${id}-decision`} title={title} />
-        )}
+        {needsRule ? <NeedsRuleBadge testId={`flow-node-${id}-decision`} title={title} /> : <DecisionBadge decision={coverage.decision} testId={`flow-node-${id}-decision`} title={title} />}
       </div>
       {line && (
         <div className={styles.coverageLine} data-testid={`flow-node-${id}-coverage`} title={title}>

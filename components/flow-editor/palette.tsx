@@ -62,9 +62,7 @@ export function groupBySource(tools: readonly CatalogTool[]): { source: string; 
     else groups.set(source, [t]);
   }
   const rank = (s: string) => (s === "builtin" ? 0 : s.startsWith("mcp:") ? 1 : 2);
-  return [...groups.entries()]
-    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([source, list]) => ({ source, label: sourceLabel(source), tools: list }));
+  return [...groups.entries()].sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b)).map(([source, list]) => ({ source, label: sourceLabel(source), tools: list }));
 }
 
 export interface PaletteProps {
@@ -142,9 +140,7 @@ export function Palette({ tools, tool, onToolChange, onAdd }: PaletteProps) {
               )}
               {item.key === "tool" && (
                 <details className={styles.paletteHint} data-testid="palette-catalog">
-                  <summary>
-                    Tools by source ({tools.length})
-                  </summary>
+                  <summary>Tools by source ({tools.length})</summary>
                   {groups.map((g) => (
                     <div key={g.source} data-testid={`palette-catalog-group-${g.source}`}>
                       <strong>{g.label}</strong>

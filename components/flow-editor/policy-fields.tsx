@@ -97,13 +97,7 @@ export function RuleRow({ form, index, count, onMove, onRemove }: RuleRowProps) 
           </select>
         </label>
       </div>
-      <Controller
-        control={control}
-        name={`rules.${index}.match`}
-        render={({ field }) => (
-          <MatcherList ruleIndex={index} matchers={field.value ?? []} error={error} onChange={field.onChange} />
-        )}
-      />
+      <Controller control={control} name={`rules.${index}.match`} render={({ field }) => <MatcherList ruleIndex={index} matchers={field.value ?? []} error={error} onChange={field.onChange} />} />
       <FieldError path={`${at}.match`} text={ownErrorAt(errors, `${at}.match`)} />
     </fieldset>
   );

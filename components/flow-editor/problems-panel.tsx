@@ -37,14 +37,7 @@ export function ProblemsPanel({ problems, nodes, open, onOpenChange, onPick }: P
   const summary = problems.length === 0 ? "No problems" : [plural(errors, "error"), plural(warnings, "warning")].filter(Boolean).join(", ");
   return (
     <section className={styles.problems} data-testid="problems-panel" aria-labelledby={`${id}-title`} data-open={open}>
-      <button
-        type="button"
-        className={styles.problemsHead}
-        aria-expanded={open}
-        aria-controls={`${id}-list`}
-        onClick={() => onOpenChange(!open)}
-        data-testid="problems-toggle"
-      >
+      <button type="button" className={styles.problemsHead} aria-expanded={open} aria-controls={`${id}-list`} onClick={() => onOpenChange(!open)} data-testid="problems-toggle">
         {open ? <ChevronDown size={14} aria-hidden /> : <ChevronRight size={14} aria-hidden />}
         <strong id={`${id}-title`}>Problems</strong>
         <span className={errors > 0 ? styles.problemsErrors : styles.muted}>{summary}</span>

@@ -88,14 +88,7 @@ export function Toolbar({ flowId, name, version, dirty, save, message, onMessage
           <label htmlFor={`${id}-message`} className={styles.muted}>
             Commit message
           </label>
-          <input
-            id={`${id}-message`}
-            data-testid="save-message"
-            placeholder="What changed?"
-            value={message}
-            disabled={readOnly}
-            onChange={(e) => onMessageChange(e.target.value)}
-          />
+          <input id={`${id}-message`} data-testid="save-message" placeholder="What changed?" value={message} disabled={readOnly} onChange={(e) => onMessageChange(e.target.value)} />
           <button
             type="submit"
             className={styles.primary}

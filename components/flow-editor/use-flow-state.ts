@@ -113,13 +113,16 @@ export function useFlowState(document: FlowDocument, { readOnly = false }: { rea
    * connection is dragged: the same node, an edge already drawn, or kinds that cannot be
    * joined are refused. Reads the state as last rendered, so it stays one stable function.
    */
-  const isValidConnection = useCallback((c: EditorEdge | Connection) => {
-    if (readOnly) return false;
-    const { nodes: ns, edges: es } = latest.current;
-    const source = ns.find((n) => n.id === c.source);
-    const target = ns.find((n) => n.id === c.target);
-    return Boolean(source && target) && connectionRefusal(source as EditorNode, target as EditorNode, es) === null;
-  }, [readOnly]);
+  const isValidConnection = useCallback(
+    (c: EditorEdge | Connection) => {
+      if (readOnly) return false;
+      const { nodes: ns, edges: es } = latest.current;
+      const source = ns.find((n) => n.id === c.source);
+      const target = ns.find((n) => n.id === c.target);
+      return Boolean(source && target) && connectionRefusal(source as EditorNode, target as EditorNode, es) === null;
+    },
+    [readOnly],
+  );
   const onConnect = useCallback(
     (c: Connection) => {
       if (!isValidConnection(c)) return;
@@ -199,7 +202,16 @@ export function useFlowState(document: FlowDocument, { readOnly = false }: { rea
     redo,
     canUndo,
     canRedo,
-    flowHandlers: { onNodesChange, onEdgesChange, onConnect, isValidConnection, onNodeDragStart: onDragStart, onNodeDragStop: onDragStop, onSelectionDragStart: onDragStart, onSelectionDragStop: onDragStop },
+    flowHandlers: {
+      onNodesChange,
+      onEdgesChange,
+      onConnect,
+      isValidConnection,
+      onNodeDragStart: onDragStart,
+      onNodeDragStop: onDragStop,
+      onSelectionDragStart: onDragStart,
+      onSelectionDragStop: onDragStop,
+    },
     inspectorHandlers: { onNodeData, onDisconnect },
   };
 }

@@ -10,11 +10,7 @@ export interface SaveIssue {
   message: string;
 }
 
-export type SaveState =
-  | { status: "idle" }
-  | { status: "saving" }
-  | { status: "saved"; version: number }
-  | { status: "error"; message: string; issues: SaveIssue[] };
+export type SaveState = { status: "idle" } | { status: "saving" } | { status: "saved"; version: number } | { status: "error"; message: string; issues: SaveIssue[] };
 
 const SavedBody = z.object({ version: z.number().int() });
 const ErrorBody = z.object({

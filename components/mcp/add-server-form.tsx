@@ -46,9 +46,7 @@ export function AddServerForm({ workspaceId, commands, onAdded }: { workspaceId:
     setFields(local);
     if (Object.keys(local).length > 0 || !parsed.ok) return;
     const body =
-      transport === "stdio"
-        ? { name: name.trim(), transport, command, values: valuesOf(chosen), secrets: parsed.secrets }
-        : { name: name.trim(), transport, url: url.trim(), secrets: parsed.secrets };
+      transport === "stdio" ? { name: name.trim(), transport, command, values: valuesOf(chosen), secrets: parsed.secrets } : { name: name.trim(), transport, url: url.trim(), secrets: parsed.secrets };
     setBusy(true);
     const answer = await callMcpApi(`/api/workspaces/${encodeURIComponent(workspaceId)}/mcp`, "POST", body);
     setBusy(false);
@@ -96,15 +94,13 @@ export function AddServerForm({ workspaceId, commands, onAdded }: { workspaceId:
       {fieldError("transport")}
       {transport === "stdio" && commands.length === 0 ? (
         <p className={`${styles.warning} small`} data-testid="mcp-stdio-none">
-          The operator has enabled no stdio commands on this instance, so stdio MCP servers are off. Operators enable named commands with the
-          MCP_STDIO_COMMANDS setting; use an HTTP server meanwhile.
+          The operator has enabled no stdio commands on this instance, so stdio MCP servers are off. Operators enable named commands with the MCP_STDIO_COMMANDS setting; use an HTTP server meanwhile.
         </p>
       ) : transport === "stdio" ? (
         <>
           <p className={`${styles.warning} small`} data-testid="mcp-stdio-warning">
-            A stdio server is a program the operator installed and listed for this instance. It runs on this server exactly as the operator
-            wrote it, in its own temporary folder, with a minimal environment plus the secrets you set below, and it is stopped when it takes
-            too long or writes too much.
+            A stdio server is a program the operator installed and listed for this instance. It runs on this server exactly as the operator wrote it, in its own temporary folder, with a minimal
+            environment plus the secrets you set below, and it is stopped when it takes too long or writes too much.
           </p>
           <label>
             Command

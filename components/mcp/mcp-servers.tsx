@@ -11,15 +11,7 @@ import { ServerCard } from "./server-card";
  * says what MCP is, and for owners the add form, offering the operator's stdio `commands`.
  * Changes go through `/api/workspaces/:id/mcp`; the page re-reads the list after each.
  */
-export function McpServers({
-  workspace,
-  servers,
-  commands,
-}: {
-  workspace: { id: string; name: string; role: string };
-  servers: McpServerView[];
-  commands: StdioCommandChoice[];
-}) {
+export function McpServers({ workspace, servers, commands }: { workspace: { id: string; name: string; role: string }; servers: McpServerView[]; commands: StdioCommandChoice[] }) {
   const router = useRouter();
   const isOwner = workspace.role === "owner";
   const refresh = () => router.refresh();
@@ -32,15 +24,12 @@ export function McpServers({
         <div className="card" data-testid="mcp-empty">
           <Plug className="icon empty-icon" size={28} />
           <p>
-            <strong>No MCP servers yet.</strong> An MCP (Model Context Protocol) server offers tools, such as searching a wiki or filing a
-            ticket, that this workspace's agents can then call. Once added, its tools appear in the flow editor's palette as{" "}
-            <code>mcp__server__tool</code>, and your flow's policies decide them like any other tool: a tool that is not marked read-only
-            counts as having side effects and needs a rule or an approval.
+            <strong>No MCP servers yet.</strong> An MCP (Model Context Protocol) server offers tools, such as searching a wiki or filing a ticket, that this workspace's agents can then call. Once
+            added, its tools appear in the flow editor's palette as <code>mcp__server__tool</code>, and your flow's policies decide them like any other tool: a tool that is not marked read-only counts
+            as having side effects and needs a rule or an approval.
           </p>
           <p className="muted small">
-            {isOwner
-              ? "Add one below: a Streamable HTTP URL, or one of the commands the operator enabled on this server (stdio)."
-              : "Only owners of this workspace add MCP servers; ask one."}
+            {isOwner ? "Add one below: a Streamable HTTP URL, or one of the commands the operator enabled on this server (stdio)." : "Only owners of this workspace add MCP servers; ask one."}
           </p>
         </div>
       ) : (

@@ -58,13 +58,25 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
         </h3>
         {isOwner ? (
           <span className="row gap">
-            <button type="button" className="secondary" disabled={busy !== null} onClick={() => act("refresh", `${base}/refresh`, "POST", undefined, `${server.name}: tools listed again.`)} data-testid={`mcp-refresh-${server.name}`}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={busy !== null}
+              onClick={() => act("refresh", `${base}/refresh`, "POST", undefined, `${server.name}: tools listed again.`)}
+              data-testid={`mcp-refresh-${server.name}`}
+            >
               {busy === "refresh" ? "Refreshing…" : "Refresh"}
             </button>
             {confirming ? (
               <>
                 <span className="small">Remove {server.name}? Flows using its tools stop validating.</span>
-                <button type="button" className="danger" disabled={busy !== null} onClick={() => act("remove", base, "DELETE", undefined, `MCP server ${server.name} removed.`)} data-testid={`mcp-remove-confirm-${server.name}`}>
+                <button
+                  type="button"
+                  className="danger"
+                  disabled={busy !== null}
+                  onClick={() => act("remove", base, "DELETE", undefined, `MCP server ${server.name} removed.`)}
+                  data-testid={`mcp-remove-confirm-${server.name}`}
+                >
                   Remove
                 </button>
                 <button type="button" className="secondary" onClick={() => setConfirming(false)}>
@@ -80,9 +92,7 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
         ) : null}
       </div>
       <p className={styles.config} data-testid={`mcp-server-config-${server.name}`}>
-        {server.transport === "stdio"
-          ? [`command ${server.command ?? ""}`, ...Object.entries(server.values).map(([k, v]) => `${k}=${v}`)].join(" · ")
-          : server.url}
+        {server.transport === "stdio" ? [`command ${server.command ?? ""}`, ...Object.entries(server.values).map(([k, v]) => `${k}=${v}`)].join(" · ") : server.url}
       </p>
       <p className="small" data-testid={`mcp-server-status-${server.name}`}>
         {server.lastError ? (
@@ -112,7 +122,13 @@ export function ServerCard({ workspaceId, server, isOwner, onChanged }: { worksp
           <span key={k} className="badge" data-testid={`mcp-secret-${server.name}-${k}`}>
             {k} (set)
             {isOwner ? (
-              <button type="button" className="link" aria-label={`Remove secret ${k}`} disabled={busy !== null} onClick={() => act("secret", base, "PATCH", { secrets: { [k]: null } }, `Secret ${k} of ${server.name} removed.`)}>
+              <button
+                type="button"
+                className="link"
+                aria-label={`Remove secret ${k}`}
+                disabled={busy !== null}
+                onClick={() => act("secret", base, "PATCH", { secrets: { [k]: null } }, `Secret ${k} of ${server.name} removed.`)}
+              >
                 <X className="icon" size="1em" />
               </button>
             ) : null}

@@ -81,10 +81,7 @@ export function AddFactForm({ workspaceId, canEdit }: { workspaceId: string; can
   return (
     <section className="card" aria-labelledby={`${id}-title`} data-testid="add-fact">
       <h2 id={`${id}-title`}>Add a fact</h2>
-      <p className="small muted">
-        Something every agent of this workspace should know, e.g. a convention or a preference. It is accepted at once: agents get it when it is relevant to
-        their step.
-      </p>
+      <p className="small muted">Something every agent of this workspace should know, e.g. a convention or a preference. It is accepted at once: agents get it when it is relevant to their step.</p>
       {canEdit ? null : (
         <p className="small muted" data-testid="add-fact-readonly">
           Your role in this workspace is viewer: it can read memory but not add to it. Ask an owner for the approver role.

@@ -24,10 +24,7 @@ export function ClearMemoryDialog({
 }) {
   return (
     <ConfirmDialog open={open} title="Clear this thread's short-term memory?" confirmLabel="Clear" busy={busy} error={error} onConfirm={onConfirm} onCancel={onCancel} testId="clear-memory-dialog">
-      <p>
-        The {entries} short-term entries of this thread are erased, so its next run starts without them. The thread's messages, checkpoints and timeline stay, and
-        so do facts in long-term memory.
-      </p>
+      <p>The {entries} short-term entries of this thread are erased, so its next run starts without them. The thread's messages, checkpoints and timeline stay, and so do facts in long-term memory.</p>
     </ConfirmDialog>
   );
 }

@@ -16,7 +16,7 @@ export const DELETED_PARAM = "deleted";
  * deleted (the server answers 409, shown in the dialog). Users who may not delete see the
  * button disabled with the reason.
  */
-export function DeleteThreadButton({ threadId, title, disabledReason }: { threadId: string; title: string; /** Why this user may not delete it; absent when they may. */ disabledReason?: string }) {
+export function DeleteThreadButton({ threadId, title, disabledReason }: { threadId: string; title: string /** Why this user may not delete it; absent when they may. */; disabledReason?: string }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -58,9 +58,7 @@ export function DeleteThreadButton({ threadId, title, disabledReason }: { thread
         }}
         testId="delete-thread-dialog"
       >
-        <p>
-          “{title}” and everything it holds are erased for good; this cannot be undone:
-        </p>
+        <p>“{title}” and everything it holds are erased for good; this cannot be undone:</p>
         <ul>
           <li>its messages and run events (the timeline), and its runs;</li>
           <li>its checkpoints and their writes (time travel and forks from it);</li>

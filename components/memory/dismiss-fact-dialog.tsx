@@ -34,8 +34,8 @@ export function DismissFactDialog({
       testId="dismiss-dialog"
     >
       <p>
-        The proposal is forgotten, and so is every other fact from the same step of this thread{fact?.source.stepId ? ` (${fact.source.stepId})` : ""},
-        accepted or proposed. The thread itself keeps its history.
+        The proposal is forgotten, and so is every other fact from the same step of this thread{fact?.source.stepId ? ` (${fact.source.stepId})` : ""}, accepted or proposed. The thread itself keeps
+        its history.
       </p>
     </ConfirmDialog>
   );

@@ -172,9 +172,7 @@ export function FactCard({
         }}
         testId="forget-dialog"
       >
-        <p>
-          “{fact.content.length > 160 ? `${fact.content.slice(0, 160)}…` : fact.content}” is erased from this workspace's memory: no agent gets it again.
-        </p>
+        <p>“{fact.content.length > 160 ? `${fact.content.slice(0, 160)}…` : fact.content}” is erased from this workspace's memory: no agent gets it again.</p>
         <ul>
           <li>
             {fact.source.threadId

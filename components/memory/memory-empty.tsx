@@ -13,8 +13,8 @@ import { memoryHref } from "./memory-url";
 export function MemoryExplainer() {
   return (
     <p className="muted small" data-testid="memory-explainer">
-      Memory is what the agents of a workspace know across runs. Before each step, an agent gets its thread's last {SHORT_TERM_IN_CONTEXT} short-term entries and
-      the {FACTS_IN_CONTEXT} accepted facts most relevant to the step; the run view shows what was injected.
+      Memory is what the agents of a workspace know across runs. Before each step, an agent gets its thread's last {SHORT_TERM_IN_CONTEXT} short-term entries and the {FACTS_IN_CONTEXT} accepted facts
+      most relevant to the step; the run view shows what was injected.
     </p>
   );
 }
@@ -30,8 +30,7 @@ export function NoMemory({ canEdit }: { canEdit: boolean }) {
       <ul>
         <li>an agent remembers one during a run (the remember tool), and it is listed here with the thread and step it came from;</li>
         <li>
-          when a run completes, the results of its steps are proposed as facts: accept the ones worth keeping here (status “Proposed”) or on the thread's{" "}
-          <strong>Memory</strong> tab;
+          when a run completes, the results of its steps are proposed as facts: accept the ones worth keeping here (status “Proposed”) or on the thread's <strong>Memory</strong> tab;
         </li>
         <li>{canEdit ? "you add one by hand with the form below." : "an owner or approver adds one by hand on this page."}</li>
       </ul>
@@ -45,8 +44,7 @@ export function NoMatch({ what, workspaceId }: { what: string; workspaceId: stri
     <div className="card muted" data-testid="memory-empty-filtered">
       <SearchX className="icon empty-icon" size={28} />
       <p>
-        <strong>No facts match {what}.</strong> Search looks at the words of each fact and, with an embedding model configured, at its meaning; try fewer or
-        other words.
+        <strong>No facts match {what}.</strong> Search looks at the words of each fact and, with an embedding model configured, at its meaning; try fewer or other words.
       </p>
       <p className="small">
         <Link href={memoryHref({ workspace: workspaceId })} data-testid="memory-clear-filters">
@@ -62,8 +60,7 @@ export function NoWorkspace() {
   return (
     <p className="card muted" data-testid="memory-no-workspace">
       <Users className="icon empty-icon" size={28} />
-      You are in no workspace yet, so there is no memory to show. Create a flow from a template on <Link href="/flows">Flows</Link>: it gives you a workspace,
-      and its runs start filling its memory.
+      You are in no workspace yet, so there is no memory to show. Create a flow from a template on <Link href="/flows">Flows</Link>: it gives you a workspace, and its runs start filling its memory.
     </p>
   );
 }

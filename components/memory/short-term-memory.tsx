@@ -44,9 +44,7 @@ export function ShortTermMemory({
           Clear
         </button>
       </div>
-      <p className="small muted">
-        What the agents did on this thread, as they see it before each step (the last 20). Entries expire {hours} hours after they are written.
-      </p>
+      <p className="small muted">What the agents did on this thread, as they see it before each step (the last 20). Entries expire {hours} hours after they are written.</p>
       {entries.length === 0 ? (
         <p className="small muted" data-testid="short-term-empty">
           No short-term entries. Each step and tool call of a run adds one; they expire after {hours} hours or when cleared.

@@ -23,8 +23,8 @@ export function ThreadDeletedNotice() {
   return (
     <div className="card row" aria-live="polite" data-testid="thread-deleted-notice">
       <span>
-        Thread “{title}” was deleted with its checkpoints, events, approvals, evicted outputs, files and short-term memory. Accepted facts from it stay on the{" "}
-        <Link href="/memory">Memory</Link> page, marked “thread deleted”.
+        Thread “{title}” was deleted with its checkpoints, events, approvals, evicted outputs, files and short-term memory. Accepted facts from it stay on the <Link href="/memory">Memory</Link> page,
+        marked “thread deleted”.
       </span>
       <button type="button" className="secondary" onClick={dismiss} data-testid="thread-deleted-dismiss">
         Dismiss

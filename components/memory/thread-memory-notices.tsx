@@ -32,8 +32,7 @@ export function ThreadMemoryNotices({
     <>
       {enabled ? null : (
         <p className="small card" data-testid="thread-memory-off">
-          Memory is off for this flow: its agents get no memory injected and its runs add no short-term entries. Turn it on in the flow's settings (Memory) to
-          use it.
+          Memory is off for this flow: its agents get no memory injected and its runs add no short-term entries. Turn it on in the flow's settings (Memory) to use it.
         </p>
       )}
       {why.length > 0 ? (

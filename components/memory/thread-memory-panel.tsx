@@ -50,16 +50,7 @@ export interface ThreadMemoryProps {
  * change memory (viewers) see the buttons disabled with the reason. This component holds the
  * state and the calls; each section and dialog is its own component.
  */
-export function ThreadMemoryPanel({
-  threadId,
-  workspaceId,
-  threadStatus,
-  agents,
-  canEdit,
-  canErase,
-  canSummarize,
-  settings,
-}: ThreadMemoryProps & { threadId: string }) {
+export function ThreadMemoryPanel({ threadId, workspaceId, threadStatus, agents, canEdit, canErase, canSummarize, settings }: ThreadMemoryProps & { threadId: string }) {
   const [data, setData] = useState<ThreadMemory | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<MemoryOutcome | null>(null);
@@ -123,27 +114,14 @@ export function ThreadMemoryPanel({
           Refresh
         </button>
       </div>
-      <ThreadMemoryNotices
-        enabled={settings.enabled}
-        reasons={[readOnly, summarizeReason, eraseReason]}
-        error={dismissing ? null : error}
-        notice={notice}
-        workspaceId={workspaceId}
-      />
+      <ThreadMemoryNotices enabled={settings.enabled} reasons={[readOnly, summarizeReason, eraseReason]} error={dismissing ? null : error} notice={notice} workspaceId={workspaceId} />
       {data === null ? (
         error ? null : (
           <p className="muted small">Loading…</p>
         )
       ) : (
         <>
-          <ShortTermMemory
-            entries={data.entries}
-            hours={settings.shortTermTtlHours}
-            agents={agents}
-            eraseReason={eraseReason}
-            disabled={acting}
-            onClear={() => setClearing(true)}
-          />
+          <ShortTermMemory entries={data.entries} hours={settings.shortTermTtlHours} agents={agents} eraseReason={eraseReason} disabled={acting} onClear={() => setClearing(true)} />
           <ThreadSummary
             summary={data.summary}
             summarizeReason={summarizeReason}

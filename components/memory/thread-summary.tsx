@@ -24,21 +24,14 @@ export function ThreadSummary({
     <div className={styles.section} data-testid="thread-summary">
       <div className="row">
         <h3>Summary</h3>
-        <button
-          type="button"
-          className="secondary"
-          onClick={onSummarize}
-          disabled={summarizeReason !== undefined || disabled}
-          title={summarizeReason}
-          data-testid="thread-summarize"
-        >
+        <button type="button" className="secondary" onClick={onSummarize} disabled={summarizeReason !== undefined || disabled} title={summarizeReason} data-testid="thread-summarize">
           {summarizing ? "Summarizing…" : summary ? "Summarize again" : "Summarize"}
         </button>
       </div>
       {summary ? (
         <p className={styles.summary} data-testid="thread-summary-text">
-            {summary}
-          </p>
+          {summary}
+        </p>
       ) : (
         <p className="small muted" data-testid="thread-summary-empty">
           No summary yet. One is written when a run completes; Summarize writes it now: the task, each step and how it ended, and the answer.

@@ -16,13 +16,7 @@ export interface AgentIdentity {
  */
 export function AgentBadge({ agent }: { agent: AgentIdentity }) {
   return (
-    <span
-      className="badge agent"
-      data-testid="agent-badge"
-      data-agent={agent.id}
-      title={`Agent ${agent.name}`}
-      style={{ border: `1px solid ${agent.color}`, background: `${agent.color}22` }}
-    >
+    <span className="badge agent" data-testid="agent-badge" data-agent={agent.id} title={`Agent ${agent.name}`} style={{ border: `1px solid ${agent.color}`, background: `${agent.color}22` }}>
       <AgentIcon icon={agent.icon} /> {agent.name}
     </span>
   );

@@ -28,7 +28,15 @@ type Allow = NonNullable<RunDataTypes["approval"]["allow"]>;
 const ALLOW_ALL: Allow = { accept: true, edit: true, respond: true, ignore: true };
 
 /** Past-tense labels of stored decisions. */
-const DECIDED: Record<string, string> = { approve: "approved", edit: "edited", respond: "answered with feedback", reject: "rejected", ignore: "ignored", expired: "expired", revise: "replaced by an edited call" };
+const DECIDED: Record<string, string> = {
+  approve: "approved",
+  edit: "edited",
+  respond: "answered with feedback",
+  reject: "rejected",
+  ignore: "ignored",
+  expired: "expired",
+  revise: "replaced by an edited call",
+};
 
 /** Time left until `iso`, as "m:ss", or null when past. */
 function timeLeft(iso: string, now: number): string | null {
@@ -90,13 +98,7 @@ export function ApprovalCard({
   const write = useMemo(() => fileWriteOf(approval.toolName, argsValue(approval.canonicalArgs)), [approval.toolName, approval.canonicalArgs]);
   const pending = effective === "pending";
   const { preview, error: previewError, loading: previewLoading } = useApprovalPreview(approval.approvalId, pending && (write !== null || mode === "edit"));
-  const fileNow: FileNow = !pending
-    ? { state: "off" }
-    : preview?.file
-      ? preview.file.current
-      : previewError
-        ? { state: "unknown", message: previewError }
-        : { state: "loading" };
+  const fileNow: FileNow = !pending ? { state: "off" } : preview?.file ? preview.file.current : previewError ? { state: "unknown", message: previewError } : { state: "loading" };
 
   // A pending card that appears is brought into view and announced, once.
   // biome-ignore lint/correctness/useExhaustiveDependencies: on mount only; later renders of the same card must not scroll the page
@@ -136,9 +138,7 @@ export function ApprovalCard({
         </span>
       </header>
       {effective === "pending" ? (
-        <p className="small muted">
-          The run is paused. It continues only if you approve these exact arguments (or your edit of them); the approval works once and is bound to this thread.
-        </p>
+        <p className="small muted">The run is paused. It continues only if you approve these exact arguments (or your edit of them); the approval works once and is bound to this thread.</p>
       ) : null}
       {write && mode !== "edit" ? <FileWriteView write={write} now={fileNow} /> : null}
       {write ? (
@@ -163,7 +163,10 @@ export function ApprovalCard({
         ) : effective === "expired" ? (
           <>
             {" "}
-            · <span data-testid="approval-expired-at">expired <LocalTime at={approval.expiresAt} style="time" /></span>
+            ·{" "}
+            <span data-testid="approval-expired-at">
+              expired <LocalTime at={approval.expiresAt} style="time" />
+            </span>
           </>
         ) : null}
         {approval.risk ? (
@@ -212,7 +215,14 @@ export function ApprovalCard({
             ) : null}
           </div>
           <div className="row gap">
-            <input aria-label="Comment or reason (optional)" placeholder="Comment or reason (optional)" value={comment} disabled={!canDecide} onChange={(e) => setComment(e.target.value)} data-testid="reject-reason" />
+            <input
+              aria-label="Comment or reason (optional)"
+              placeholder="Comment or reason (optional)"
+              value={comment}
+              disabled={!canDecide}
+              onChange={(e) => setComment(e.target.value)}
+              data-testid="reject-reason"
+            />
             <button type="button" className="danger" disabled={off} onClick={() => onDecide({ decision: "reject", ...note })} data-testid="reject">
               Reject
             </button>
@@ -237,7 +247,13 @@ export function ApprovalCard({
             <div className="decision-panel stack">
               <label>
                 <span className="small">Feedback to the agent (the tool does not run; the run goes on with your answer)</span>
-                <textarea rows={3} value={feedback} onChange={(e) => setFeedback(e.target.value)} placeholder="e.g. Don't overwrite files; write the summary to drafts/summary.md." data-testid="respond-text" />
+                <textarea
+                  rows={3}
+                  value={feedback}
+                  onChange={(e) => setFeedback(e.target.value)}
+                  placeholder="e.g. Don't overwrite files; write the summary to drafts/summary.md."
+                  data-testid="respond-text"
+                />
               </label>
               <div className="row gap">
                 <button type="button" disabled={busy || !feedback.trim()} onClick={() => onDecide({ decision: "respond", comment: feedback.trim() })} data-testid="respond-submit">

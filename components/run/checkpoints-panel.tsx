@@ -92,11 +92,8 @@ function CheckpointStateView({ state, canFork, onFork, forking, forkError }: { s
       {canFork ? (
         <div className="stack">
           <p className="small muted" data-testid="fork-note">
-            Fork from here starts a new thread from this checkpoint; this thread is not changed. The workspace files are copied as they are now, not as they were at this
-            checkpoint.
-            {state.summary.awaitingApproval
-              ? " A call waits for approval here: approvals stay with their thread, so in the fork the agent proposes it again and a new approval is asked."
-              : ""}
+            Fork from here starts a new thread from this checkpoint; this thread is not changed. The workspace files are copied as they are now, not as they were at this checkpoint.
+            {state.summary.awaitingApproval ? " A call waits for approval here: approvals stay with their thread, so in the fork the agent proposes it again and a new approval is asked." : ""}
           </p>
           <div>
             <button type="button" onClick={onFork} disabled={forking} data-testid="fork-from-checkpoint">

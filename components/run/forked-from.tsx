@@ -50,9 +50,8 @@ export function ForkedFrom({ origin, originVisible }: { origin: ForkOrigin; orig
       </p>
       {origin.dropped.length > 0 ? (
         <p className="small" data-testid="forked-dropped">
-          {origin.dropped.length === 1 ? "A call was" : `${origin.dropped.length} calls were`} waiting on the origin's approval (
-          {origin.dropped.map((d) => d.tool ?? "a tool").join(", ")}). Approvals stay with their thread: when this fork continues, the agent proposes the call again and a new approval card
-          asks for a decision here.
+          {origin.dropped.length === 1 ? "A call was" : `${origin.dropped.length} calls were`} waiting on the origin's approval ({origin.dropped.map((d) => d.tool ?? "a tool").join(", ")}). Approvals
+          stay with their thread: when this fork continues, the agent proposes the call again and a new approval card asks for a decision here.
         </p>
       ) : null}
       {origin.plan ? (

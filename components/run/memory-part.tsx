@@ -15,7 +15,7 @@ const RESULT_CHARS = 160;
  * on the memory page. Collapsed to one line until opened; the same while streaming and on
  * replay (it is a `data-memory` part).
  */
-export function MemoryPart({ data, agent, workspaceId }: { data: RunDataTypes["memory"]; agent: AgentIdentity; /** The thread's workspace, for links to its memory page. */ workspaceId?: string }) {
+export function MemoryPart({ data, agent, workspaceId }: { data: RunDataTypes["memory"]; agent: AgentIdentity /** The thread's workspace, for links to its memory page. */; workspaceId?: string }) {
   const n = data.shortTerm.length;
   const m = data.facts.length;
   const empty = n === 0 && m === 0;
@@ -23,9 +23,7 @@ export function MemoryPart({ data, agent, workspaceId }: { data: RunDataTypes["m
     <details className={styles.block} data-testid="memory-injected" data-step={data.stepId ?? ""} data-agent={data.agentId} data-facts={m} data-entries={n}>
       <summary className="small">
         <Brain className="icon" size="1em" /> <strong>Memory injected</strong> <AgentBadge agent={agent} />{" "}
-        <span className="muted">
-          {empty ? "nothing yet (no recent entries, no matching facts)" : `${n} recent entr${n === 1 ? "y" : "ies"} · ${m} fact${m === 1 ? "" : "s"}`}
-        </span>
+        <span className="muted">{empty ? "nothing yet (no recent entries, no matching facts)" : `${n} recent entr${n === 1 ? "y" : "ies"} · ${m} fact${m === 1 ? "" : "s"}`}</span>
       </summary>
       <div className={styles.body}>
         <p className="small muted">

@@ -60,14 +60,7 @@ export function OutcomeCard({
   const off = busy || !canDecide;
   const headingId = `outcome-${outcome.toolCallId}`;
   return (
-    <section
-      ref={ref}
-      className={`approval card status-${status} ${styles.reveal}`}
-      data-testid="outcome-card"
-      data-tool-call-id={outcome.toolCallId}
-      data-status={status}
-      aria-labelledby={headingId}
-    >
+    <section ref={ref} className={`approval card status-${status} ${styles.reveal}`} data-testid="outcome-card" data-tool-call-id={outcome.toolCallId} data-status={status} aria-labelledby={headingId}>
       <header className="row">
         <strong id={headingId}>
           {pending ? "Choice needed" : "Unknown outcome"}: <code data-testid="outcome-tool">{outcome.tool}</code>
@@ -98,9 +91,9 @@ export function OutcomeCard({
       {pending ? (
         <>
           <p className="small muted">
-            The run is paused until someone chooses. <strong>It happened: continue</strong> records that the call took effect (check first, e.g. at the receiver): it is not run
-            again, and the step goes on as done. <strong>Run it again</strong> runs the call once more with these arguments (if it did happen, it happens twice).{" "}
-            <strong>Skip it</strong> does not run it: the step is reported as not done, and steps that need it are skipped.
+            The run is paused until someone chooses. <strong>It happened: continue</strong> records that the call took effect (check first, e.g. at the receiver): it is not run again, and the step
+            goes on as done. <strong>Run it again</strong> runs the call once more with these arguments (if it did happen, it happens twice). <strong>Skip it</strong> does not run it: the step is
+            reported as not done, and steps that need it are skipped.
           </p>
           {!canDecide ? (
             <p className="small muted" data-testid="outcome-cannot-decide">

@@ -22,11 +22,7 @@ import { choiceErrorText, decisionLabel, errorText } from "./run-view-text";
 import { timeline } from "./timeline-items";
 import { WorkspacePanel } from "./workspace-panel";
 
-type Input =
-  | { kind: "continue" }
-  | { kind: "message"; text: string; agentId?: string }
-  | ReturnType<typeof decisionInput>
-  | { kind: "outcome"; toolCallId: string; choice: OutcomeChoice };
+type Input = { kind: "continue" } | { kind: "message"; text: string; agentId?: string } | ReturnType<typeof decisionInput> | { kind: "outcome"; toolCallId: string; choice: OutcomeChoice };
 
 /** An approval's stored status and how it was decided (approve | edit | respond | reject | ignore | expired). */
 export interface ApprovalState {
@@ -184,9 +180,8 @@ export function RunView({
             </div>
             {lastRun.error.severity ? (
               <div className="muted" data-testid="error-structured">
-                severity <strong data-testid="error-severity">{lastRun.error.severity}</strong> ·{" "}
-                <span data-testid="error-retryable">{lastRun.error.retryable ? "retryable" : "not retryable"}</span> · suggested action{" "}
-                <strong data-testid="error-action">{lastRun.error.suggested_action}</strong>
+                severity <strong data-testid="error-severity">{lastRun.error.severity}</strong> · <span data-testid="error-retryable">{lastRun.error.retryable ? "retryable" : "not retryable"}</span> ·
+                suggested action <strong data-testid="error-action">{lastRun.error.suggested_action}</strong>
               </div>
             ) : null}
           </div>
@@ -260,7 +255,13 @@ export function RunView({
             <label htmlFor="composer-agent" className="sr-only">
               Who works on it
             </label>
-            <select id="composer-agent" value={agentId} onChange={(e) => setAgentId(e.target.value)} data-testid="composer-agent" title="Autonomous: the supervisor plans and delegates. Directed: one agent does the task.">
+            <select
+              id="composer-agent"
+              value={agentId}
+              onChange={(e) => setAgentId(e.target.value)}
+              data-testid="composer-agent"
+              title="Autonomous: the supervisor plans and delegates. Directed: one agent does the task."
+            >
               <option value="">Supervisor plans</option>
               {agents.map((a) => (
                 <option key={a.id} value={a.id}>

@@ -9,7 +9,7 @@ import { MemoryPart } from "./memory-part";
 /** One row of the run view's timeline (tool calls carry the id of the agent that proposed them). */
 export type TimelineItem =
   | { key: string; kind: "user"; text: string }
-  | { key: string; kind: "text"; text: string; /** Still being written (its text grows). */ streaming?: boolean }
+  | { key: string; kind: "text"; text: string /** Still being written (its text grows). */; streaming?: boolean }
   | { [K in keyof RunDataTypes]: { key: string; kind: `data-${K}`; data: RunDataTypes[K] } }[keyof RunDataTypes];
 
 /** Inputs and outputs up to this many characters show inline; longer ones fold. */

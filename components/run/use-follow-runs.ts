@@ -12,10 +12,7 @@ import { useThreadRuns } from "./use-thread-runs";
  * abort the first. Returns the ref the caller sets to the last run the view shows, which the
  * events stream names when it reopens after the tab was hidden.
  */
-export function useFollowRuns(
-  threadId: string,
-  chat: { busy: boolean; messages: RunUIMessage[]; resumeStream: (options: { body: { runId: string } }) => Promise<void> },
-): { current: string | null } {
+export function useFollowRuns(threadId: string, chat: { busy: boolean; messages: RunUIMessage[]; resumeStream: (options: { body: { runId: string } }) => Promise<void> }): { current: string | null } {
   const [announced, setAnnounced] = useState<string[]>([]);
   const [following, setFollowing] = useState(false);
   const lastRunId = useRef<string | null>(null);

@@ -95,14 +95,7 @@ export function WorkspacePanel({ threadId, version }: { threadId: string; versio
     >
       <h2>Workspace</h2>
       <div className="row small">
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          data-testid="ws-upload-input"
-          onChange={(e) => void upload([...(e.target.files ?? [])])}
-        />
+        <input ref={picker} type="file" multiple hidden data-testid="ws-upload-input" onChange={(e) => void upload([...(e.target.files ?? [])])} />
         <button type="button" onClick={() => picker.current?.click()} disabled={uploading !== null} data-testid="ws-upload">
           <Upload className="icon" size="1em" />
           {uploading ? "Uploading…" : "Upload files"}
@@ -132,8 +125,8 @@ export function WorkspacePanel({ threadId, version }: { threadId: string; versio
         <p className="muted small">Loading…</p>
       ) : entries.length === 0 ? (
         <p className="muted small" data-testid="ws-empty">
-          No files yet. Upload files here (or drop them on this panel), or ask a workspace owner to add documents to the workspace library in Settings &gt; Library: flows that
-          mount it show its files in every thread.
+          No files yet. Upload files here (or drop them on this panel), or ask a workspace owner to add documents to the workspace library in Settings &gt; Library: flows that mount it show its files
+          in every thread.
         </p>
       ) : (
         <ul className="files">

@@ -75,47 +75,46 @@ export function ApiKeys({ keys, workspaces }: { keys: ApiKeyRow[]; workspaces: {
         rows={keys.length}
         empty={
           <>
-            No API keys yet. Keys let your code use Phylactery's JSON API as you, with your roles: send one as{" "}
-            <code>Authorization: Bearer &lt;key&gt;</code> (see docs/api.md).
+            No API keys yet. Keys let your code use Phylactery's JSON API as you, with your roles: send one as <code>Authorization: Bearer &lt;key&gt;</code> (see docs/api.md).
           </>
         }
         emptyTestId="api-keys-empty"
       >
-            {keys.map((k) => (
-              <tr key={k.id} data-testid={`api-key-row-${k.name}`}>
-                <td>{k.name}</td>
-                <td>
-                  <code>{k.prefix}…</code>
-                </td>
-                <td>{k.workspaceName ?? "All my workspaces"}</td>
-                <td className="small">
-                  <LocalTime at={k.createdAt} />
-                </td>
-                <td className="small" data-testid={`api-key-last-used-${k.name}`}>
-                  {k.lastUsedAt ? <LocalTime at={k.lastUsedAt} /> : "never"}
-                </td>
-                <td>
-                  {k.revokedAt ? (
-                    <span className="badge" data-testid={`api-key-revoked-${k.name}`}>
-                      revoked
-                    </span>
-                  ) : (
-                    <ConfirmAction
-                      confirming={confirming === k.id}
-                      setConfirming={(on) => setConfirming(on ? k.id : null)}
-                      onConfirm={() => revoke(k)}
-                      busy={busy}
-                      label="Revoke"
-                      prompt={`Revoke "${k.name}"? Code using it stops working at once.`}
-                      confirmLabel="Revoke"
-                      row
-                      testId={`api-key-revoke-${k.name}`}
-                      confirmTestId={`api-key-revoke-confirm-${k.name}`}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
+        {keys.map((k) => (
+          <tr key={k.id} data-testid={`api-key-row-${k.name}`}>
+            <td>{k.name}</td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td>{k.workspaceName ?? "All my workspaces"}</td>
+            <td className="small">
+              <LocalTime at={k.createdAt} />
+            </td>
+            <td className="small" data-testid={`api-key-last-used-${k.name}`}>
+              {k.lastUsedAt ? <LocalTime at={k.lastUsedAt} /> : "never"}
+            </td>
+            <td>
+              {k.revokedAt ? (
+                <span className="badge" data-testid={`api-key-revoked-${k.name}`}>
+                  revoked
+                </span>
+              ) : (
+                <ConfirmAction
+                  confirming={confirming === k.id}
+                  setConfirming={(on) => setConfirming(on ? k.id : null)}
+                  onConfirm={() => revoke(k)}
+                  busy={busy}
+                  label="Revoke"
+                  prompt={`Revoke "${k.name}"? Code using it stops working at once.`}
+                  confirmLabel="Revoke"
+                  row
+                  testId={`api-key-revoke-${k.name}`}
+                  confirmTestId={`api-key-revoke-confirm-${k.name}`}
+                />
+              )}
+            </td>
+          </tr>
+        ))}
       </RowTable>
       {created ? (
         <div className="stack" data-testid="api-key-created">

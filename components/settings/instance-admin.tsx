@@ -37,8 +37,7 @@ export function InstanceAdmin({ accounts, workspaces }: { accounts: AccountView[
     <section className="stack" data-testid="instance-admin">
       <h2>Instance</h2>
       <p className="muted">
-        You are an <strong>instance admin</strong>: you create accounts and see every account and workspace by name. You see what is
-        inside a workspace only as its member, like everyone else.
+        You are an <strong>instance admin</strong>: you create accounts and see every account and workspace by name. You see what is inside a workspace only as its member, like everyone else.
       </p>
       <form className="card row gap" style={{ alignItems: "flex-end", flexWrap: "wrap" }} onSubmit={create} noValidate>
         <label>

@@ -32,8 +32,7 @@ export function MyInvitations({ invitations }: { invitations: MyInvitationRow[] 
         {invitations.map((inv) => (
           <li key={inv.id} className="row" data-testid={`my-invitation-${inv.workspace.name}`}>
             <span>
-              <strong>{inv.workspace.name}</strong> as <span className="badge">{inv.role}</span>{" "}
-              <span className="muted small">invited by {inv.invitedBy}</span>
+              <strong>{inv.workspace.name}</strong> as <span className="badge">{inv.role}</span> <span className="muted small">invited by {inv.invitedBy}</span>
             </span>
             <span className="row gap">
               <button type="button" disabled={busy} onClick={() => answer(inv, "accept")} data-testid="invitation-accept">

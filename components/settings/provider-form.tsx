@@ -75,10 +75,7 @@ export function ProviderForm({ provider, label, needsUrl, saved, naming }: { pro
         <label>
           Base URL
           <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="https://llm.example.com/v1" data-testid={`provider-baseurl-${provider}`} />
-          <span className="small muted">
-            A server on this machine or the private network (such as a local Ollama) is reachable only once the operator opens its host with
-            OUTBOUND_ALLOW_PRIVATE.
-          </span>
+          <span className="small muted">A server on this machine or the private network (such as a local Ollama) is reachable only once the operator opens its host with OUTBOUND_ALLOW_PRIVATE.</span>
         </label>
       ) : null}
       <label>

@@ -54,17 +54,10 @@ export function SecretsSection({ workspace, secrets, owner }: { workspace: { id:
   return (
     <SettingsCard testId={`secrets-${workspace.id}`} title={`Secrets of ${workspace.name}`}>
       <p className="muted small">
-        A tool refers to a secret as <code>{"{{secret:NAME}}"}</code> in an <code>http_request</code> header or an MCP server's headers and
-        environment. The value is swapped in after the approval, only for the hosts listed; the model, runs, approvals and logs only see the
-        reference. A value is never shown again.
+        A tool refers to a secret as <code>{"{{secret:NAME}}"}</code> in an <code>http_request</code> header or an MCP server's headers and environment. The value is swapped in after the approval,
+        only for the hosts listed; the model, runs, approvals and logs only see the reference. A value is never shown again.
       </p>
-      <RowTable
-        columns={["Name", "Hosts", "Changed", "Last used"]}
-        actions={owner}
-        rows={secrets.length}
-        empty={`No secrets yet${owner ? ": add one below." : "."}`}
-        emptyTestId="secrets-empty"
-      >
+      <RowTable columns={["Name", "Hosts", "Changed", "Last used"]} actions={owner} rows={secrets.length} empty={`No secrets yet${owner ? ": add one below." : "."}`} emptyTestId="secrets-empty">
         {secrets.map((s) => (
           <SecretListRow
             key={s.name}

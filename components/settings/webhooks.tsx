@@ -70,8 +70,8 @@ export function WebhooksSection({ workspace, webhooks }: { workspace: { id: stri
   return (
     <SettingsCard testId={`webhooks-${workspace.id}`} title={`Webhooks of ${workspace.name}`}>
       <p className="muted small">
-        Phylactery POSTs a signed JSON body to each URL when an event it listens to happens, and retries failures with backoff. Check the{" "}
-        <code>webhook-signature</code> header with the secret (see docs/webhooks.md).
+        Phylactery POSTs a signed JSON body to each URL when an event it listens to happens, and retries failures with backoff. Check the <code>webhook-signature</code> header with the secret (see
+        docs/webhooks.md).
       </p>
       {secret ? (
         <div className="card stack" aria-live="polite" data-testid="webhook-secret">
@@ -87,12 +87,7 @@ export function WebhooksSection({ workspace, webhooks }: { workspace: { id: stri
           </span>
         </div>
       ) : null}
-      <RowTable
-        columns={["URL", "Events", "State"]}
-        rows={webhooks.length}
-        empty="No webhooks yet: add a URL below to be told when an approval is waiting or a run ends."
-        emptyTestId="webhooks-empty"
-      >
+      <RowTable columns={["URL", "Events", "State"]} rows={webhooks.length} empty="No webhooks yet: add a URL below to be told when an approval is waiting or a run ends." emptyTestId="webhooks-empty">
         {webhooks.map((w) => (
           <WebhookListRow
             key={w.id}

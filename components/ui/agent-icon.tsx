@@ -55,14 +55,7 @@ export function AgentIcon({ icon, label, size = "1em", ...rest }: AgentIconProps
   const name = agentIconName(icon);
   const Icon = AGENT_ICONS[name];
   return (
-    <Icon
-      size={size}
-      data-icon={name}
-      focusable="false"
-      {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })}
-      style={{ verticalAlign: "-0.125em", flexShrink: 0 }}
-      {...rest}
-    />
+    <Icon size={size} data-icon={name} focusable="false" {...(label ? { role: "img", "aria-label": label } : { "aria-hidden": true })} style={{ verticalAlign: "-0.125em", flexShrink: 0 }} {...rest} />
   );
 }
 

@@ -81,12 +81,15 @@ export class EditorPage {
     const viewport = this.page.locator(".react-flow__viewport");
     let last = "";
     await expect
-      .poll(async () => {
-        const now = await viewport.evaluate((el) => (el as HTMLElement).style.transform);
-        const still = now === last;
-        last = now;
-        return still;
-      }, { intervals: [150] })
+      .poll(
+        async () => {
+          const now = await viewport.evaluate((el) => (el as HTMLElement).style.transform);
+          const still = now === last;
+          last = now;
+          return still;
+        },
+        { intervals: [150] },
+      )
       .toBe(true);
   }
 
@@ -113,8 +116,7 @@ export class EditorPage {
    */
   async holdConnection(sourceId: string, over: { handleOf: string } | { nodeMiddle: string }): Promise<void> {
     const from = await this.node(sourceId).locator(".react-flow__handle.source").boundingBox();
-    const to =
-      "handleOf" in over ? await this.node(over.handleOf).locator(".react-flow__handle.target").boundingBox() : await this.node(over.nodeMiddle).boundingBox();
+    const to = "handleOf" in over ? await this.node(over.handleOf).locator(".react-flow__handle.target").boundingBox() : await this.node(over.nodeMiddle).boundingBox();
     if (!from || !to) throw new Error(`nothing to drag from ${sourceId} to ${JSON.stringify(over)}`);
     await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await this.page.mouse.down();

@@ -44,7 +44,13 @@ const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
  * Parse errors name the field (`risk: Invalid option ...`), which the routes answer with 422.
  */
 export const InboxFilters = z.object({
-  flowId: z.preprocess(blankToUndefined, z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "flow ids are 1-64 of [A-Za-z0-9_-]").optional()),
+  flowId: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, "flow ids are 1-64 of [A-Za-z0-9_-]")
+      .optional(),
+  ),
   risk: z.preprocess(blankToUndefined, RiskLevel.optional()),
   status: z.preprocess(blankToUndefined, InboxStatus.default("pending")),
   sort: z.preprocess(blankToUndefined, InboxSort.default("expiry")),

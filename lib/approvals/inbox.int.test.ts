@@ -103,13 +103,7 @@ describe("approval inbox queries", () => {
     const edited = await listApprovals(t.db, ids.owner, { status: "consumed" }, now);
     expect(edited).toMatchObject([{ approvalId: "apv_edited", decision: "edit", editedArgs: '{"path":"b.md"}', editedArgsHash: "e".repeat(64) }]);
     expect(idsOf(await listApprovals(t.db, ids.owner, { status: "all" }, now))).toEqual(["apv_late", "apv_edited", "apv_rejected", "apv_soon", "apv_high"]);
-    expect(idsOf(await listApprovals(t.db, ids.owner, { status: "all", sort: "-expiry", flowId: ids.flow }, now))).toEqual([
-      "apv_high",
-      "apv_soon",
-      "apv_rejected",
-      "apv_edited",
-      "apv_late",
-    ]);
+    expect(idsOf(await listApprovals(t.db, ids.owner, { status: "all", sort: "-expiry", flowId: ids.flow }, now))).toEqual(["apv_high", "apv_soon", "apv_rejected", "apv_edited", "apv_late"]);
   });
 
   it("counts what the user may decide; other workspaces' approvals are invisible (404)", async () => {

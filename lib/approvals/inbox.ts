@@ -8,14 +8,7 @@ import { AppError } from "../errors";
 import { RiskLevel } from "../flow/schema";
 import { approvalSecret } from "./secret";
 import { challengeToken } from "./service";
-import {
-  ApprovalDecisionKind,
-  ApprovalStatus,
-  type InboxFilters,
-  type InboxFlow,
-  type InboxItem,
-  type InboxStatus,
-} from "./inbox-item";
+import { ApprovalDecisionKind, ApprovalStatus, type InboxFilters, type InboxFlow, type InboxItem, type InboxStatus } from "./inbox-item";
 
 /**
  * The approval inbox (docs/architecture.md#approvals): approvals of every workspace the user is a
@@ -98,13 +91,7 @@ function toItem(a: Row, role: Role, decidedBy: Map<string, string>, now: number,
  * @param filters as parsed by `InboxFilters` (lib/approvals/inbox-item.ts).
  * @param now ms since the epoch.
  */
-export async function listApprovals(
-  db: Db,
-  userId: string,
-  filters: Partial<InboxFilters> = {},
-  now: number = Date.now(),
-  secret?: string,
-): Promise<InboxItem[]> {
+export async function listApprovals(db: Db, userId: string, filters: Partial<InboxFilters> = {}, now: number = Date.now(), secret?: string): Promise<InboxItem[]> {
   const roles = await rolesOf(db, userId);
   if (roles.size === 0) return [];
   const rows = await db.approval.findMany({

@@ -40,7 +40,7 @@ export type LineDiff =
       /** Rows left out after {@link DIFF_MAX_ROWS}. */
       hiddenRows: number;
     }
-  | { ok: false; reason: "too_large" | "too_slow"; /** Size of the bigger side, UTF-8 bytes. */ sizeBytes: number };
+  | { ok: false; reason: "too_large" | "too_slow" /** Size of the bigger side, UTF-8 bytes. */; sizeBytes: number };
 
 type LineRow = Extract<DiffRow, { kind: "add" | "del" | "same" }>;
 

@@ -217,11 +217,7 @@ function fieldValue(f: SchemaField, raw: string | boolean, wasPresent: boolean):
  * @returns `{ args }`, or `{ errors }` keyed by argument name, each message starting with the
  *   argument's name (e.g. `path: must not be empty`).
  */
-export function argsFromValues(
-  fields: SchemaField[],
-  values: FormValues,
-  original: Record<string, unknown>,
-): { args: Record<string, unknown> } | { errors: Record<string, string> } {
+export function argsFromValues(fields: SchemaField[], values: FormValues, original: Record<string, unknown>): { args: Record<string, unknown> } | { errors: Record<string, string> } {
   const args: Record<string, unknown> = {};
   const errors: Record<string, string> = {};
   for (const [i, f] of fields.entries()) {

@@ -99,9 +99,10 @@ describe("approvals service", () => {
   it("a BLOCKED edit is refused and leaves the challenge pending", async () => {
     const c = await challenge();
     const blocked = () => ({ decision: "BLOCKED", explanation: "no shell scripts" });
-    await expect(
-      editChallenge(opts(), { ...decider(c.id), token: c.token, argsHash: canonicalArgs(args).hash }, { args: { path: "run.sh", content: "x" }, decide: blocked }),
-    ).rejects.toMatchObject({ code: "forbidden", reason: "edit_blocked_by_policy" });
+    await expect(editChallenge(opts(), { ...decider(c.id), token: c.token, argsHash: canonicalArgs(args).hash }, { args: { path: "run.sh", content: "x" }, decide: blocked })).rejects.toMatchObject({
+      code: "forbidden",
+      reason: "edit_blocked_by_policy",
+    });
     expect((await t.db.approval.findUniqueOrThrow({ where: { id: c.id } })).status).toBe("pending");
   });
 

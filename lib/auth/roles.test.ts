@@ -27,9 +27,7 @@ describe("role table", () => {
 
   it("names the role and what it lacks, or the service's own refusal", () => {
     expect(() => requireCapability("viewer", "edit")).toThrow("Your role in this workspace is viewer; it cannot edit flows. Ask an owner for another role.");
-    expect(() => requireCapability("approver", "manage", "only owners manage its webhooks.")).toThrow(
-      "Your role in this workspace is approver; only owners manage its webhooks.",
-    );
+    expect(() => requireCapability("approver", "manage", "only owners manage its webhooks.")).toThrow("Your role in this workspace is approver; only owners manage its webhooks.");
   });
 
   it("runs owners as admin and everyone else as user", () => {

@@ -1,16 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "../db/client";
 import { createTestDb, type TestDb } from "../db/test-db";
-import {
-  ACCOUNT_MAX_FAILURES,
-  ADDRESS_MAX_FAILURES,
-  recordSignInFailure,
-  recordSignInSuccess,
-  reserveSignInAttempt,
-  SIGNIN_LOCK_MS,
-  SIGNIN_WINDOW_MS,
-  signInWaitMs,
-} from "./throttle";
+import { ACCOUNT_MAX_FAILURES, ADDRESS_MAX_FAILURES, recordSignInFailure, recordSignInSuccess, reserveSignInAttempt, SIGNIN_LOCK_MS, SIGNIN_WINDOW_MS, signInWaitMs } from "./throttle";
 
 /**
  * The sign-in throttle on a real database (docs/security.md "Sign-in"), SQLite or PostgreSQL

@@ -106,7 +106,9 @@ describe("workspace scope", () => {
     });
     // Control: out of the scope, pat may decide B's approval.
     const b = await t.db.approval.findUniqueOrThrow({ where: { id: ids.apvB } });
-    await expect(approveChallenge({ db: t.db, secret: SECRET, now: () => now }, { approvalId: b.id, threadId: b.threadId, userId: ids.pat, token: challengeToken(SECRET, b), argsHash: b.argsHash })).resolves.toMatchObject({ status: "approved" });
+    await expect(
+      approveChallenge({ db: t.db, secret: SECRET, now: () => now }, { approvalId: b.id, threadId: b.threadId, userId: ids.pat, token: challengeToken(SECRET, b), argsHash: b.argsHash }),
+    ).resolves.toMatchObject({ status: "approved" });
   });
 
   it("B's scope is the mirror image: B only", async () => {

@@ -29,7 +29,10 @@ describe("workspace scope", () => {
     const bus = new EventEmitter();
     const seen: (string | null)[] = [];
     runInWorkspaceScope("ws_a", () => {
-      bus.on("e", bindWorkspaceScope(() => seen.push(workspaceScope())));
+      bus.on(
+        "e",
+        bindWorkspaceScope(() => seen.push(workspaceScope())),
+      );
       bus.on("e", () => seen.push(workspaceScope()));
     });
     runInWorkspaceScope("ws_b", () => bus.emit("e"));

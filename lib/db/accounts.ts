@@ -61,11 +61,7 @@ export async function createAccount(db: Db, actorId: string, raw: NewAccountInpu
  * @param adminEmails who the admins are; defaults to `ADMIN_EMAILS` (lib/db/instance-admin.ts).
  * @throws AppError forbidden ("admin_only").
  */
-export async function instanceOverview(
-  db: Db,
-  actorId: string,
-  adminEmails: AdminSource = env().ADMIN_EMAILS,
-): Promise<{ accounts: AccountView[]; workspaces: InstanceWorkspaceView[] }> {
+export async function instanceOverview(db: Db, actorId: string, adminEmails: AdminSource = env().ADMIN_EMAILS): Promise<{ accounts: AccountView[]; workspaces: InstanceWorkspaceView[] }> {
   await requireInstanceAdmin(db, actorId, adminEmails);
   const [users, spaces] = await Promise.all([
     db.user.findMany({

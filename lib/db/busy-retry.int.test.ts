@@ -9,7 +9,7 @@ import { isSqliteBusy } from "./prisma-error-code";
 import { applyMigrations } from "./test-db";
 
 // A real SQLite file whatever TEST_DATABASE_URL says: SQLITE_BUSY_SNAPSHOT is SQLite's rule.
-describe("a transaction SQLite refuses with SQLITE_BUSY_SNAPSHOT (docs/databases.md \"SQLite under load\")", () => {
+describe('a transaction SQLite refuses with SQLITE_BUSY_SNAPSHOT (docs/databases.md "SQLite under load")', () => {
   let dir: string | undefined;
   let db: Db | undefined;
   let other: Database.Database | undefined;

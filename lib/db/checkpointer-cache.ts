@@ -12,8 +12,7 @@ function byTaskThenIdx(a: WriteRow, b: WriteRow): number {
 const decoder = new TextDecoder();
 
 /** A "json" value kept as text: strings are immutable (no copy per read) and need no decoding. */
-const kept = (type: string, value: Serialized): Serialized =>
-  type === "json" && typeof value !== "string" ? decoder.decode(value) : value;
+const kept = (type: string, value: Serialized): Serialized => (type === "json" && typeof value !== "string" ? decoder.decode(value) : value);
 
 /** A value the caller may keep or change without touching the cache. */
 const fresh = (value: Serialized): Serialized => (typeof value === "string" ? value : value.slice());
@@ -102,16 +101,12 @@ export class LatestCheckpointCache {
     const previous = entry === "none" ? undefined : entry;
     if (previous) {
       // The put replaced any blob of the same channel version in the database: so here.
-      previous.blobs = previous.blobs.map(
-        (b) => blobs.find((n) => n.channel === b.channel && n.version === b.version) ?? b,
-      );
+      previous.blobs = previous.blobs.map((b) => blobs.find((n) => n.channel === b.channel && n.version === b.version) ?? b);
       if (row.checkpointId < previous.row.checkpointId) return;
     }
     const wanted: BlobRow[] = [];
     for (const [channel, version] of Object.entries(versions)) {
-      const found =
-        blobs.find((b) => b.channel === channel && b.version === version) ??
-        previous?.blobs.find((b) => b.channel === channel && b.version === version);
+      const found = blobs.find((b) => b.channel === channel && b.version === version) ?? previous?.blobs.find((b) => b.channel === channel && b.version === version);
       if (!found) {
         this.entries.delete(key);
         return;

@@ -51,11 +51,12 @@ export default defineConfig({
 `,
     );
     const cli = path.join(path.dirname(require.resolve("prisma/package.json")), "build/index.js");
-    const ddl = execFileSync(
-      process.execPath,
-      [cli, "migrate", "diff", "--from-empty", "--to-schema-datamodel", "schema.prisma", "--script"],
-      { cwd: dir, encoding: "utf8", env: { ...process.env, CHECKPOINT_DISABLE: "1" }, stdio: ["ignore", "pipe", "pipe"] },
-    );
+    const ddl = execFileSync(process.execPath, [cli, "migrate", "diff", "--from-empty", "--to-schema-datamodel", "schema.prisma", "--script"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, CHECKPOINT_DISABLE: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     writeFileSync(cached, ddl);
     return ddl;
   } finally {

@@ -1,16 +1,7 @@
 import pg from "pg";
 import { logger } from "../log";
 import { groupReadRows, type ReadRow } from "./checkpointer-read-rows";
-import {
-  type BlobRow,
-  bytesOf,
-  type CheckpointKey,
-  type CheckpointRow,
-  type CheckpointStore,
-  type ListQuery,
-  type StoredCheckpoint,
-  type WriteRow,
-} from "./checkpointer-store";
+import { type BlobRow, bytesOf, type CheckpointKey, type CheckpointRow, type CheckpointStore, type ListQuery, type StoredCheckpoint, type WriteRow } from "./checkpointer-store";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -74,16 +65,8 @@ export class PgCheckpointStore implements CheckpointStore {
   async get(threadId: string, checkpointNs: string, checkpointId: string | undefined): Promise<StoredCheckpoint | undefined> {
     const rows =
       checkpointId === undefined
-        ? await this.query<ReadRow>(
-            readSql(
-              `SELECT * FROM "Checkpoint" WHERE "threadId" = $1 AND "checkpointNs" = $2 ORDER BY "checkpointId" DESC LIMIT 1`,
-            ),
-            [threadId, checkpointNs],
-          )
-        : await this.query<ReadRow>(
-            readSql(`SELECT * FROM "Checkpoint" WHERE "threadId" = $1 AND "checkpointNs" = $2 AND "checkpointId" = $3`),
-            [threadId, checkpointNs, checkpointId],
-          );
+        ? await this.query<ReadRow>(readSql(`SELECT * FROM "Checkpoint" WHERE "threadId" = $1 AND "checkpointNs" = $2 ORDER BY "checkpointId" DESC LIMIT 1`), [threadId, checkpointNs])
+        : await this.query<ReadRow>(readSql(`SELECT * FROM "Checkpoint" WHERE "threadId" = $1 AND "checkpointNs" = $2 AND "checkpointId" = $3`), [threadId, checkpointNs, checkpointId]);
     return groupReadRows(rows)[0];
   }
 

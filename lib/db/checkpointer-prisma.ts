@@ -1,14 +1,5 @@
 import type { PrismaClient } from "../../generated/prisma/client";
-import {
-  type BlobRow,
-  bytesOf,
-  type CheckpointKey,
-  type CheckpointRow,
-  type CheckpointStore,
-  type ListQuery,
-  type StoredCheckpoint,
-  type WriteRow,
-} from "./checkpointer-store";
+import { type BlobRow, bytesOf, type CheckpointKey, type CheckpointRow, type CheckpointStore, type ListQuery, type StoredCheckpoint, type WriteRow } from "./checkpointer-store";
 
 const WRITE_ORDER = [{ taskId: "asc" as const }, { idx: "asc" as const }];
 

@@ -105,11 +105,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 
   async get(threadId: string, checkpointNs: string, checkpointId: string | undefined): Promise<StoredCheckpoint | undefined> {
-    const row = (
-      checkpointId === undefined
-        ? this.stmt(GET_LATEST).get(threadId, checkpointNs)
-        : this.stmt(GET_BY_ID).get(threadId, checkpointNs, checkpointId)
-    ) as RowWithWrites | undefined;
+    const row = (checkpointId === undefined ? this.stmt(GET_LATEST).get(threadId, checkpointNs) : this.stmt(GET_BY_ID).get(threadId, checkpointNs, checkpointId)) as RowWithWrites | undefined;
     return row ? storedOf(row) : undefined;
   }
 
@@ -154,9 +150,12 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 
   async writesTo(key: CheckpointKey, channel: string): Promise<WriteRow[]> {
-    return this.stmt(
-      `SELECT ${READ_WRITE} FROM "CheckpointWrite" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ? AND "channel" = ? ORDER BY "taskId", "idx"`,
-    ).all(key.threadId, key.checkpointNs, key.checkpointId, channel) as WriteRow[];
+    return this.stmt(`SELECT ${READ_WRITE} FROM "CheckpointWrite" WHERE "threadId" = ? AND "checkpointNs" = ? AND "checkpointId" = ? AND "channel" = ? ORDER BY "taskId", "idx"`).all(
+      key.threadId,
+      key.checkpointNs,
+      key.checkpointId,
+      channel,
+    ) as WriteRow[];
   }
 
   /** Inserts or replaces a checkpoint row: one prepared statement. */
@@ -171,21 +170,19 @@ export class SqliteCheckpointStore implements CheckpointStore {
   private readonly putTx = (() => {
     let tx: ((row: CheckpointRow, blobs: BlobRow[]) => void) | undefined;
     return (row: CheckpointRow, blobs: BlobRow[]) => {
-      tx ??= this.db
-        .transaction((r: CheckpointRow, bs: BlobRow[]) => {
-          for (const part of chunked(bs)) {
-            const args: unknown[] = [];
-            for (const b of part) args.push(r.threadId, r.checkpointNs, b.channel, b.version, b.type, b.value);
-            this.stmt(
-              `blobs:${part.length}`,
-              () => `INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value")
+      tx ??= this.db.transaction((r: CheckpointRow, bs: BlobRow[]) => {
+        for (const part of chunked(bs)) {
+          const args: unknown[] = [];
+          for (const b of part) args.push(r.threadId, r.checkpointNs, b.channel, b.version, b.type, b.value);
+          this.stmt(
+            `blobs:${part.length}`,
+            () => `INSERT INTO "CheckpointBlob" ("threadId", "checkpointNs", "channel", "version", "type", "value")
                VALUES ${part.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}
                ON CONFLICT ("threadId", "checkpointNs", "channel", "version") DO UPDATE SET "type" = excluded."type", "value" = excluded."value"`,
-            ).run(...args);
-          }
-          this.putRow(r);
-        })
-        .immediate;
+          ).run(...args);
+        }
+        this.putRow(r);
+      }).immediate;
       tx(row, blobs);
     };
   })();

@@ -217,7 +217,11 @@ describe.each([
     await t.db.checkpoint.create({
       data: { threadId: "old", checkpointNs: "", checkpointId: old.id, type, checkpoint: Buffer.from(bytes), metadataType, metadata: Buffer.from(metadata), metadataJson: "{}" },
     });
-    for (const [channel, version, value] of [["a", "1", ["x"]], ["n", "2", 3], ["gone", "1", undefined]] as const) {
+    for (const [channel, version, value] of [
+      ["a", "1", ["x"]],
+      ["n", "2", 3],
+      ["gone", "1", undefined],
+    ] as const) {
       const [blobType, blob] = value === undefined ? ["empty", new Uint8Array()] : await serde.dumpsTyped(value);
       await t.db.checkpointBlob.create({ data: { threadId: "old", checkpointNs: "", channel, version, type: blobType, value: Buffer.from(blob) } });
     }

@@ -231,12 +231,7 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
    * @returns the config naming the stored checkpoint.
    * @throws Error when `config.configurable.thread_id` is missing.
    */
-  async put(
-    config: RunnableConfig,
-    checkpoint: Checkpoint,
-    metadata: CheckpointMetadata,
-    newVersions?: ChannelVersions,
-  ): Promise<RunnableConfig> {
+  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions?: ChannelVersions): Promise<RunnableConfig> {
     if (!config.configurable) throw new Error("Empty configuration supplied.");
     const threadId = config.configurable.thread_id;
     const checkpointNs: string = config.configurable.checkpoint_ns ?? "";
@@ -245,17 +240,9 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     const { channel_values: values, ...rest } = copyCheckpoint(checkpoint);
     const changed = newVersions ?? checkpoint.channel_versions;
     const parent = parentCheckpointId ? await this.knownCheckpoint(String(threadId), checkpointNs, parentCheckpointId) : undefined;
-    const { inline, blobs, blobChannels, inlineVersions, blobVersions } = await this.splitValues(
-      values,
-      checkpoint.channel_versions,
-      changed,
-      parent,
-    );
+    const { inline, blobs, blobChannels, inlineVersions, blobVersions } = await this.splitValues(values, checkpoint.channel_versions, changed, parent);
     const stored: StoredCheckpointObject = { ...rest, channel_values: inline, [BLOB_CHANNELS]: blobChannels };
-    const [[type, serialized], [metadataType, serializedMetadata]] = await Promise.all([
-      this.serde.dumpsTyped(stored),
-      this.serde.dumpsTyped(metadata),
-    ]);
+    const [[type, serialized], [metadataType, serializedMetadata]] = await Promise.all([this.serde.dumpsTyped(stored), this.serde.dumpsTyped(metadata)]);
     const row: CheckpointRow = {
       threadId: String(threadId),
       checkpointNs,
@@ -386,9 +373,7 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     if (!stored) return undefined;
     const { row } = stored;
     const parsed = (
-      row.type === "json"
-        ? JSON.parse(typeof row.checkpoint === "string" ? row.checkpoint : new TextDecoder().decode(row.checkpoint))
-        : await this.serde.loadsTyped(row.type, row.checkpoint)
+      row.type === "json" ? JSON.parse(typeof row.checkpoint === "string" ? row.checkpoint : new TextDecoder().decode(row.checkpoint)) : await this.serde.loadsTyped(row.type, row.checkpoint)
     ) as StoredCheckpointObject;
     return knownOf(checkpointId, parsed);
   }
@@ -410,13 +395,7 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     const [loaded, metadata, pendingWrites] = await Promise.all([
       this.serde.loadsTyped(row.type, row.checkpoint) as Promise<StoredCheckpointObject>,
       this.serde.loadsTyped(row.metadataType, row.metadata) as Promise<CheckpointMetadata>,
-      stored.writes.length === 0
-        ? []
-        : Promise.all(
-            stored.writes.map(
-              async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite,
-            ),
-          ),
+      stored.writes.length === 0 ? [] : Promise.all(stored.writes.map(async (w) => [w.taskId, w.channel, await this.serde.loadsTyped(w.type, w.value)] as CheckpointPendingWrite)),
     ]);
     const versions = versionStrings(loaded.channel_versions);
     if (remember) this.remember(row.threadId, row.checkpointNs, knownOf(row.checkpointId, loaded));
@@ -468,9 +447,6 @@ export class PrismaCheckpointSaver extends BaseCheckpointSaver {
     const mutable = checkpoint as Checkpoint & { channel_values: Record<string, unknown> };
     mutable.channel_values ??= {};
     mutable.channel_values[TASKS] = await Promise.all(sends.map((s) => this.serde.loadsTyped(s.type, s.value)));
-    mutable.channel_versions[TASKS] =
-      Object.keys(checkpoint.channel_versions).length > 0
-        ? maxChannelVersion(...Object.values(checkpoint.channel_versions))
-        : this.getNextVersion(undefined);
+    mutable.channel_versions[TASKS] = Object.keys(checkpoint.channel_versions).length > 0 ? maxChannelVersion(...Object.values(checkpoint.channel_versions)) : this.getNextVersion(undefined);
   }
 }

@@ -122,7 +122,18 @@ describe("dashboard threads", () => {
   it("sums durations (a running run counts until now), tokens and costs; steps come from the latest plan", async () => {
     const w = await world();
     const gpt = { provider: "openai", modelId: "gpt-4.1-mini", offline: false };
-    const offlineId = await thread(w.owner, w.assistant.id, "offline", "completed", 1, [{ start: 10, end: 40, tokens: [1200, 300] }], [["in_progress", "pending"], ["completed", "completed"]]);
+    const offlineId = await thread(
+      w.owner,
+      w.assistant.id,
+      "offline",
+      "completed",
+      1,
+      [{ start: 10, end: 40, tokens: [1200, 300] }],
+      [
+        ["in_progress", "pending"],
+        ["completed", "completed"],
+      ],
+    );
     const pricedId = await thread(
       w.owner,
       w.assistant.id,
@@ -135,15 +146,28 @@ describe("dashboard threads", () => {
       ],
       [["completed", "in_progress", "pending", "skipped"]],
     );
-    const unknownId = await thread(w.owner, w.assistant.id, "self-hosted", "completed", 3, [{ start: 10, end: 11, tokens: [10, 10], model: { provider: "openai-compatible", modelId: "llama3.1", offline: false } }]);
-    const unrecordedId = await thread(w.owner, w.assistant.id, "no model", "failed", 4, [{ start: 10, end: 11, tokens: [10, 10], model: null }, { start: 12, end: 13 }]);
+    const unknownId = await thread(w.owner, w.assistant.id, "self-hosted", "completed", 3, [
+      { start: 10, end: 11, tokens: [10, 10], model: { provider: "openai-compatible", modelId: "llama3.1", offline: false } },
+    ]);
+    const unrecordedId = await thread(w.owner, w.assistant.id, "no model", "failed", 4, [
+      { start: 10, end: 11, tokens: [10, 10], model: null },
+      { start: 12, end: 13 },
+    ]);
     const mixedId = await thread(w.owner, w.mixed.id, "mixed", "completed", 5, [{ start: 10, end: 11, tokens: [10, 10], model: gpt }]);
     const mixedOfflineId = await thread(w.owner, w.mixed.id, "mixed offline", "completed", 6, [{ start: 10, end: 11, tokens: [10, 10] }]);
     const idleId = await thread(w.owner, w.assistant.id, "idle", "idle", 7);
 
     const { rows } = await listThreads(t.db, w.owner, {}, { now: () => at(130).getTime() });
     const byId = new Map(rows.map((r) => [r.id, r]));
-    expect(byId.get(offlineId)).toMatchObject({ durationMs: 30_000, running: false, steps: { done: 2, total: 2 }, tokens: { input: 1200, output: 300 }, costUsd: 0, priceNote: null, models: ["offline"] });
+    expect(byId.get(offlineId)).toMatchObject({
+      durationMs: 30_000,
+      running: false,
+      steps: { done: 2, total: 2 },
+      tokens: { input: 1200, output: 300 },
+      costUsd: 0,
+      priceNote: null,
+      models: ["offline"],
+    });
     // 62 s ended + 30 s so far; $0.40 for 1M input + $0.80 for 0.5M output of gpt-4.1-mini.
     const priced = byId.get(pricedId);
     expect(priced).toMatchObject({ durationMs: 92_000, running: true, steps: { done: 1, total: 4 }, tokens: { input: 1_000_000, output: 500_000 }, priceNote: null, models: ["gpt-4.1-mini"] });
@@ -199,7 +223,10 @@ describe("dashboard threads", () => {
   it("totals the whole filtered set: threads, runs, tokens and the priced part of the cost", async () => {
     const w = await world();
     const gpt = { provider: "openai", modelId: "gpt-4o", offline: false };
-    await thread(w.owner, w.assistant.id, "one", "completed", 1, [{ start: 1, end: 2, tokens: [2000, 1000], model: gpt }, { start: 3, end: 4, tokens: [100, 50] }]);
+    await thread(w.owner, w.assistant.id, "one", "completed", 1, [
+      { start: 1, end: 2, tokens: [2000, 1000], model: gpt },
+      { start: 3, end: 4, tokens: [100, 50] },
+    ]);
     await thread(w.owner, w.assistant.id, "two", "completed", 2, [{ start: 1, end: 2, tokens: [10, 10], model: { provider: "anthropic", modelId: "claude-next", offline: false } }]);
     await thread(w.owner, w.assistant.id, "three", "failed", 3, [{ start: 1, end: 2 }]);
     await thread(w.stranger, w.foreign.id, "four", "completed", 4, [{ start: 1, end: 2, tokens: [5, 5], model: gpt }]);
@@ -233,7 +260,19 @@ describe("dashboard threads", () => {
     };
     for (let i = 0; i < 2; i++) await thread(w.owner, w.mixed.id, `t${i}`, "completed", i, [{ start: 1, end: 2, tokens: [1, 1], model: gpt }], [["completed"]]);
     const small = await measure(50);
-    for (let i = 2; i < 30; i++) await thread(w.owner, i % 2 ? w.mixed.id : w.assistant.id, `t${i}`, "completed", i, [{ start: 1, end: 2, tokens: [1, 1], model: gpt }, { start: 3, end: 4, tokens: [1, 1] }], [["completed"], ["completed", "failed"]]);
+    for (let i = 2; i < 30; i++)
+      await thread(
+        w.owner,
+        i % 2 ? w.mixed.id : w.assistant.id,
+        `t${i}`,
+        "completed",
+        i,
+        [
+          { start: 1, end: 2, tokens: [1, 1], model: gpt },
+          { start: 3, end: 4, tokens: [1, 1] },
+        ],
+        [["completed"], ["completed", "failed"]],
+      );
     const large = await measure(50);
     expect(small.rows).toBe(2);
     expect(large.rows).toBe(30);

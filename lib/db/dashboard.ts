@@ -52,7 +52,6 @@ export interface RunModel {
   offline: boolean;
 }
 
-
 /** A page of rows, newest first. */
 export interface DashboardPage {
   rows: DashboardRow[];
@@ -67,7 +66,14 @@ const RunStartedEvent = z.object({ data: z.object({ model: z.object({ provider: 
 /** The events that say which models a run used: its start (the default model) and its end (tokens per model, docs/models.md "Costs"). */
 const MODEL_EVENTS = ["run_started", "run_completed", "run_failed", "run_suspended"];
 const ModelUsageRow = z.object({ provider: z.string(), name: z.string(), modelId: z.string(), inputTokens: z.number().int().min(0), outputTokens: z.number().int().min(0) });
-const RunEndedEvent = z.object({ data: z.object({ usage: z.object({ byModel: z.array(ModelUsageRow).optional() }).nullable().optional() }) });
+const RunEndedEvent = z.object({
+  data: z.object({
+    usage: z
+      .object({ byModel: z.array(ModelUsageRow).optional() })
+      .nullable()
+      .optional(),
+  }),
+});
 const PlanEvent = z.object({ data: z.object({ steps: z.array(z.object({ status: z.string() })) }) });
 const AgentModels = z.object({ nodes: z.array(z.object({ type: z.string(), data: z.object({ model: z.string().optional() }).loose().optional() }).loose()) }).loose();
 
@@ -192,7 +198,6 @@ export async function dashboardCounts(db: Db, userId: string, filters: { flowId?
   }
   return counts;
 }
-
 
 /**
  * Totals of the filtered set (the dashboard's "Totals" line): threads, runs, tokens, cost. Reads

@@ -45,8 +45,7 @@ describe("flow versions", () => {
     return { flowId: flow.id, owner, coowner, approver, viewer, stranger };
   }
 
-  const pinnedVersion = async (threadId: string) =>
-    (await t.db.thread.findUniqueOrThrow({ where: { id: threadId }, include: { flowVersion: { select: { version: true } } } })).flowVersion.version;
+  const pinnedVersion = async (threadId: string) => (await t.db.thread.findUniqueOrThrow({ where: { id: threadId }, include: { flowVersion: { select: { version: true } } } })).flowVersion.version;
 
   it("lists every version newest first, with author, message, time and the runs on it; every member sees it", async () => {
     const { flowId, owner, approver, viewer } = await history();

@@ -47,7 +47,10 @@ export async function listVersions(db: Db, userId: Caller, flowId: string): Prom
     orderBy: { version: "desc" },
     select: { id: true, version: true, message: true, authorId: true, createdAt: true, _count: { select: { threads: true } } },
   });
-  const emails = await emailsOf(db, rows.map((r) => r.authorId));
+  const emails = await emailsOf(
+    db,
+    rows.map((r) => r.authorId),
+  );
   return rows.map(({ _count, ...r }) => ({ ...r, authorEmail: emails.get(r.authorId) ?? "", runs: _count.threads }));
 }
 

@@ -44,8 +44,7 @@ function view(m: { userId: string; role: string; createdAt: Date; user: { email:
 
 const withUser = { user: { select: { email: true, name: true } } } as const;
 
-const lastOwner = (email: string) =>
-  new AppError("conflict", "last_owner", `${email} is the last owner of this workspace; make another member an owner first, then try again.`);
+const lastOwner = (email: string) => new AppError("conflict", "last_owner", `${email} is the last owner of this workspace; make another member an owner first, then try again.`);
 
 /**
  * Every workspace `userId` is a member of, by name, with their role there (only the scope's

@@ -39,8 +39,8 @@ export type PruneSkip = "thread_not_found" | "not_finished" | "run_open";
 
 /** What {@link pruneThread} did. */
 export type PruneResult =
-  | { pruned: true; /** CheckpointWrite rows deleted (0 when already pruned). */ writesDeleted: number }
-  | { pruned: false; skipped: PruneSkip; /** The thread's status, when found. */ status?: string };
+  | { pruned: true /** CheckpointWrite rows deleted (0 when already pruned). */; writesDeleted: number }
+  | { pruned: false; skipped: PruneSkip /** The thread's status, when found. */; status?: string };
 
 /**
  * The `where` of the pending writes pruning deletes in one namespace of a thread: those of

@@ -11,7 +11,10 @@ async function schemaOf(t: TestDatabase): Promise<string[]> {
   if (t.file) {
     const sqlite = new Database(t.file, { readonly: true });
     try {
-      return sqlite.prepare("SELECT type || ' ' || name || ' ' || coalesce(sql, '') AS s FROM sqlite_master ORDER BY type, name").all().map((r) => (r as { s: string }).s);
+      return sqlite
+        .prepare("SELECT type || ' ' || name || ' ' || coalesce(sql, '') AS s FROM sqlite_master ORDER BY type, name")
+        .all()
+        .map((r) => (r as { s: string }).s);
     } finally {
       sqlite.close();
     }

@@ -98,7 +98,11 @@ async function buildTemplate(adminUrl: string): Promise<string> {
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort()) {
-    hash.update(name).update("\0").update(readFileSync(path.join(MIGRATIONS, name, "migration.sql"), "utf8")).update("\0");
+    hash
+      .update(name)
+      .update("\0")
+      .update(readFileSync(path.join(MIGRATIONS, name, "migration.sql"), "utf8"))
+      .update("\0");
   }
   const template = `phy_template_${hash.digest("hex").slice(0, 16)}`;
   const exists = await withClient(adminUrl, (c) => c.query("SELECT 1 FROM pg_database WHERE datname = $1", [template]));

@@ -7,7 +7,11 @@ import { createThread } from "./threads";
 /** A task of about `chars` chars whose last sentence names the output file (docs/runs.md#tasks). */
 function longTask(chars: number): string {
   const filler = "Read notes.md and keep every decision, owner and date that the steering group needs for the next quarter. ";
-  const body = filler.repeat(Math.ceil(chars / filler.length)).slice(0, chars - 41).trimEnd().padEnd(chars - 41, ".");
+  const body = filler
+    .repeat(Math.ceil(chars / filler.length))
+    .slice(0, chars - 41)
+    .trimEnd()
+    .padEnd(chars - 41, ".");
   return `${body} Write the result into steering-update.md`;
 }
 

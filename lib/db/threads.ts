@@ -41,7 +41,11 @@ export async function createThread(db: Db, who: Caller, flowId: string, task: st
   }
   // The workspace's catalog: built-ins and its MCP servers' tools, as runs see it.
   const doc = FlowDocument.parse(JSON.parse(pinned.document));
-  const registry = await workspaceToolRegistry(db, flow.workspaceId, doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : [])));
+  const registry = await workspaceToolRegistry(
+    db,
+    flow.workspaceId,
+    doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : [])),
+  );
   const providers = new Set(await userProviderNames(db, userId));
   assertRunnable(doc, { known: (name) => Boolean(registry.get(name)), sideEffect: registry.isSideEffect }, pinned.version, { configured: (name) => providers.has(name) });
   return db.thread.create({ data: { ...opts, userId, flowId, flowVersionId: pinned.id, title: displayTitle(text), task: text, status: "idle" } });

@@ -30,7 +30,10 @@ describe("a lone surrogate from a hostile tool or model cannot crash a write", (
 
   it("repairs strings inside nested arguments and transactions too", async () => {
     const created = await t.db.$transaction(async (tx) =>
-      tx.workspace.create({ data: { name: "ws \uDC00", members: { create: { role: "owner", user: { create: { email: "nested@test.dev", name: "x\uD800" } } } } }, include: { members: { include: { user: true } } } }),
+      tx.workspace.create({
+        data: { name: "ws \uDC00", members: { create: { role: "owner", user: { create: { email: "nested@test.dev", name: "x\uD800" } } } } },
+        include: { members: { include: { user: true } } },
+      }),
     );
     expect(created.name).toBe("ws \uFFFD");
     expect(created.members[0]?.user.name).toBe("x\uFFFD");

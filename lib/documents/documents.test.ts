@@ -54,7 +54,10 @@ describe("readUploadParts", () => {
   it("refuses over the per-file and total caps with 413, too many files with 422, and non-multipart with 415", async () => {
     const one = rawMultipart([{ filename: "a.txt", bytes: "x".repeat(1001) }]);
     expect(await refusal(readUploadParts(chunked(one.body, 100), one.contentType, limits))).toMatchObject({ status: 413, reason: "file_too_large" });
-    const two = rawMultipart([{ filename: "a.txt", bytes: "x".repeat(800) }, { filename: "b.txt", bytes: "x".repeat(800) }]);
+    const two = rawMultipart([
+      { filename: "a.txt", bytes: "x".repeat(800) },
+      { filename: "b.txt", bytes: "x".repeat(800) },
+    ]);
     expect(await refusal(readUploadParts(chunked(two.body, 100), two.contentType, limits))).toMatchObject({ status: 413, reason: "workspace_full" });
     const four = rawMultipart([1, 2, 3, 4].map((i) => ({ filename: `${i}.txt`, bytes: "x" })));
     expect(await refusal(readUploadParts(chunked(four.body, 100), four.contentType, limits))).toMatchObject({ status: 422, reason: "too_many_files" });
@@ -66,11 +69,27 @@ describe("readUploadParts", () => {
   });
 
   it("names the caller's limits in its refusals (the library's per-request cap is body_too_large)", async () => {
-    const library = { ...limits, fileLimitName: "the library's limit per file", totalRefusal: { reason: "body_too_large", holds: "one request may carry", limitName: "the library's limit per request" }, filesScope: "per request" };
+    const library = {
+      ...limits,
+      fileLimitName: "the library's limit per file",
+      totalRefusal: { reason: "body_too_large", holds: "one request may carry", limitName: "the library's limit per request" },
+      filesScope: "per request",
+    };
     const one = rawMultipart([{ filename: "a.txt", bytes: "x".repeat(1001) }]);
-    expect(await refusal(readUploadParts(chunked(one.body, 100), one.contentType, library))).toMatchObject({ status: 413, reason: "file_too_large", message: expect.stringContaining("(the library's limit per file)") });
-    const two = rawMultipart([{ filename: "a.txt", bytes: "x".repeat(800) }, { filename: "b.txt", bytes: "x".repeat(800) }]);
-    expect(await refusal(readUploadParts(chunked(two.body, 100), two.contentType, library))).toMatchObject({ status: 413, reason: "body_too_large", message: expect.stringContaining("one request may carry at most") });
+    expect(await refusal(readUploadParts(chunked(one.body, 100), one.contentType, library))).toMatchObject({
+      status: 413,
+      reason: "file_too_large",
+      message: expect.stringContaining("(the library's limit per file)"),
+    });
+    const two = rawMultipart([
+      { filename: "a.txt", bytes: "x".repeat(800) },
+      { filename: "b.txt", bytes: "x".repeat(800) },
+    ]);
+    expect(await refusal(readUploadParts(chunked(two.body, 100), two.contentType, library))).toMatchObject({
+      status: 413,
+      reason: "body_too_large",
+      message: expect.stringContaining("one request may carry at most"),
+    });
     const four = rawMultipart([1, 2, 3, 4].map((i) => ({ filename: `${i}.txt`, bytes: "x" })));
     expect(await refusal(readUploadParts(chunked(four.body, 100), four.contentType, library))).toMatchObject({ status: 422, reason: "too_many_files", message: "file: at most 3 files per request." });
   });
@@ -146,7 +165,15 @@ describe("extraction and readableText", () => {
   });
 
   it("reads a DOCX's headings, lists and tables as Markdown: one row a line, cells separated", async () => {
-    const bytes = await makeDocxWithTable("Budget 2026", ["Hiring freeze", "New office"], [["Quarter", "Revenue"], ["Q3", "48000 EUR"], ["Q4", "52 | 000"]]);
+    const bytes = await makeDocxWithTable(
+      "Budget 2026",
+      ["Hiring freeze", "New office"],
+      [
+        ["Quarter", "Revenue"],
+        ["Q3", "48000 EUR"],
+        ["Q4", "52 | 000"],
+      ],
+    );
     const { text } = await extractDocx(bytes, "budget.docx");
     expect(text.split("\n").filter((l) => l.trim())).toEqual([
       "# Budget 2026",
@@ -172,7 +199,11 @@ describe("extraction and readableText", () => {
       message: 'file[0] ("locked.docx"): the Office document is encrypted (password protected), so its text cannot be read; upload an unprotected copy.',
     });
     const docx = await makeDocx(["Alpha paragraph"]);
-    expect(await refusal(extractDocx(docx.subarray(0, Math.floor(docx.byteLength / 2)), "cut.docx"))).toMatchObject({ status: 422, reason: "extraction_failed", message: expect.stringMatching(/^"cut.docx": the DOCX cannot be read/) });
+    expect(await refusal(extractDocx(docx.subarray(0, Math.floor(docx.byteLength / 2)), "cut.docx"))).toMatchObject({
+      status: 422,
+      reason: "extraction_failed",
+      message: expect.stringMatching(/^"cut.docx": the DOCX cannot be read/),
+    });
   });
 
   it("reads a PDF as its extract (kept or made now), text as is, and refuses binary and reserved paths", async () => {

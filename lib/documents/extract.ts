@@ -212,7 +212,10 @@ export async function extractPdf(bytes: Uint8Array, name: string, timeoutMs = DE
 
 /** One table cell's Markdown: one line, `|` escaped. */
 function cellText(content: string): string {
-  return content.replace(/\s*\n+\s*/g, " ").replace(/\|/g, "\\|").trim();
+  return content
+    .replace(/\s*\n+\s*/g, " ")
+    .replace(/\|/g, "\\|")
+    .trim();
 }
 
 /**
@@ -241,7 +244,10 @@ async function htmlToMarkdown(html: string): Promise<string> {
   });
   td.addRule("tableSection", { filter: ["thead", "tbody", "tfoot"], replacement: (content) => content });
   td.addRule("table", { filter: "table", replacement: (content) => `\n\n${content.trim()}\n\n` });
-  return td.turndown(html).replace(/\n{3,}/g, "\n\n").trim();
+  return td
+    .turndown(html)
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 /**

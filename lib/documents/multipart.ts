@@ -168,7 +168,12 @@ export async function readUploadParts(body: ReadableStream<Uint8Array> | null, c
     const index = parts.length;
     if (isFile) {
       if (parts.length >= limits.maxFiles) {
-        await drain(new AppError("unprocessable", "too_many_files", `file: at most ${limits.maxFiles} files ${limits.filesScope ?? "per upload (and per workspace)"}.`, { field: "file", limit: limits.maxFiles }));
+        await drain(
+          new AppError("unprocessable", "too_many_files", `file: at most ${limits.maxFiles} files ${limits.filesScope ?? "per upload (and per workspace)"}.`, {
+            field: "file",
+            limit: limits.maxFiles,
+          }),
+        );
       }
     } else if (++others > MAX_OTHER_PARTS) {
       await drain(new AppError("unprocessable", "too_many_parts", `The upload has more than ${MAX_OTHER_PARTS} parts not named "file".`));
@@ -189,10 +194,15 @@ export async function readUploadParts(body: ReadableStream<Uint8Array> | null, c
         if (isFile) {
           if (size > limits.maxFileBytes) {
             await drain(
-              new AppError("payload_too_large", "file_too_large", `file[${index}] (${JSON.stringify(filename)}): a file may be at most ${formatBytes(limits.maxFileBytes)} (${limits.fileLimitName ?? "UPLOAD_MAX_FILE_BYTES"}).`, {
-                field: `file[${index}]`,
-                limitBytes: limits.maxFileBytes,
-              }),
+              new AppError(
+                "payload_too_large",
+                "file_too_large",
+                `file[${index}] (${JSON.stringify(filename)}): a file may be at most ${formatBytes(limits.maxFileBytes)} (${limits.fileLimitName ?? "UPLOAD_MAX_FILE_BYTES"}).`,
+                {
+                  field: `file[${index}]`,
+                  limitBytes: limits.maxFileBytes,
+                },
+              ),
             );
           }
           if (total + size > limits.maxTotalBytes) {

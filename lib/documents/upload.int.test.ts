@@ -76,7 +76,9 @@ describe("uploads and the thread lease", () => {
     // A process killed mid-upload leaves its lease as it took it: held, with an expiry.
     const now = Date.now();
     expect(await takeHeldLease(fx.t.db, threadId, "upload:killed", now)).toBe(true);
-    await expect(uploadFiles(fx.t.db, { userId: fx.userId, threadId, req: request([{ filename: "b.txt", bytes: "b" }]), workspacesDir: fx.workspacesDir, limits })).rejects.toMatchObject({ reason: "run_in_progress" });
+    await expect(uploadFiles(fx.t.db, { userId: fx.userId, threadId, req: request([{ filename: "b.txt", bytes: "b" }]), workspacesDir: fx.workspacesDir, limits })).rejects.toMatchObject({
+      reason: "run_in_progress",
+    });
     await recoverRuns(fx.t.db, noQueue, now + LEASE_TTL_MS - 1);
     expect(await leaseRunOf(fx.t.db, threadId)).toBe("upload:killed");
     await recoverRuns(fx.t.db, noQueue, now + LEASE_TTL_MS + 1);

@@ -168,8 +168,7 @@ export async function uploadFiles(db: Db, input: { userId: Caller; threadId: str
     if (seen.has(key)) throw new AppError("unprocessable", "duplicate_file_name", `${field}: ${JSON.stringify(rel)} is sent twice in this upload.`, { field });
     seen.add(key);
     const type = await detectType(part.bytes, field, part.filename);
-    const extract =
-      type.kind === "pdf" ? await extractPdf(part.bytes, rel, limits.extractTimeoutMs) : type.kind === "docx" ? await extractDocx(part.bytes, rel, limits.extractTimeoutMs) : null;
+    const extract = type.kind === "pdf" ? await extractPdf(part.bytes, rel, limits.extractTimeoutMs) : type.kind === "docx" ? await extractDocx(part.bytes, rel, limits.extractTimeoutMs) : null;
     const note = extract && noTextLayer(rel, extract);
     prepared.push({
       field,

@@ -2,9 +2,7 @@
  * Strict parsing of chat approval replies (docs/architecture.md#nodes: only an exact command decides, so near misses stay chat).
  * Only a whole message of exactly this shape counts; anything else is an ordinary reply.
  */
-export type ApprovalCommand =
-  | { kind: "approve"; approvalId: string; token: string }
-  | { kind: "reject"; approvalId: string };
+export type ApprovalCommand = { kind: "approve"; approvalId: string; token: string } | { kind: "reject"; approvalId: string };
 
 /** `APROBAR <id> <token>` (or English `APPROVE`); id and token: >= 6 of [A-Za-z0-9_-]. */
 export const APPROVE_RE = /^(?:APROBAR|APPROVE)\s+([A-Za-z0-9_-]{6,})\s+([A-Za-z0-9_-]{6,})$/;

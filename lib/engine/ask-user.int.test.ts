@@ -15,20 +15,22 @@ describe("asking the user", () => {
 
   it("the question waits as an interrupt and the next message answers it", async () => {
     let healthy = false;
-    const model = streamable(new MockLanguageModelV4({
-      doGenerate: async (opts: LanguageModelV4CallOptions) => {
-        const text = JSON.stringify(opts.prompt);
-        if (text.includes("[phylactery:planner]")) {
-          healthy = text.includes("The user answered");
-          return toolTurn("create_plan", { steps: [{ agent_id: "assistant", task: "Read notes.md", expected_output: "", depends_on: [] }] });
-        }
-        if (text.includes("[phylactery:executor]")) {
-          if (!healthy) throw new Error("provider unavailable");
-          return textTurn("read it");
-        }
-        return textTurn("Done after your answer.");
-      },
-    }));
+    const model = streamable(
+      new MockLanguageModelV4({
+        doGenerate: async (opts: LanguageModelV4CallOptions) => {
+          const text = JSON.stringify(opts.prompt);
+          if (text.includes("[phylactery:planner]")) {
+            healthy = text.includes("The user answered");
+            return toolTurn("create_plan", { steps: [{ agent_id: "assistant", task: "Read notes.md", expected_output: "", depends_on: [] }] });
+          }
+          if (text.includes("[phylactery:executor]")) {
+            if (!healthy) throw new Error("provider unavailable");
+            return textTurn("read it");
+          }
+          return textTurn("Done after your answer.");
+        },
+      }),
+    );
     f = await engineFixture(undefined, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const threadId = await f.newThread("Summarize notes.md");
     const first = await collect(await f.prepare(threadId, { kind: "message", text: "Summarize notes.md" }));

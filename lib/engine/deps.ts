@@ -24,7 +24,7 @@ export interface ToolCallContext {
 }
 
 /** Result of validating and consuming an approval (the seven factors, docs/security.md). */
-export type ConsumeResult = { ok: true; /** Consumed before by this same call (a re-run after a crash). */ replayed?: boolean } | { ok: false; reason: string; message: string };
+export type ConsumeResult = { ok: true /** Consumed before by this same call (a re-run after a crash). */; replayed?: boolean } | { ok: false; reason: string; message: string };
 
 /**
  * Everything the graph's nodes reach outside the state, injected by the graph builder so
@@ -66,14 +66,16 @@ export interface EngineDeps {
   };
   approvals: {
     /** Stores a signed challenge (docs/architecture.md#approvals) and returns its id, token and expiry (ISO). */
-    create(input: {
-      threadId: string;
-      userId: string;
-      toolName: string;
-      toolCallId: string;
-      canonicalArgs: string;
-      argsHash: string;
-    } & ChallengeContext): Promise<{ id: string; token: string; expiresAt: string }>;
+    create(
+      input: {
+        threadId: string;
+        userId: string;
+        toolName: string;
+        toolCallId: string;
+        canonicalArgs: string;
+        argsHash: string;
+      } & ChallengeContext,
+    ): Promise<{ id: string; token: string; expiresAt: string }>;
     /**
      * Validates the seven factors (id, expiry, args hash, HMAC, one-time use, thread, user)
      * and marks the challenge consumed in one conditional update; the same call presenting

@@ -36,12 +36,7 @@ export function emitPlan(config: LangGraphRunnableConfig | undefined, flow: Flow
 }
 
 /** Emits a step's start or end (one data part per step id). */
-export function emitStep(
-  config: LangGraphRunnableConfig | undefined,
-  flow: FlowSpec,
-  step: PlanStep,
-  event: "plan_step_started" | "plan_step_completed" | "plan_step_failed",
-): void {
+export function emitStep(config: LangGraphRunnableConfig | undefined, flow: FlowSpec, step: PlanStep, event: "plan_step_started" | "plan_step_completed" | "plan_step_failed"): void {
   emit(config, { type: "data-step", id: step.id, data: { ...stepView(flow, step), event } });
 }
 

@@ -17,12 +17,7 @@ export const evictedMarker = (sizeChars: number, pointer: string): string => `[E
  * `rehydration_allowed` (size < 50,000). Applied where the output enters the state, so no
  * checkpoint ever holds a large output.
  */
-export async function toolResultState(
-  deps: EngineDeps,
-  threadId: string,
-  call: { name: string; id: string },
-  res: ToolRunResult,
-): Promise<ToolResultState> {
+export async function toolResultState(deps: EngineDeps, threadId: string, call: { name: string; id: string }, res: ToolRunResult): Promise<ToolResultState> {
   const base = { tool_name: call.name, call_id: call.id, size_chars: res.sizeChars, metadata: { durationMs: res.durationMs, ...(res.errorCode ? { code: res.errorCode } : {}) } };
   if (res.sizeChars <= EVICT_OVER_CHARS) {
     return { ...base, output: res.output, status: res.status, evicted: false, pointer: null, rehydration_allowed: false };

@@ -49,7 +49,12 @@ describe("forkChannelValues", () => {
   });
 
   it("an approved call that has not run yet is dropped; a call the policy allowed is not", () => {
-    const approved: StepBranch = { ...waitingBranch("s1"), phase: "running", awaiting_approval: false, approval_outcome: { approval_id: "apv_001", tool_name: "write_file", decision: "approved", reason: "approved" } };
+    const approved: StepBranch = {
+      ...waitingBranch("s1"),
+      phase: "running",
+      awaiting_approval: false,
+      approval_outcome: { approval_id: "apv_001", tool_name: "write_file", decision: "approved", reason: "approved" },
+    };
     const allowed: StepBranch = { ...newBranch("s2", agent), executor_messages: [prompt, call], proposed_tool: { ...proposed, name: "read_file" } };
     const { values, dropped } = forkChannelValues({ branches: { s1: approved, s2: allowed }, [TASKS]: [task("tools", approved), task("tools", allowed)] }, target);
     expect(dropped.map((d) => d.stepId)).toEqual(["s1"]);
@@ -62,7 +67,17 @@ describe("forkChannelValues", () => {
       ...newBranch("s1", agent),
       phase: "done",
       approval_request: { kind: "approve", approval_id: "apv_001", token: "secret-token-123", via: "chat", decided_by: "u", reason: null },
-      last_tool_result: { tool_name: "read_file", call_id: "c", output: "[EVICTED size=20000] See blob:abcdef123", status: "evicted", evicted: true, pointer: "blob:abcdef123", size_chars: 20000, rehydration_allowed: true, metadata: {} },
+      last_tool_result: {
+        tool_name: "read_file",
+        call_id: "c",
+        output: "[EVICTED size=20000] See blob:abcdef123",
+        status: "evicted",
+        evicted: true,
+        pointer: "blob:abcdef123",
+        size_chars: 20000,
+        rehydration_allowed: true,
+        metadata: {},
+      },
     };
     const input = { branches: { s1: done }, messages: [{ role: "user", content: "APPROVE apv_001 secret-token-123" }] };
     expect(blobPointers(input)).toEqual(["abcdef123"]);
@@ -84,8 +99,32 @@ describe("redactSecrets and summarizeState", () => {
   });
 
   it("summarises plan progress, waiting approvals and questions", () => {
-    const step = (index: number, status: "completed" | "in_progress" | "pending") => ({ id: `s${index}`, index, agent_id: "assistant", task: `task ${index}`, expected_output: "", depends_on: [], status, tries: 1, max_tries: 3, result: null, error: null, started_at: null, ended_at: null });
-    const plan = { id: "p", query: "q", status: "executing" as const, steps: [step(0, "completed"), step(1, "in_progress"), step(2, "pending")], current_step_index: 1, summary: null, failure_reason: null, created_at: "", updated_at: "" };
+    const step = (index: number, status: "completed" | "in_progress" | "pending") => ({
+      id: `s${index}`,
+      index,
+      agent_id: "assistant",
+      task: `task ${index}`,
+      expected_output: "",
+      depends_on: [],
+      status,
+      tries: 1,
+      max_tries: 3,
+      result: null,
+      error: null,
+      started_at: null,
+      ended_at: null,
+    });
+    const plan = {
+      id: "p",
+      query: "q",
+      status: "executing" as const,
+      steps: [step(0, "completed"), step(1, "in_progress"), step(2, "pending")],
+      current_step_index: 1,
+      summary: null,
+      failure_reason: null,
+      created_at: "",
+      updated_at: "",
+    };
     const s = summarizeState({ plan, branches: { s1: waitingBranch("s1") }, messages: [{ role: "user", content: "APPROVE apv_001 secret-token-123" }] }, [{ kind: "question", question: "?" }]);
     expect(s).toMatchObject({ plan: { status: "executing", stepsTotal: 3, stepsCompleted: 1, current: { index: 1, task: "task 1" } }, awaitingApproval: true, awaitingInput: true, messages: 1 });
     expect(s.lastMessage?.content).toBe(`APPROVE apv_001 ${REDACTED}`);

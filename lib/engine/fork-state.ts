@@ -71,8 +71,7 @@ function approvalBound(b: StepBranch, pendingNode: string | undefined): boolean 
 function rewind(b: StepBranch, phase: "running" | "returned"): StepBranch {
   const callId = b.proposed_tool?.tool_call_id;
   const last = b.executor_messages.at(-1) as ModelMessage | undefined;
-  const proposedLast =
-    last?.role === "assistant" && Array.isArray(last.content) && last.content.some((c) => c.type === "tool-call" && (!callId || c.toolCallId === callId));
+  const proposedLast = last?.role === "assistant" && Array.isArray(last.content) && last.content.some((c) => c.type === "tool-call" && (!callId || c.toolCallId === callId));
   return {
     ...b,
     phase,

@@ -28,7 +28,17 @@ const tool = (status: RunDataTypes["tool"]["status"], output: string | null): Ru
 
 /** A card for a call the thread waits on that no stored event shows (runs stored before the card existed). */
 describe("withMissingOutcomeCards", () => {
-  const record = { toolCallId: "call_w1", toolName: "write_file", argsHash: card.argsHash, approvalId: null, stepId: "s1", agentId: "writer", status: "started", attempt: 1, startedAt: new Date(card.startedAt) };
+  const record = {
+    toolCallId: "call_w1",
+    toolName: "write_file",
+    argsHash: card.argsHash,
+    approvalId: null,
+    stepId: "s1",
+    agentId: "writer",
+    status: "started",
+    attempt: 1,
+    startedAt: new Date(card.startedAt),
+  };
   const messages: RunUIMessage[] = [
     { id: "user-r1", role: "user", parts: [{ type: "text", text: "Continue" }] },
     { id: "run-r1", role: "assistant", parts: [{ type: "data-tool", id: "call_w1", data: tool("error", card.description) }] },

@@ -16,11 +16,25 @@ import { collect, type EngineFixture, engineFixture, lastData } from "../runs/te
 const pos = { x: 0, y: 0 };
 const doc: FlowDocument = {
   version: 1,
-  settings: { name: "Two providers", description: "", mode: "autonomous", model: "", limits: { maxIterations: 50, timeoutMs: 300_000 }, network: { allowHosts: [], methods: ["GET", "HEAD"], maxResponseBytes: 1_048_576, timeoutMs: 30_000 }, memory: { enabled: false, autoPromote: false, shortTermTtlHours: 24 }, library: { mount: false } },
+  settings: {
+    name: "Two providers",
+    description: "",
+    mode: "autonomous",
+    model: "",
+    limits: { maxIterations: 50, timeoutMs: 300_000 },
+    network: { allowHosts: [], methods: ["GET", "HEAD"], maxResponseBytes: 1_048_576, timeoutMs: 30_000 },
+    memory: { enabled: false, autoPromote: false, shortTermTtlHours: 24 },
+    library: { mount: false },
+  },
   nodes: [
     { id: "start", type: "start", position: pos, data: { label: "Start" } },
     { id: "sup", type: "supervisor", position: pos, data: { name: "Planner", instructions: "", model: "alpha:planner-model", temperature: 0.1, maxOutputTokens: 700 } },
-    { id: "researcher", type: "agent", position: pos, data: { name: "Researcher", role: "step_executor", instructions: "", model: "beta:worker-model", temperature: 0.6, maxOutputTokens: 500, maxTries: 1, icon: "bot", color: "#5b3cc4" } },
+    {
+      id: "researcher",
+      type: "agent",
+      position: pos,
+      data: { name: "Researcher", role: "step_executor", instructions: "", model: "beta:worker-model", temperature: 0.6, maxOutputTokens: 500, maxTries: 1, icon: "bot", color: "#5b3cc4" },
+    },
     { id: "end", type: "end", position: pos, data: { label: "End", model: "alpha:writer-model", temperature: 0.3, maxOutputTokens: 300 } },
   ],
   edges: [

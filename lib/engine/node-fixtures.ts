@@ -204,7 +204,18 @@ export function step(index: number, overrides: Partial<PlanStep> = {}): PlanStep
 /** An executing plan of the given steps. */
 export function plan(steps: PlanStep[], overrides: Partial<Plan> = {}): Plan {
   const at = "2026-11-22T09:00:00.000Z";
-  return { id: "plan-1", query: "Summarize notes.md into summary.md", status: "executing", steps, current_step_index: 0, summary: null, failure_reason: null, created_at: at, updated_at: at, ...overrides };
+  return {
+    id: "plan-1",
+    query: "Summarize notes.md into summary.md",
+    status: "executing",
+    steps,
+    current_step_index: 0,
+    summary: null,
+    failure_reason: null,
+    created_at: at,
+    updated_at: at,
+    ...overrides,
+  };
 }
 
 /** A proposed tool call with its real canonical form and hash. */

@@ -73,9 +73,7 @@ const VERB: Partial<Record<PlanStep["status"], string>> = { blocked: "blocked", 
  * blocked by policy (File safety #4 …).`. Empty when every step was done.
  */
 export function notDoneLines(plan: Plan): string[] {
-  return plan.steps
-    .filter((s) => NOT_DONE.includes(s.status))
-    .map((s) => `- Step ${s.index + 1} "${s.task}" was ${VERB[s.status]}${s.error ? `: ${s.error}` : "."}`);
+  return plan.steps.filter((s) => NOT_DONE.includes(s.status)).map((s) => `- Step ${s.index + 1} "${s.task}" was ${VERB[s.status]}${s.error ? `: ${s.error}` : "."}`);
 }
 
 /**

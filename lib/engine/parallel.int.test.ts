@@ -17,28 +17,30 @@ describe("parallel steps", () => {
   afterEach(async () => f?.cleanup());
 
   it("two writes wait for approval together; each card resumes its own branch; then the last step runs", async () => {
-    const model = streamable(new MockLanguageModelV4({
-      doGenerate: async (opts: LanguageModelV4CallOptions) => {
-        const text = JSON.stringify(opts.prompt);
-        if (text.includes("[phylactery:planner]")) {
-          return toolTurn("create_plan", {
-            steps: [
-              { agent_id: "assistant", task: "Write a.md", expected_output: "", depends_on: [] },
-              { agent_id: "assistant", task: "Write b.md", expected_output: "", depends_on: [] },
-              { agent_id: "assistant", task: "List the files", expected_output: "", depends_on: [0, 1] },
-            ],
-          });
-        }
-        if (text.includes("[phylactery:executor]")) {
-          if (opts.prompt.at(-1)?.role === "tool") return textTurn("done");
-          const stepTask = /<step-task>\\n(.*?)\\n<\/step-task>/.exec(text)?.[1];
-          if (stepTask === "Write a.md") return toolTurn("write_file", { path: "a.md", content: "A" });
-          if (stepTask === "Write b.md") return toolTurn("write_file", { path: "b.md", content: "B" });
-          return toolTurn("list_files", { path: "." });
-        }
-        return textTurn("All done.");
-      },
-    }));
+    const model = streamable(
+      new MockLanguageModelV4({
+        doGenerate: async (opts: LanguageModelV4CallOptions) => {
+          const text = JSON.stringify(opts.prompt);
+          if (text.includes("[phylactery:planner]")) {
+            return toolTurn("create_plan", {
+              steps: [
+                { agent_id: "assistant", task: "Write a.md", expected_output: "", depends_on: [] },
+                { agent_id: "assistant", task: "Write b.md", expected_output: "", depends_on: [] },
+                { agent_id: "assistant", task: "List the files", expected_output: "", depends_on: [0, 1] },
+              ],
+            });
+          }
+          if (text.includes("[phylactery:executor]")) {
+            if (opts.prompt.at(-1)?.role === "tool") return textTurn("done");
+            const stepTask = /<step-task>\\n(.*?)\\n<\/step-task>/.exec(text)?.[1];
+            if (stepTask === "Write a.md") return toolTurn("write_file", { path: "a.md", content: "A" });
+            if (stepTask === "Write b.md") return toolTurn("write_file", { path: "b.md", content: "B" });
+            return toolTurn("list_files", { path: "." });
+          }
+          return textTurn("All done.");
+        },
+      }),
+    );
     f = await engineFixture(undefined, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const threadId = await f.newThread("Write a.md and b.md");
     const first = await collect(await f.prepare(threadId, { kind: "message", text: "Write a.md and b.md" }));

@@ -36,10 +36,14 @@ describe("joinBranch (the Supervisor's join of a step and its branch, no graph)"
   });
 
   it("the very failure of the previous try is not retried", () => {
-    const failedAgain = done("ENOENT", {}, {
-      last_tool_result: { status: "error" } as StepBranch["last_tool_result"],
-      tool_history: [{ tool: "read_file", args_hash: "a", output_hash: "o" }] as StepBranch["tool_history"],
-    });
+    const failedAgain = done(
+      "ENOENT",
+      {},
+      {
+        last_tool_result: { status: "error" } as StepBranch["last_tool_result"],
+        tool_history: [{ tool: "read_file", args_hash: "a", output_hash: "o" }] as StepBranch["tool_history"],
+      },
+    );
     expect(joinBranch(running({ tries: 1, failed_call: "read_file:a:o" }), failedAgain, ctx())).toEqual({ kind: "exhausted" });
     expect(joinBranch(running({ tries: 1, failed_call: "read_file:b:o" }), failedAgain, ctx())).toEqual({ kind: "retry" });
   });

@@ -12,7 +12,24 @@ describe("missingTimelineParts", () => {
   const done = step(0, { status: "completed", tries: 1, result: "ok" });
   const told = [
     row("plan_generated", { type: "data-plan", id: "p1", data: { planId: "p1", status: "executing", steps: [] } }),
-    row("plan_step_started", { type: "data-step", id: started.id, data: { id: started.id, index: 0, task: started.task, agentId: started.agent_id, agentName: "A", status: "in_progress", tries: 1, dependsOn: [], result: null, error: null, usage: null, event: "plan_step_started" } }),
+    row("plan_step_started", {
+      type: "data-step",
+      id: started.id,
+      data: {
+        id: started.id,
+        index: 0,
+        task: started.task,
+        agentId: started.agent_id,
+        agentName: "A",
+        status: "in_progress",
+        tries: 1,
+        dependsOn: [],
+        result: null,
+        error: null,
+        usage: null,
+        event: "plan_step_started",
+      },
+    }),
     row("lifecycle_transition", { type: "data-lifecycle", id: "r-0-1", data: { from: "PLANNING", to: "EXECUTING", node: "supervisor", at } }),
   ];
   const state = baseState({

@@ -4,14 +4,7 @@ import type { Db } from "../db/client";
 import { prismaErrorCode } from "../db/prisma-error-code";
 import { AppError } from "../errors";
 import type { ToolResultState } from "./state";
-import {
-  mismatchMessage,
-  type ToolCallIntent,
-  type ToolCallKey,
-  type ToolExecutionClaim,
-  type ToolExecutionRecord,
-  type ToolExecutionStore,
-} from "./tool-executions";
+import { mismatchMessage, type ToolCallIntent, type ToolCallKey, type ToolExecutionClaim, type ToolExecutionRecord, type ToolExecutionStore } from "./tool-executions";
 
 /** The unique key of a record (threadId + toolCallId). */
 const where = (k: ToolCallKey) => ({ threadId_toolCallId: { threadId: k.threadId, toolCallId: k.toolCallId } });

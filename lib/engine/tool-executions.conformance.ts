@@ -12,7 +12,17 @@ export interface ConformanceSetup {
 
 const outcome: ToolCallOutcome = {
   status: "success",
-  result: { tool_name: "http_request", call_id: "c1", output: "201 Created", status: "success", evicted: false, pointer: null, size_chars: 11, rehydration_allowed: false, metadata: { durationMs: 12 } },
+  result: {
+    tool_name: "http_request",
+    call_id: "c1",
+    output: "201 Created",
+    status: "success",
+    evicted: false,
+    pointer: null,
+    size_chars: 11,
+    rehydration_allowed: false,
+    metadata: { durationMs: 12 },
+  },
   errorCode: null,
   durationMs: 12,
 };

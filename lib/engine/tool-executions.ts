@@ -110,5 +110,4 @@ export interface ToolExecutionStore {
 }
 
 /** The error message of a record that names another call than the one about to run. */
-export const mismatchMessage = (key: ToolCallKey) =>
-  `Tool call ${key.toolCallId} was recorded with another tool or other arguments; it is not run again under the same id.`;
+export const mismatchMessage = (key: ToolCallKey) => `Tool call ${key.toolCallId} was recorded with another tool or other arguments; it is not run again under the same id.`;

@@ -9,7 +9,11 @@ import { streamable, textTurn, toolTurn } from "./node-fixtures";
 import { collect, type EngineFixture, engineFixture, lastData } from "../runs/test-helpers";
 import type { RunChunk } from "../events/ui-parts";
 
-const answerOf = (chunks: RunChunk[]) => chunks.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join("\n");
+const answerOf = (chunks: RunChunk[]) =>
+  chunks
+    .filter((c) => c.type === "text")
+    .map((c) => (c.type === "text" ? c.text : ""))
+    .join("\n");
 
 /**
  * A run's report is the truth (docs/runs.md "Status vocabulary"): with the default offline
@@ -74,14 +78,16 @@ describe("truthful runs", () => {
 
   /** A scripted (non-offline) model: the planner's and the executors' turns, and a finalizer that claims success. */
   function scripted(planner: unknown, executor: (opts: LanguageModelV4CallOptions) => ReturnType<typeof textTurn>) {
-    return streamable(new MockLanguageModelV4({
-      doGenerate: async (opts: LanguageModelV4CallOptions) => {
-        const text = JSON.stringify(opts.prompt);
-        if (text.includes("[phylactery:planner]")) return toolTurn("create_plan", planner);
-        if (text.includes("[phylactery:executor]")) return executor(opts);
-        return textTurn("Done: everything you asked.");
-      },
-    }));
+    return streamable(
+      new MockLanguageModelV4({
+        doGenerate: async (opts: LanguageModelV4CallOptions) => {
+          const text = JSON.stringify(opts.prompt);
+          if (text.includes("[phylactery:planner]")) return toolTurn("create_plan", planner);
+          if (text.includes("[phylactery:executor]")) return executor(opts);
+          return textTurn("Done: everything you asked.");
+        },
+      }),
+    );
   }
 
   it("any model: a capability the plan says no agent has ends the run incomplete, naming it; the rest is done", async () => {
@@ -126,20 +132,22 @@ describe("truthful runs", () => {
 
   it("any model: a call refused by the flow's configuration (network off) is not retried, re-planned or asked about", async () => {
     let plans = 0;
-    const model = streamable(new MockLanguageModelV4({
-      doGenerate: async (opts: LanguageModelV4CallOptions) => {
-        const text = JSON.stringify(opts.prompt);
-        if (text.includes("[phylactery:planner]")) {
-          plans++;
-          return toolTurn("create_plan", { steps: [{ agent_id: "helper", task: "Fetch https://example.com", expected_output: "The page.", depends_on: [] }] });
-        }
-        if (text.includes("[phylactery:executor]")) {
-          // A stubborn model would call again after the refusal.
-          return toolTurn("http_request", { url: "https://example.com", method: "GET" });
-        }
-        return textTurn("Fetched.");
-      },
-    }));
+    const model = streamable(
+      new MockLanguageModelV4({
+        doGenerate: async (opts: LanguageModelV4CallOptions) => {
+          const text = JSON.stringify(opts.prompt);
+          if (text.includes("[phylactery:planner]")) {
+            plans++;
+            return toolTurn("create_plan", { steps: [{ agent_id: "helper", task: "Fetch https://example.com", expected_output: "The page.", depends_on: [] }] });
+          }
+          if (text.includes("[phylactery:executor]")) {
+            // A stubborn model would call again after the refusal.
+            return toolTurn("http_request", { url: "https://example.com", method: "GET" });
+          }
+          return textTurn("Fetched.");
+        },
+      }),
+    );
     f = await engineFixture(memoryAssistant, { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const threadId = await f.newThread("Fetch https://example.com");
     const chunks = await collect(await f.prepare(threadId, { kind: "message", text: "Fetch https://example.com" }));
@@ -148,7 +156,9 @@ describe("truthful runs", () => {
     expect(lastData(chunks, "data-run")?.data.status).toBe("incomplete");
     const step = lastData(chunks, "data-plan")?.data.steps[0];
     expect(step?.status).toBe("blocked");
-    expect(step?.error).toMatch(/^http_request https:\/\/example\.com was refused by the flow's configuration: Network is off for this flow; add the host to the flow's network allowlist in Flow settings\.$/);
+    expect(step?.error).toMatch(
+      /^http_request https:\/\/example\.com was refused by the flow's configuration: Network is off for this flow; add the host to the flow's network allowlist in Flow settings\.$/,
+    );
     expect(answerOf(chunks)).not.toMatch(/How should I proceed/);
   });
 });

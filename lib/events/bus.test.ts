@@ -24,7 +24,23 @@ describe("event bus", () => {
   it("has one schema per topic, in the four seed namespaces plus approvals", () => {
     expect(BUS_TOPICS).toEqual(Object.keys(busSchemas));
     for (const topic of BUS_TOPICS) expect(topic).toMatch(/^(task|agent|tool|memory|approval)\.[a-z_]+$/);
-    for (const name of ["task.created", "task.started", "task.blocked", "task.completed", "task.failed", "agent.started", "agent.tool_called", "agent.completed", "agent.error", "tool.invoked", "tool.success", "tool.failed", "memory.appended", "memory.promoted", "memory.retrieved"]) {
+    for (const name of [
+      "task.created",
+      "task.started",
+      "task.blocked",
+      "task.completed",
+      "task.failed",
+      "agent.started",
+      "agent.tool_called",
+      "agent.completed",
+      "agent.error",
+      "tool.invoked",
+      "tool.success",
+      "tool.failed",
+      "memory.appended",
+      "memory.promoted",
+      "memory.retrieved",
+    ]) {
       expect(BUS_TOPICS).toContain(name);
     }
   });

@@ -80,10 +80,7 @@ export const busSchemas = {
   "task.planned": run(["plan_generated", "plan_updated", "plan_completed", "plan_failed"], part("plan")),
   "task.lifecycle": run("lifecycle_transition", part("lifecycle")),
   "task.answered": run("final_answer", textPart),
-  "agent.handoff": z.union([
-    run("agent_handoff", part("handoff")),
-    run("agent_changed", derived("agent_changed", z.object({ from: z.string().nullable(), to: z.string(), agentName: z.string() }))),
-  ]),
+  "agent.handoff": z.union([run("agent_handoff", part("handoff")), run("agent_changed", derived("agent_changed", z.object({ from: z.string().nullable(), to: z.string(), agentName: z.string() })))]),
   "agent.started": run("plan_step_started", stepPart),
   "agent.tool_called": run("tool_call_proposed", toolPart),
   "agent.completed": run("plan_step_completed", stepPart),

@@ -21,7 +21,10 @@ describe("in-process fan-out", () => {
     expect(got).toEqual([]);
     await f.notify("chan_a", { id: "y", n: 2 });
     await tick();
-    expect(got).toEqual([{ id: "x", n: 1 }, { id: "y", n: 2 }]);
+    expect(got).toEqual([
+      { id: "x", n: 1 },
+      { id: "y", n: 2 },
+    ]);
     expect(got[0]).not.toBe(payload);
     expect(other).toEqual([]);
   });

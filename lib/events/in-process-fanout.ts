@@ -12,7 +12,14 @@ export class InProcessFanout implements Fanout {
     const text = encodeNotification(channel, payload);
     // Handlers listening when the notification is sent get it, as with NOTIFY.
     const handlers = [...(this.channels.get(channel) ?? [])];
-    if (handlers.length > 0) setImmediate(() => deliver(channel, handlers.filter((h) => this.channels.get(channel)?.has(h)), text));
+    if (handlers.length > 0)
+      setImmediate(() =>
+        deliver(
+          channel,
+          handlers.filter((h) => this.channels.get(channel)?.has(h)),
+          text,
+        ),
+      );
   }
 
   listen(channel: string, handler: FanoutHandler): Unlisten {

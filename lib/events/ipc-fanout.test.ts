@@ -28,11 +28,14 @@ function channel(): { parentEnd: IpcPeer & { disconnect(): void }; childEnd: Ipc
         return true;
       },
     });
-  return { parentEnd: Object.assign(end(a, b), {
+  return {
+    parentEnd: Object.assign(end(a, b), {
       disconnect: () => {
         connected = false;
       },
-    }), childEnd: end(b, a) };
+    }),
+    childEnd: end(b, a),
+  };
 }
 
 /** Lets 20 turns of the event loop pass: every hop of the fake channel (one turn each) is done, whatever the machine's load. */
@@ -51,7 +54,10 @@ describe("IPC fan-out between a web process and its worker child", () => {
     const parent = new IpcFanout();
     parent.attach(parentEnd);
     const child = new IpcFanout([childEnd]);
-    closes.push(() => parent.close(), () => child.close());
+    closes.push(
+      () => parent.close(),
+      () => child.close(),
+    );
     return { parent, child, parentEnd };
   };
 
@@ -88,7 +94,11 @@ describe("IPC fan-out between a web process and its worker child", () => {
     parent.attach(two.parentEnd);
     const childOne = new IpcFanout([one.childEnd]);
     const childTwo = new IpcFanout([two.childEnd]);
-    closes.push(() => parent.close(), () => childOne.close(), () => childTwo.close());
+    closes.push(
+      () => parent.close(),
+      () => childOne.close(),
+      () => childTwo.close(),
+    );
     const heard: string[] = [];
     childOne.listen("chan_c", (p) => void heard.push(`one:${p}`));
     childTwo.listen("chan_c", (p) => void heard.push(`two:${p}`));

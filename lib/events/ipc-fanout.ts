@@ -112,7 +112,14 @@ export class IpcFanout implements Fanout {
   /** Delivers to this process's listeners of the moment on a later macrotask, in send order. */
   private local(channel: string, text: string): void {
     const handlers = [...(this.channels.get(channel) ?? [])];
-    if (handlers.length > 0) setImmediate(() => deliver(channel, handlers.filter((h) => this.channels.get(channel)?.has(h)), text));
+    if (handlers.length > 0)
+      setImmediate(() =>
+        deliver(
+          channel,
+          handlers.filter((h) => this.channels.get(channel)?.has(h)),
+          text,
+        ),
+      );
   }
 
   private sendTo(peer: IpcPeer, notice: IpcNotice): void {

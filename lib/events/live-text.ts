@@ -31,9 +31,7 @@ import { piecesOf, placePiece } from "./live-pieces";
 export type LiveTextNode = "finalizer" | "executor";
 
 /** What a follower hears: a piece of text at offset `at` (chars), or (for a step's text) that it is finished. */
-export type LiveTextEvent =
-  | { kind: "delta"; runId: string; id: string; node: LiveTextNode; at: number; delta: string }
-  | { kind: "end"; runId: string; id: string; node: LiveTextNode; text: string };
+export type LiveTextEvent = { kind: "delta"; runId: string; id: string; node: LiveTextNode; at: number; delta: string } | { kind: "end"; runId: string; id: string; node: LiveTextNode; text: string };
 
 /** The fan-out channel of live text between processes. */
 export const LIVE_TEXT_CHANNEL = "phylactery_live_text";

@@ -157,9 +157,13 @@ describe("PostgreSQL fan-out", () => {
       await new Promise((r) => setTimeout(r, 300));
       const data = { runId: run.id, model: null, error: null };
       const started = Date.now();
-      await t.db.runEvent.create({ data: { threadId: thread.id, runId: run.id, seq: 1, type: "run_started", data: JSON.stringify({ type: "data-run", id: run.id, data: { ...data, status: "running" } }) } });
+      await t.db.runEvent.create({
+        data: { threadId: thread.id, runId: run.id, seq: 1, type: "run_started", data: JSON.stringify({ type: "data-run", id: run.id, data: { ...data, status: "running" } }) },
+      });
       await notifyThreadEvent(thread.id, 1, run.id, writer);
-      await t.db.runEvent.create({ data: { threadId: thread.id, runId: run.id, seq: 2, type: "run_completed", data: JSON.stringify({ type: "data-run", id: run.id, data: { ...data, status: "completed" } }) } });
+      await t.db.runEvent.create({
+        data: { threadId: thread.id, runId: run.id, seq: 2, type: "run_completed", data: JSON.stringify({ type: "data-run", id: run.id, data: { ...data, status: "completed" } }) },
+      });
       await notifyThreadEvent(thread.id, 2, run.id, writer);
       await done;
       expect(Date.now() - started).toBeLessThan(5_000);

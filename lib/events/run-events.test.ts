@@ -97,7 +97,17 @@ describe("run events on the bus", () => {
       { type: "data-plan", id: "p", data: { planId: "p", status: "executing", steps: [step] } },
       { type: "data-handoff", id: "h1", data: { from: "supervisor", to: "a", agentName: "A", icon: "x", color: "#000000", reason: "plan_step", stepId: "s0" } },
       { type: "data-step", id: "s0", data: { ...step, event: "plan_step_started" } },
-      { type: "data-memory", id: "m", data: { stepId: "s0", agentId: "a", query: "notes", shortTerm: [{ id: "e1", agentId: "a", action: "read", result: "ok", createdAt: "2026-01-01T00:00:00.000Z" }], facts: [{ id: "f1", content: "x", tags: [], score: 1, via: ["lexical"], source: { threadId: null, stepId: null } }] } },
+      {
+        type: "data-memory",
+        id: "m",
+        data: {
+          stepId: "s0",
+          agentId: "a",
+          query: "notes",
+          shortTerm: [{ id: "e1", agentId: "a", action: "read", result: "ok", createdAt: "2026-01-01T00:00:00.000Z" }],
+          facts: [{ id: "f1", content: "x", tags: [], score: 1, via: ["lexical"], source: { threadId: null, stepId: null } }],
+        },
+      },
       { type: "data-tool", id: "c1", data: { ...tool, status: "proposed" } },
       { type: "data-tool", id: "c1", data: { ...tool, status: "error", output: "no such file" } },
       { type: "data-step", id: "s0", data: { ...step, status: "failed", event: "plan_step_failed" } },

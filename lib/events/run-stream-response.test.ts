@@ -21,7 +21,9 @@ const text = (id: string, t: string) => ({ chunk: { type: "text" as const, id, t
 /** The run stream's text parts (docs/runs.md "Streaming"): live deltas grow the answer's part; the stored answer ends it. */
 describe("runStreamResponse with live text", () => {
   it("writes each delta of the answer, then only what the stored answer adds, then ends the part", async () => {
-    const res = runStreamResponse(items([delta("final-1", "Hello"), delta("final-1", " there,"), delta("final-1", " friend."), text("final-1", "Hello there, friend.\n\nNot done: x")]), { runId: "r1" });
+    const res = runStreamResponse(items([delta("final-1", "Hello"), delta("final-1", " there,"), delta("final-1", " friend."), text("final-1", "Hello there, friend.\n\nNot done: x")]), {
+      runId: "r1",
+    });
     const parts = (await chunksOf(res)).filter((c) => String(c.type).startsWith("text-"));
     expect(parts).toEqual([
       { type: "text-start", id: "final-1" },
@@ -34,7 +36,10 @@ describe("runStreamResponse with live text", () => {
   });
 
   it("an answer never streamed comes whole; a step's live text is not a text part; a stored answer that does not go on from the deltas gets a part of its own", async () => {
-    const res = runStreamResponse(items([delta("step-s0-1-1", "Reading", "executor"), text("question-1", "Which file?"), delta("final-2", "Partial"), text("final-2", "The answer could not be written")]), { runId: "r1" });
+    const res = runStreamResponse(
+      items([delta("step-s0-1-1", "Reading", "executor"), text("question-1", "Which file?"), delta("final-2", "Partial"), text("final-2", "The answer could not be written")]),
+      { runId: "r1" },
+    );
     const parts = (await chunksOf(res)).filter((c) => String(c.type).startsWith("text-"));
     expect(parts).toEqual([
       { type: "text-start", id: "question-1" },
@@ -51,7 +56,10 @@ describe("runStreamResponse with live text", () => {
 
   it("writes a running step's text as transient data-steptext parts with its step and offset, never as a text part", async () => {
     const at = (id: string, d: string, offset: number) => ({ live: { type: "text-delta" as const, id, node: "executor" as const, delta: d, at: offset } });
-    const res = runStreamResponse(items([at("step-s-1-1-2", "Reading notes.md", 0), at("step-s-1-1-2", " and", 16), { live: { type: "text-end", id: "step-s-1-1-2", node: "executor", text: "Reading notes.md and" } }]), { runId: "r1" });
+    const res = runStreamResponse(
+      items([at("step-s-1-1-2", "Reading notes.md", 0), at("step-s-1-1-2", " and", 16), { live: { type: "text-end", id: "step-s-1-1-2", node: "executor", text: "Reading notes.md and" } }]),
+      { runId: "r1" },
+    );
     const chunks = await chunksOf(res);
     expect(chunks.filter((c) => String(c.type).startsWith("text-"))).toEqual([]);
     expect(chunks.filter((c) => c.type === "data-steptext")).toEqual([

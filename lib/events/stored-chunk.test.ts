@@ -11,8 +11,16 @@ describe("chunkOfStored", () => {
     { type: "data-run", id: "r1", data: { runId: "r1", traceId: ids.traceId, status: "running", model: { provider: "offline", modelId: "m", offline: true }, error: null, usage: null } },
     { type: "data-plan", id: "p1", data: { planId: "p1", status: "executing", steps: [] } },
     { type: "data-handoff", id: "h1", data: { from: "supervisor", to: "a1", agentName: "Writer", icon: "pen", color: "#000", reason: "write", stepId: "s1" } },
-    { type: "data-tool", id: "c1", data: { toolCallId: "c1", toolName: "write_file", args: { path: "a.md" }, argsHash: "h", status: "awaiting_approval", decision: "AUTH_REQUIRED", rule: "r", output: null } },
-    { type: "data-approval", id: "apv_1", data: { approvalId: "apv_1", toolName: "write_file", toolCallId: "c1", canonicalArgs: "{}", argsHash: "h", token: "live-token", expiresAt: "2026-01-01T00:00:00.000Z", status: "pending" } },
+    {
+      type: "data-tool",
+      id: "c1",
+      data: { toolCallId: "c1", toolName: "write_file", args: { path: "a.md" }, argsHash: "h", status: "awaiting_approval", decision: "AUTH_REQUIRED", rule: "r", output: null },
+    },
+    {
+      type: "data-approval",
+      id: "apv_1",
+      data: { approvalId: "apv_1", toolName: "write_file", toolCallId: "c1", canonicalArgs: "{}", argsHash: "h", token: "live-token", expiresAt: "2026-01-01T00:00:00.000Z", status: "pending" },
+    },
     { type: "data-lifecycle", id: "r1-1", data: { from: "INIT", to: "PLANNING", node: "planner", at: "2026-01-01T00:00:00.000Z" } },
     { type: "text", id: "answer", text: "Done: **summary.md** written." },
   ];

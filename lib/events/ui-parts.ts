@@ -167,9 +167,7 @@ export type RunTransientDataTypes = { steptext: { stepId: string; at: number; de
 export type RunUIMessage = UIMessage<never, RunDataTypes & RunTransientDataTypes>;
 
 /** One custom chunk the engine emits: a data part, or text of the final answer. */
-export type RunChunk =
-  | { [K in keyof RunDataTypes]: { type: `data-${K}`; id: string; data: RunDataTypes[K] } }[keyof RunDataTypes]
-  | { type: "text"; id: string; text: string };
+export type RunChunk = { [K in keyof RunDataTypes]: { type: `data-${K}`; id: string; data: RunDataTypes[K] } }[keyof RunDataTypes] | { type: "text"; id: string; text: string };
 
 /**
  * Validates an emitted chunk against its schema.
@@ -188,7 +186,15 @@ export function checkChunk(chunk: RunChunk): RunChunk {
  * process's live text (lib/events/live-text.ts) and never stores it: the finished text is
  * stored once, as the answer's `text` chunk or the step's result.
  */
-export type LiveChunk = { type: "text-delta"; id: string; node: "finalizer" | "executor"; delta: string; /** The delta's offset in the part's text (chars), when a follower knows it (lib/events/live-text.ts). */ at?: number } | { type: "text-end"; id: string; node: "finalizer" | "executor"; text: string };
+export type LiveChunk =
+  | {
+      type: "text-delta";
+      id: string;
+      node: "finalizer" | "executor";
+      delta: string /** The delta's offset in the part's text (chars), when a follower knows it (lib/events/live-text.ts). */;
+      at?: number;
+    }
+  | { type: "text-end"; id: string; node: "finalizer" | "executor"; text: string };
 
 /** True when a custom stream payload is a {@link LiveChunk}. */
 export function isLiveChunk(payload: unknown): payload is LiveChunk {

@@ -26,8 +26,7 @@ describe("agentIconName", () => {
   });
 
   it("maps every agent icon of the templates to an icon of its own, not the fallback", () => {
-    for (const doc of Object.values(TEMPLATES))
-      for (const n of doc.nodes) if (n.type === "agent" && n.data.icon !== "🤖" && n.data.icon !== "bot") expect(agentIconName(n.data.icon)).not.toBe("bot");
+    for (const doc of Object.values(TEMPLATES)) for (const n of doc.nodes) if (n.type === "agent" && n.data.icon !== "🤖" && n.data.icon !== "bot") expect(agentIconName(n.data.icon)).not.toBe("bot");
   });
 });
 

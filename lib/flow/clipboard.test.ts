@@ -61,7 +61,18 @@ describe("pasteNodes", () => {
   });
 
   it("points router routes at the pasted copies of their targets", () => {
-    const router: EditorNode = { id: "r", type: "router", position: { x: 0, y: 0 }, data: { name: "R", routes: [{ match: "contains", value: "x", target: "w" }, { match: "contains", value: "y", target: "elsewhere" }] } };
+    const router: EditorNode = {
+      id: "r",
+      type: "router",
+      position: { x: 0, y: 0 },
+      data: {
+        name: "R",
+        routes: [
+          { match: "contains", value: "x", target: "w" },
+          { match: "contains", value: "y", target: "elsewhere" },
+        ],
+      },
+    };
     const writer = nodes.find((n) => n.type === "agent");
     if (!writer) throw new Error("template has an agent");
     const clip = copyNodes([router, { ...writer, id: "w" }], [], new Set(["r", "w"]));

@@ -12,7 +12,14 @@ import { DEFAULT_NETWORK_AND_MEMORY, type FlowDocument, FlowEdge, FlowNode } fro
 export const CLIPBOARD_KIND = "phylactery/flow-nodes";
 
 // fromReactFlow builds a whole document; only its nodes and edges are kept.
-const UNUSED_SETTINGS: FlowDocument["settings"] = { name: "clipboard", description: "", mode: "autonomous", model: "", limits: { maxIterations: 50, timeoutMs: 300_000 }, ...DEFAULT_NETWORK_AND_MEMORY };
+const UNUSED_SETTINGS: FlowDocument["settings"] = {
+  name: "clipboard",
+  description: "",
+  mode: "autonomous",
+  model: "",
+  limits: { maxIterations: 50, timeoutMs: 300_000 },
+  ...DEFAULT_NETWORK_AND_MEMORY,
+};
 
 /** Copied nodes (document form) and the edges between them. */
 export interface NodeClipboard {

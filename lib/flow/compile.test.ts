@@ -126,22 +126,14 @@ describe("compileFlowSpec", () => {
   });
 
   it("decide(): a '*' rule matches any tool; the first policy node that matches wins", () => {
-    const doc = withPolicies(
-      policy("p1", [rule("read_file", "ALLOW", { risk: "low" })]),
-      policy("p2", [rule("*", "BLOCKED", { risk: "critical" }), rule("list_files", "ALLOW", { risk: "low" })]),
-    );
+    const doc = withPolicies(policy("p1", [rule("read_file", "ALLOW", { risk: "low" })]), policy("p2", [rule("*", "BLOCKED", { risk: "critical" }), rule("list_files", "ALLOW", { risk: "low" })]));
     const spec = compileFlowSpec(doc, registry);
     expect(spec.decide("read_file", "{}").decision).toBe("ALLOW");
     expect(spec.decide("list_files", "{}")).toMatchObject({ decision: "BLOCKED", rule: { tool: "*", risk: "critical" }, policy: { id: "p2" }, ruleIndex: 0 });
   });
 
   it("decide(): reads the canonical arguments and the permission level (default user)", () => {
-    const doc = withPolicies(
-      policy("p1", [
-        rule("write_file", "ALLOW", { match: [{ kind: "path_glob", field: "path", pattern: "docs/**" }] }),
-        rule("*_file", "BLOCKED", { permission: "user" }),
-      ]),
-    );
+    const doc = withPolicies(policy("p1", [rule("write_file", "ALLOW", { match: [{ kind: "path_glob", field: "path", pattern: "docs/**" }] }), rule("*_file", "BLOCKED", { permission: "user" })]));
     const spec = compileFlowSpec(doc, registry);
     expect(spec.decide("write_file", canonicalJson({ path: "docs/a.md" })).decision).toBe("ALLOW");
     expect(spec.decide("write_file", canonicalJson({ path: "docs/../a.md" })).decision).toBe("BLOCKED");

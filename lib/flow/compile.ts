@@ -86,10 +86,7 @@ export interface FlowSpec {
  * @throws AppError unprocessable ("flow_not_runnable") naming the node when the flow has no
  *   agent, an agent bound to an unknown tool, or no start node.
  */
-export function compileFlowSpec(
-  doc: FlowDocument,
-  registry: { known(name: string): boolean; sideEffect(name: string): boolean },
-): FlowSpec {
+export function compileFlowSpec(doc: FlowDocument, registry: { known(name: string): boolean; sideEffect(name: string): boolean }): FlowSpec {
   const knownTool = registry.known;
   const byId = new Map(doc.nodes.map((n) => [n.id, n]));
   if (!doc.nodes.some((n) => n.type === "start")) {
@@ -132,8 +129,7 @@ export function compileFlowSpec(
     humanInputs,
     routes,
     limits: doc.settings.limits,
-    decide: (tool, canonicalArgs, permission = "user") =>
-      evaluatePolicy(doc, tool, canonicalArgs, { permission, isSideEffect: registry.sideEffect }),
+    decide: (tool, canonicalArgs, permission = "user") => evaluatePolicy(doc, tool, canonicalArgs, { permission, isSideEffect: registry.sideEffect }),
   };
 }
 

@@ -61,9 +61,7 @@ describe("connectionRefusal", () => {
   it("refuses the same node, an edge already drawn, and kinds that cannot be joined, naming both nodes", () => {
     expect(connectionRefusal(agent, agent)).toBe('Agent "Writer" cannot connect to itself.');
     expect(connectionRefusal(sup, agent, [{ source: "sup", target: "a" }])).toBe('Supervisor "Boss" is already connected to Agent "Writer".');
-    expect(connectionRefusal(sup, tool)).toBe(
-      'Supervisor "Boss" cannot connect to Tool "read_file": a Supervisor connects only to an Agent, a Human input or End; a Tool is connected from an Agent.',
-    );
+    expect(connectionRefusal(sup, tool)).toBe('Supervisor "Boss" cannot connect to Tool "read_file": a Supervisor connects only to an Agent, a Human input or End; a Tool is connected from an Agent.');
   });
 
   it("gives validation the same sentence for a saved edge as the editor gives while dragging", () => {

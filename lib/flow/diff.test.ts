@@ -305,12 +305,20 @@ describe("diffFlows: edges and settings", () => {
   });
 
   it.each([
-    { name: "name", change: (d: FlowDocument) => {
+    {
+      name: "name",
+      change: (d: FlowDocument) => {
         d.settings.name = "Renamed";
-      }, fields: [{ path: "name", kind: "changed", before: "Workspace assistant", after: "Renamed" }] },
-    { name: "mode", change: (d: FlowDocument) => {
+      },
+      fields: [{ path: "name", kind: "changed", before: "Workspace assistant", after: "Renamed" }],
+    },
+    {
+      name: "mode",
+      change: (d: FlowDocument) => {
         d.settings.mode = "directed";
-      }, fields: [{ path: "mode", kind: "changed", before: "autonomous", after: "directed" }] },
+      },
+      fields: [{ path: "mode", kind: "changed", before: "autonomous", after: "directed" }],
+    },
     {
       name: "a nested limit",
       change: (d: FlowDocument) => {

@@ -37,7 +37,12 @@ function get(map: Map<string, Box>, id: string): Box {
 describe("autoLayout", () => {
   it("ranks a chain left to right with no overlap", () => {
     const nodes = ["a", "b", "c"].map((id) => at(id));
-    const laid = boxes(autoLayout(nodes, [{ source: "a", target: "b" }, { source: "b", target: "c" }]));
+    const laid = boxes(
+      autoLayout(nodes, [
+        { source: "a", target: "b" },
+        { source: "b", target: "c" },
+      ]),
+    );
     const [a, b, c] = [get(laid, "a"), get(laid, "b"), get(laid, "c")];
     expect(a.x + a.width).toBeLessThan(b.x);
     expect(b.x + b.width).toBeLessThan(c.x);
@@ -53,7 +58,10 @@ describe("autoLayout", () => {
 
   it("uses measured sizes: wide siblings do not overlap", () => {
     const nodes = [at("root"), at("wide", { width: 400, height: 200 }), at("tall", { width: 120, height: 300 })];
-    const out = autoLayout(nodes, [{ source: "root", target: "wide" }, { source: "root", target: "tall" }]);
+    const out = autoLayout(nodes, [
+      { source: "root", target: "wide" },
+      { source: "root", target: "tall" },
+    ]);
     const laid = new Map(out.map((n) => [n.id, { ...n.position, width: n.measured?.width ?? 180, height: n.measured?.height ?? 64 }]));
     expect(overlaps(get(laid, "wide"), get(laid, "tall"))).toBe(false);
   });
@@ -92,7 +100,13 @@ describe("autoLayout", () => {
   });
 
   it("handles cycles and an empty flow", () => {
-    const out = autoLayout([at("a"), at("b")], [{ source: "a", target: "b" }, { source: "b", target: "a" }]);
+    const out = autoLayout(
+      [at("a"), at("b")],
+      [
+        { source: "a", target: "b" },
+        { source: "b", target: "a" },
+      ],
+    );
     expect(overlaps(get(boxes(out), "a"), get(boxes(out), "b"))).toBe(false);
     expect(autoLayout([], [])).toEqual([]);
   });
@@ -100,8 +114,7 @@ describe("autoLayout", () => {
 
 describe("freeSpot", () => {
   const box = (id: string, x: number, y: number): LayoutNode => ({ id, position: { x, y }, measured: { width: 180, height: 64 } });
-  const overlaps = (p: { x: number; y: number }, n: LayoutNode) =>
-    p.x < n.position.x + 180 && n.position.x < p.x + 180 && p.y < n.position.y + 64 && n.position.y < p.y + 64;
+  const overlaps = (p: { x: number; y: number }, n: LayoutNode) => p.x < n.position.x + 180 && n.position.x < p.x + 180 && p.y < n.position.y + 64 && n.position.y < p.y + 64;
 
   it("keeps the drop point when nothing is there", () => {
     expect(freeSpot({ x: 500, y: 500 }, [box("a", 0, 0)])).toEqual({ x: 500, y: 500 });

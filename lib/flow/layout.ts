@@ -124,8 +124,7 @@ export function freeSpot(at: { x: number; y: number }, nodes: readonly LayoutNod
   const step = options.step ?? 20;
   const rings = options.rings ?? 60;
   const boxes = nodes.map((n) => ({ ...n.position, ...sizeOf(n) }));
-  const free = (p: { x: number; y: number }) =>
-    boxes.every((b) => p.x + size.width + gap <= b.x || b.x + b.width + gap <= p.x || p.y + size.height + gap <= b.y || b.y + b.height + gap <= p.y);
+  const free = (p: { x: number; y: number }) => boxes.every((b) => p.x + size.width + gap <= b.x || b.x + b.width + gap <= p.x || p.y + size.height + gap <= b.y || b.y + b.height + gap <= p.y);
   if (free(at)) return at;
   for (let r = 1; r <= rings; r++) {
     const ring: { x: number; y: number; d: number }[] = [];

@@ -11,12 +11,8 @@ describe("toReactFlow / fromReactFlow", () => {
 
   it("drops React Flow's own fields and keeps moved positions", () => {
     const { nodes, edges } = toReactFlow(workspaceAssistant);
-    const moved = nodes.map(
-      (n): EditorNode => ({ ...n, selected: true, measured: { width: 10, height: 10 }, position: { x: 1, y: 2 } }),
-    );
-    const doc = fromReactFlow(workspaceAssistant.settings, moved, [
-      ...edges.map((e) => ({ ...e, selected: true, sourceHandle: null })),
-    ]);
+    const moved = nodes.map((n): EditorNode => ({ ...n, selected: true, measured: { width: 10, height: 10 }, position: { x: 1, y: 2 } }));
+    const doc = fromReactFlow(workspaceAssistant.settings, moved, [...edges.map((e) => ({ ...e, selected: true, sourceHandle: null }))]);
     expect(doc.nodes[0]).toEqual({ id: "start", type: "start", position: { x: 1, y: 2 }, data: { label: "Start" } });
     expect(doc.edges[0]).toEqual({ id: "e-start", source: "start", target: "supervisor" });
   });
@@ -119,11 +115,9 @@ describe("policyCoverage", () => {
     });
     expect(describeCoverage(policyCoverage(conditional, "write_file", true), true)).toEqual({
       line: "policy File safety rule 2 when path matches docs/** → ALLOW; +1 more; otherwise AUTH_REQUIRED",
-      title: [
-        'Policy "File safety", rule 2, when path matches docs/** → ALLOW',
-        'Policy "Admins", rule 1, when permission admin → BLOCKED',
-        'Otherwise policy "Rest", rule 1 → AUTH_REQUIRED',
-      ].join("\n"),
+      title: ['Policy "File safety", rule 2, when path matches docs/** → ALLOW', 'Policy "Admins", rule 1, when permission admin → BLOCKED', 'Otherwise policy "Rest", rule 1 → AUTH_REQUIRED'].join(
+        "\n",
+      ),
     });
     expect(describeCoverage(policyCoverage(conditional, "send_email", true), true).title).toBe(
       'Policy "Admins", rule 1, when permission admin → BLOCKED\nOtherwise the default for tools with side effects → AUTH_REQUIRED',

@@ -23,15 +23,7 @@ export type HumanInputNodeType = Node<NodeData<"human_input">, "human_input">;
 export type RouterNodeType = Node<NodeData<"router">, "router">;
 
 /** A React Flow node of the editor: a union discriminated by `type`. */
-export type EditorNode =
-  | StartNodeType
-  | EndNodeType
-  | SupervisorNodeType
-  | AgentNodeType
-  | ToolNodeType
-  | PolicyNodeType
-  | HumanInputNodeType
-  | RouterNodeType;
+export type EditorNode = StartNodeType | EndNodeType | SupervisorNodeType | AgentNodeType | ToolNodeType | PolicyNodeType | HumanInputNodeType | RouterNodeType;
 
 /** A React Flow edge of the editor; edges carry no data. */
 export type EditorEdge = Edge;
@@ -58,11 +50,7 @@ export function toReactFlow(doc: FlowDocument): { nodes: EditorNode[]; edges: Ed
  * React Flow's own fields (selected, measured, handles...) are dropped. Does not validate:
  * run `FlowDocument.safeParse` on the result before saving.
  */
-export function fromReactFlow(
-  settings: FlowDocument["settings"],
-  nodes: readonly EditorNode[],
-  edges: readonly EditorEdge[],
-): FlowDocument {
+export function fromReactFlow(settings: FlowDocument["settings"], nodes: readonly EditorNode[], edges: readonly EditorEdge[]): FlowDocument {
   return {
     version: 1,
     settings,
@@ -139,11 +127,7 @@ export interface PolicyCoverage {
  * none, a tool with side effects (per the tool catalog) needs approval, others are allowed.
  * Accepts document or React Flow nodes.
  */
-export function policyCoverage(
-  doc: { nodes: readonly (FlowNode | EditorNode)[] },
-  toolName: string,
-  sideEffect: boolean,
-): PolicyCoverage {
+export function policyCoverage(doc: { nodes: readonly (FlowNode | EditorNode)[] }, toolName: string, sideEffect: boolean): PolicyCoverage {
   const conditions: CoverageCondition[] = [];
   for (const node of doc.nodes) {
     if (node.type !== "policy") continue;
@@ -177,9 +161,6 @@ export function describeCoverage(coverage: PolicyCoverage, sideEffect: boolean):
   }
   const extra = more.length > 0 ? `; +${more.length} more` : "";
   const line = `policy ${first.policyName} rule ${first.ruleIndex + 1} when ${first.when} → ${first.decision}${extra}; otherwise ${coverage.decision}`;
-  const title = [
-    ...coverage.conditions.map((c) => `Policy "${c.policyName}", rule ${c.ruleIndex + 1}, when ${c.when} → ${c.decision}`),
-    `Otherwise ${fallback} → ${coverage.decision}`,
-  ].join("\n");
+  const title = [...coverage.conditions.map((c) => `Policy "${c.policyName}", rule ${c.ruleIndex + 1}, when ${c.when} → ${c.decision}`), `Otherwise ${fallback} → ${coverage.decision}`].join("\n");
   return { line, title };
 }

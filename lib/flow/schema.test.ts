@@ -20,15 +20,16 @@ describe("FlowDocument", () => {
     expect(doc.settings.limits).toEqual({ maxIterations: 50, timeoutMs: 300_000 });
   });
 
-  it("takes a model call time limit of 1 s to 10 minutes, absent by default (docs/runs.md \"When the model misbehaves\")", () => {
-    const withLimit = (modelCallTimeoutMs: number) => FlowDocument.safeParse({ ...workspaceAssistant, settings: { ...workspaceAssistant.settings, limits: { maxIterations: 50, timeoutMs: 300_000, modelCallTimeoutMs } } });
+  it('takes a model call time limit of 1 s to 10 minutes, absent by default (docs/runs.md "When the model misbehaves")', () => {
+    const withLimit = (modelCallTimeoutMs: number) =>
+      FlowDocument.safeParse({ ...workspaceAssistant, settings: { ...workspaceAssistant.settings, limits: { maxIterations: 50, timeoutMs: 300_000, modelCallTimeoutMs } } });
     expect(withLimit(30_000).data?.settings.limits.modelCallTimeoutMs).toBe(30_000);
     expect(withLimit(999).error?.issues.map((i) => i.path.join("."))).toEqual(["settings.limits.modelCallTimeoutMs"]);
     expect(withLimit(600_001).success).toBe(false);
     expect(FlowDocument.parse(workspaceAssistant).settings.limits.modelCallTimeoutMs).toBeUndefined();
   });
 
-  it("mounts the workspace library unless the owner switched it off (docs/library.md \"Mounting\")", () => {
+  it('mounts the workspace library unless the owner switched it off (docs/library.md "Mounting")', () => {
     const { library: _dropped, ...stored } = workspaceAssistant.settings;
     // A flow stored without the key mounts; one that says false keeps it off.
     expect(FlowDocument.parse({ ...workspaceAssistant, settings: stored }).settings.library).toEqual({ mount: true });
@@ -82,9 +83,7 @@ describe("PolicyRule", () => {
   it("parses a rule stored before matchers existed unchanged, with permission any and no matchers", () => {
     const doc = FlowDocument.parse(withRules([{ tool: "write_file", decision: "AUTH_REQUIRED" }]));
     const policy = doc.nodes[1];
-    expect(policy?.type === "policy" && policy.data.rules).toEqual([
-      { tool: "write_file", decision: "AUTH_REQUIRED", risk: "medium", permission: "any", match: [] },
-    ]);
+    expect(policy?.type === "policy" && policy.data.rules).toEqual([{ tool: "write_file", decision: "AUTH_REQUIRED", risk: "medium", permission: "any", match: [] }]);
   });
 
   it("accepts tool globs and each matcher kind", () => {
@@ -121,7 +120,14 @@ describe("PolicyRule", () => {
   });
 
   it("refuses a regex that does not compile, naming the field and why", () => {
-    const rule = { tool: "x", decision: "ALLOW", match: [{ kind: "path_glob", field: "p", pattern: "a" }, { kind: "regex", field: "note", pattern: "(unclosed" }] };
+    const rule = {
+      tool: "x",
+      decision: "ALLOW",
+      match: [
+        { kind: "path_glob", field: "p", pattern: "a" },
+        { kind: "regex", field: "note", pattern: "(unclosed" },
+      ],
+    };
     expect(paths([rule])).toEqual(["nodes.1.data.rules.0.match.1.pattern"]);
     expect(messages([rule])[0]).toMatch(/^not a valid regular expression \(missing closing \)/);
   });

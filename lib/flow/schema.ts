@@ -12,8 +12,16 @@ export const Decision = z.enum(["ALLOW", "AUTH_REQUIRED", "BLOCKED"]);
 export const RiskLevel = z.enum(["low", "medium", "high", "critical"]);
 
 const position = z.object({ x: z.number().finite(), y: z.number().finite() });
-const nodeId = z.string().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only");
-const toolName = z.string().min(1).max(64).regex(/^[a-z][a-z0-9_]*$/, "snake_case tool name");
+const nodeId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only");
+const toolName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z][a-z0-9_]*$/, "snake_case tool name");
 
 /**
  * The model settings a node picks (docs/models.md "Per-node settings"): the planner
@@ -24,7 +32,12 @@ const toolName = z.string().min(1).max(64).regex(/^[a-z][a-z0-9_]*$/, "snake_cas
 export const NodeModelFields = {
   model: z.string().trim().max(200).optional(),
   temperature: z.number({ error: "temperature: a number from 0 to 2" }).min(0, "temperature: 0 to 2").max(2, "temperature: 0 to 2").optional(),
-  maxOutputTokens: z.number({ error: "maxOutputTokens: a whole number from 1 to 64000" }).int("maxOutputTokens: a whole number").min(1, "maxOutputTokens: 1 to 64000").max(64_000, "maxOutputTokens: 1 to 64000").optional(),
+  maxOutputTokens: z
+    .number({ error: "maxOutputTokens: a whole number from 1 to 64000" })
+    .int("maxOutputTokens: a whole number")
+    .min(1, "maxOutputTokens: 1 to 64000")
+    .max(64_000, "maxOutputTokens: 1 to 64000")
+    .optional(),
 };
 
 /** An agent: an LLM with instructions and tools (tools are bound by edges agent -> tool). */
@@ -41,7 +54,10 @@ export const AgentData = z.object({
    * documents hold an emoji, which is shown as its nearest icon. Up to 32 chars.
    */
   icon: z.string().max(32).default("bot"),
-  color: z.string().regex(/^#[0-9a-fA-F]{6}$/).default("#5b3cc4"),
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/)
+    .default("#5b3cc4"),
 });
 
 /** Permission levels a run may have; a rule may apply to one of them (docs/architecture.md#policies). */
@@ -211,7 +227,12 @@ export const FlowMemory = z.object({
   /** Accept the facts promote(thread) proposes without asking (else a user accepts them). */
   autoPromote: z.boolean().default(false),
   /** How long short-term entries live, hours (24 h). */
-  shortTermTtlHours: z.number().int().min(1).max(24 * 30).default(24),
+  shortTermTtlHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
 });
 
 /**

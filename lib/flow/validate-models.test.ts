@@ -28,7 +28,13 @@ describe("model settings in the flow spec (docs/models.md)", () => {
   it("says which node names a provider that is not configured, and where to add it", () => {
     const problems = validateFlow(flow({ researcher: "anthropic:claude-x", planner: "openai:gpt-4.1", finalizer: "ollama:llama3.1" }), catalog, configured("openai"));
     expect(problems.filter((p) => p.code === "unknown_provider")).toEqual([
-      { code: "unknown_provider", severity: "error", nodeId: "r", field: "model", message: "Agent 'Researcher' uses anthropic:claude-x, but no Anthropic provider is configured: add one in Settings." },
+      {
+        code: "unknown_provider",
+        severity: "error",
+        nodeId: "r",
+        field: "model",
+        message: "Agent 'Researcher' uses anthropic:claude-x, but no Anthropic provider is configured: add one in Settings.",
+      },
       { code: "unknown_provider", severity: "error", nodeId: "end", field: "model", message: `The finalizer (End) uses ollama:llama3.1, but no "ollama" provider is configured: add one in Settings.` },
     ]);
   });
@@ -39,7 +45,9 @@ describe("model settings in the flow spec (docs/models.md)", () => {
 
   it("refuses to run a flow naming an unconfigured provider", () => {
     const doc = FlowDocument.parse({ settings: { name: "f" }, ...flow({ planner: "anthropic:claude-x" }) });
-    expect(() => assertRunnable(doc, catalog, 3, configured("openai"))).toThrowError(/Version 3 of this flow cannot run: The planner \('Supervisor'\) uses anthropic:claude-x, but no Anthropic provider is configured/);
+    expect(() => assertRunnable(doc, catalog, 3, configured("openai"))).toThrowError(
+      /Version 3 of this flow cannot run: The planner \('Supervisor'\) uses anthropic:claude-x, but no Anthropic provider is configured/,
+    );
     const byDefault = FlowDocument.parse({ settings: { name: "f", model: "vllm:qwen" }, ...flow() });
     expect(() => assertRunnable(byDefault, catalog, 4, configured("openai"))).toThrowError(/The flow's default model uses vllm:qwen, but no "vllm" provider is configured/);
     expect(() => assertRunnable(byDefault, catalog, 4, configured("vllm"))).not.toThrow();
@@ -48,7 +56,9 @@ describe("model settings in the flow spec (docs/models.md)", () => {
   it("checks temperature (0-2) and max output (1-64000) on the node", () => {
     const bad = flow();
     bad.nodes[2] = agent("r", "Researcher", "", { temperature: 2.5, maxOutputTokens: 0 });
-    const fields = validateFlow(bad, catalog).filter((p) => p.code === "invalid_field").map((p) => `${p.nodeId}.${p.field}`);
+    const fields = validateFlow(bad, catalog)
+      .filter((p) => p.code === "invalid_field")
+      .map((p) => `${p.nodeId}.${p.field}`);
     expect(fields).toEqual(expect.arrayContaining(["r.temperature", "r.maxOutputTokens"]));
   });
 

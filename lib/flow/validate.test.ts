@@ -59,7 +59,18 @@ describe("validateFlow", () => {
   it("reports unknown tools and side-effect tools no policy covers", () => {
     const doc = { nodes: [...base.nodes, tool("w", "write_file"), tool("x", "launch_rockets")], edges: [...base.edges, edge("a", "w"), edge("a", "x")] };
     expect(codes(doc)).toEqual(expect.arrayContaining(["side_effect_uncovered@w", "unknown_tool@x"]));
-    const covered = { ...doc, nodes: [...doc.nodes, { id: "p", type: "policy" as const, position: pos, data: { name: "P", rules: [{ tool: "*_file", decision: "AUTH_REQUIRED" as const, risk: "medium" as const, permission: "any" as const, match: [] }] } }] };
+    const covered = {
+      ...doc,
+      nodes: [
+        ...doc.nodes,
+        {
+          id: "p",
+          type: "policy" as const,
+          position: pos,
+          data: { name: "P", rules: [{ tool: "*_file", decision: "AUTH_REQUIRED" as const, risk: "medium" as const, permission: "any" as const, match: [] }] },
+        },
+      ],
+    };
     expect(codes(covered)).toEqual(["unknown_tool@x"]);
   });
 
@@ -74,7 +85,18 @@ describe("validateFlow", () => {
   });
 
   it("reports router routes that lead nowhere", () => {
-    const router: FlowNode = { id: "r", type: "router", position: pos, data: { name: "R", routes: [{ match: "contains", value: "invoice", target: "a" }, { match: "contains", value: "x", target: "end" }] } };
+    const router: FlowNode = {
+      id: "r",
+      type: "router",
+      position: pos,
+      data: {
+        name: "R",
+        routes: [
+          { match: "contains", value: "invoice", target: "a" },
+          { match: "contains", value: "x", target: "end" },
+        ],
+      },
+    };
     const doc = { nodes: [start, router, sup, agent("a"), end], edges: [edge("start", "r"), edge("r", "sup"), edge("sup", "a"), edge("sup", "end")] };
     const problems = validateFlow(doc, catalog);
     expect(problems.map((p) => [p.code, p.field])).toEqual([
@@ -125,9 +147,7 @@ describe("building from scratch", () => {
     expect(blank.nodes.map((n) => n.type).sort()).toEqual(["end", "policy", "start", "supervisor"]);
     const problems = validateFlow(blank, builtIns);
     expect(problems.map((p) => p.code)).toEqual(["missing_agent"]);
-    expect(problems[0]?.message).toBe(
-      "The flow has no Agent, and the Supervisor only plans and hands each step to an agent. Add an Agent from the palette and connect the Supervisor to it.",
-    );
+    expect(problems[0]?.message).toBe("The flow has no Agent, and the Supervisor only plans and hands each step to an agent. Add an Agent from the palette and connect the Supervisor to it.");
   });
 
   it("the Blank flow with an Agent connected from the Supervisor, using a tool without side effects, has no problems", () => {
@@ -151,7 +171,14 @@ describe("parseFlowImport", () => {
   });
 
   it("names the node and field of each error", () => {
-    const raw = { settings: { name: "x" }, nodes: [{ id: "w", type: "agent", position: pos, data: { name: 3 } }, { id: "t", type: "tool", position: pos, data: { tool: "Bad Name" } }], edges: [] };
+    const raw = {
+      settings: { name: "x" },
+      nodes: [
+        { id: "w", type: "agent", position: pos, data: { name: 3 } },
+        { id: "t", type: "tool", position: pos, data: { tool: "Bad Name" } },
+      ],
+      edges: [],
+    };
     const read = parseFlowImport(JSON.stringify(raw));
     expect(read.ok).toBe(false);
     if (read.ok) return;

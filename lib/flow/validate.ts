@@ -61,12 +61,10 @@ type AnyNode = FlowNode | EditorNode;
 type AnyEdge = { id: string; source: string; target: string } | EditorEdge;
 
 /** The one problem of an empty canvas, in place of the missing Start, Supervisor, Agent and End. */
-const EMPTY_FLOW =
-  "The canvas is empty. Add Start, a Supervisor, an Agent and End from the palette, then connect Start → Supervisor → Agent and Supervisor → End.";
+const EMPTY_FLOW = "The canvas is empty. Add Start, a Supervisor, an Agent and End from the palette, then connect Start → Supervisor → Agent and Supervisor → End.";
 
 /** What a flow with a Supervisor but no Agent is told: the Supervisor only delegates. */
-const NO_AGENT =
-  "The flow has no Agent, and the Supervisor only plans and hands each step to an agent. Add an Agent from the palette and connect the Supervisor to it.";
+const NO_AGENT = "The flow has no Agent, and the Supervisor only plans and hands each step to an agent. Add an Agent from the palette and connect the Supervisor to it.";
 
 /**
  * All problems of a flow, errors first, each at most once per (code, node, edge, field):
@@ -110,7 +108,10 @@ export function validateFlow(doc: { nodes: readonly AnyNode[]; edges: readonly A
     push(out, edge.source, edge.target);
   }
 
-  const reachable = reach(doc.nodes.filter((n) => n.type === "start").map((n) => n.id), out);
+  const reachable = reach(
+    doc.nodes.filter((n) => n.type === "start").map((n) => n.id),
+    out,
+  );
   for (const node of doc.nodes) {
     // Tools are reached through their agent: an unreachable agent is reported, an unbound tool is a warning.
     if (node.type === "start" || node.type === "policy" || node.type === "tool" || reachable.has(node.id)) continue;
@@ -158,7 +159,13 @@ function fieldProblems(doc: { nodes: readonly AnyNode[]; edges: readonly AnyEdge
     if (root === "edges") return []; // edge endpoints are checked with clearer messages above
     if (root !== "nodes" || typeof index !== "number") return [{ code: "invalid_field", severity: "error", message: describeIssue(doc, issue) }];
     const node = doc.nodes[index];
-    const field = part === "data" ? rest.map(String).join(".") : [part, ...rest].filter((p) => p !== undefined).map(String).join(".");
+    const field =
+      part === "data"
+        ? rest.map(String).join(".")
+        : [part, ...rest]
+            .filter((p) => p !== undefined)
+            .map(String)
+            .join(".");
     return [{ code: "invalid_field", severity: "error", nodeId: node?.id, field, message: describeIssue(doc, issue) }];
   });
 }
@@ -226,7 +233,10 @@ function cycleProblems(nodes: readonly AnyNode[], out: Map<string, string[]>, by
   for (const [source, targets] of out) for (const t of targets) push(into, t, source);
   const reachesEnd = reach(ends, into);
   const problems: FlowProblem[] = [];
-  for (const component of stronglyConnected(nodes.map((n) => n.id), out)) {
+  for (const component of stronglyConnected(
+    nodes.map((n) => n.id),
+    out,
+  )) {
     const cyclic = component.length > 1 || (out.get(component[0] ?? "") ?? []).includes(component[0] ?? "");
     if (!cyclic || component.some((id) => reachesEnd.has(id))) continue;
     const names = component.map((id) => `"${byId.get(id) ? nameOf(byId.get(id) as AnyNode) : id}"`).join(" → ");

@@ -15,7 +15,7 @@ describe("jsonDepthOverflow", () => {
     expect(jsonDepthOverflow(JSON.stringify({ s: "[[[[{{{{" }), 1)).toBe(-1);
     expect(jsonDepthOverflow(JSON.stringify({ s: 'quote " then [[[[' }), 1)).toBe(-1);
     expect(jsonDepthOverflow(JSON.stringify({ s: "backslash \\", t: "[[[[" }), 1)).toBe(-1);
-    expect(jsonDepthOverflow(JSON.stringify(["\\\\\\\"[[["]), 1)).toBe(-1);
+    expect(jsonDepthOverflow(JSON.stringify(['\\\\\\"[[[']), 1)).toBe(-1);
   });
 
   it("scans 10,000 levels and a 5 MB text without recursion, in linear time", () => {

@@ -14,10 +14,14 @@ describe("readInput", () => {
   });
 
   it("parses params and query with their schemas; the last value of a repeated key wins", async () => {
-    const input = await readInput(get("/api/x?limit=5&limit=7&q=%E2%9C%93"), { params: Promise.resolve({ id: "abc" }) }, {
-      params: z.object({ id: z.string() }),
-      query: z.object({ limit: z.coerce.number(), q: z.string() }),
-    });
+    const input = await readInput(
+      get("/api/x?limit=5&limit=7&q=%E2%9C%93"),
+      { params: Promise.resolve({ id: "abc" }) },
+      {
+        params: z.object({ id: z.string() }),
+        query: z.object({ limit: z.coerce.number(), q: z.string() }),
+      },
+    );
     expect(input).toEqual({ params: { id: "abc" }, query: { limit: 7, q: "✓" }, body: undefined });
   });
 

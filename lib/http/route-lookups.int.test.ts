@@ -57,7 +57,16 @@ beforeAll(async () => {
   ids.idle2 = (await createThread(t.db, ids.owner, ids.flow, "Read notes.md")).id;
   ids.approval = "ap_lookups";
   await t.db.approval.create({
-    data: { id: ids.approval, threadId: ids.thread, userId: ids.owner, toolName: "write_file", toolCallId: "c1", canonicalArgs: '{"content":"x","path":"a.md"}', argsHash: "0".repeat(64), expiresAt: new Date(Date.now() + 3_600_000) },
+    data: {
+      id: ids.approval,
+      threadId: ids.thread,
+      userId: ids.owner,
+      toolName: "write_file",
+      toolCallId: "c1",
+      canonicalArgs: '{"content":"x","path":"a.md"}',
+      argsHash: "0".repeat(64),
+      expiresAt: new Date(Date.now() + 3_600_000),
+    },
   });
 });
 
@@ -105,10 +114,15 @@ describe("one request resolves its resource and the caller's role once", () => {
       "POST threads/:id/stream (a message)": await call("owner", stream, { threadId: ids.idle1 }, { method: "POST", body: { input: { kind: "message", text: "Read notes.md" } } }),
       // The LangGraph API (its own key-scope auth): the thread is resolved to bind the run, and the
       // run's checks and the Run object it answers with reuse it.
-      "POST langgraph threads/:id/runs (a message)": await call("owner", platformRuns, { threadId: ids.idle2 }, {
-        method: "POST",
-        body: { assistant_id: ids.flow, input: { messages: [{ role: "user", content: "Read notes.md" }] } },
-      }),
+      "POST langgraph threads/:id/runs (a message)": await call(
+        "owner",
+        platformRuns,
+        { threadId: ids.idle2 },
+        {
+          method: "POST",
+          body: { assistant_id: ids.flow, input: { messages: [{ role: "user", content: "Read notes.md" }] } },
+        },
+      ),
     };
     if (process.env.LOOKUPS_PRINT === "1") console.table(results);
     for (const [name, r] of Object.entries(results)) {

@@ -64,7 +64,11 @@ export function crossSiteRefusal(req: Request, opts: { multipart?: boolean } = {
     );
   }
   if (hasBody && (type === null || !JSON_TYPE.test(type.trim()))) {
-    return new AppError("unsupported_media_type", "not_json", `A request signed in with the session cookie must send its body as JSON (content-type: application/json), not ${(type ?? "no content type").slice(0, 100)}.`);
+    return new AppError(
+      "unsupported_media_type",
+      "not_json",
+      `A request signed in with the session cookie must send its body as JSON (content-type: application/json), not ${(type ?? "no content type").slice(0, 100)}.`,
+    );
   }
   return null;
 }

@@ -102,10 +102,7 @@ describe("withUser need", () => {
     expect(await res.json()).toEqual({
       error: { code: "forbidden", reason: "role_forbidden", message: "Your role in this workspace is viewer; it cannot edit flows. Ask an owner for another role." },
     });
-    const manage = withUser(
-      { params: z.object({ workspaceId: z.string() }), need: { capability: "manage", refusal: "only owners manage its webhooks.", workspace: "workspaceId" } },
-      handler,
-    );
+    const manage = withUser({ params: z.object({ workspaceId: z.string() }), need: { capability: "manage", refusal: "only owners manage its webhooks.", workspace: "workspaceId" } }, handler);
     expect(await (await manage(get(), ctx({ workspaceId: "w1" }))).json()).toMatchObject({ error: { message: "Your role in this workspace is viewer; only owners manage its webhooks." } });
     expect(handler).not.toHaveBeenCalled();
   });
@@ -128,7 +125,8 @@ describe("withUser need", () => {
     const byBody = withUser({ body: z.object({ flowId: z.string() }), need: { capability: "run", flow: { body: "flowId" } } }, ok);
     const approval = withUser({ params: z.object({ approvalId: z.string() }), need: { capability: "see", approval: "approvalId" } }, ok);
     const fact = withUser({ params: z.object({ factId: z.string() }), need: { capability: "remember", fact: "factId" } }, ok);
-    const post = (body: unknown) => new Request("http://localhost/api/x", { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: JSON.stringify(body) });
+    const post = (body: unknown) =>
+      new Request("http://localhost/api/x", { method: "POST", headers: { "content-type": "application/json", "sec-fetch-site": "same-origin" }, body: JSON.stringify(body) });
     expect((await ws(get(), ctx({ workspaceId: "w1" }))).status).toBe(204);
     expect((await byBody(post({ flowId: "f1" }), ctx({}))).status).toBe(204);
     expect((await approval(get(), ctx({ approvalId: "a1" }))).status).toBe(204);

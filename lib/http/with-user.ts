@@ -36,11 +36,7 @@ export async function currentUser(req?: Request): Promise<SessionUser | null> {
   if (presented !== null) {
     const key = await authenticateApiKey(db(), presented);
     if (!key) {
-      throw new AppError(
-        "unauthorized",
-        "invalid_api_key",
-        "This API key is unknown or revoked. Make a new key in Settings > API keys and send it as Authorization: Bearer <key>.",
-      );
+      throw new AppError("unauthorized", "invalid_api_key", "This API key is unknown or revoked. Make a new key in Settings > API keys and send it as Authorization: Bearer <key>.");
     }
     return { id: key.userId, email: key.email, via: "key", keyId: key.keyId, workspaceScope: key.workspaceId };
   }

@@ -81,7 +81,8 @@ async function threadForRun(db: Db, user: SessionUser, threadId: string, body: R
     const taken = (await db.thread.count({ where: { id: threadId } })) + (await db.apiThread.count({ where: { id: threadId } }));
     if (taken > 0) throw err;
   }
-  if (task === null) throw new AppError("unprocessable", "message_required", 'input.messages: the first run of a thread needs a task, e.g. { messages: [{ role: "user", content: "Summarize notes.md" }] }.');
+  if (task === null)
+    throw new AppError("unprocessable", "message_required", 'input.messages: the first run of a thread needs a task, e.g. { messages: [{ role: "user", content: "Summarize notes.md" }] }.');
   // No live approval token typed into the task is stored with the thread (docs/security.md "Secrets at rest").
   const safeTask = await taskWithoutTypedTokens(db, approvalSecret(), user.id, task);
   await createThread(db, user.id, body.assistant_id, safeTask, undefined, { id: threadId, metadata: boundMetadata(pending?.metadata ?? "{}") });

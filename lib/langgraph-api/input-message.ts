@@ -8,9 +8,7 @@ const isHuman = (m: MessageLike): boolean => m.role === "user" || m.role === "hu
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    return content
-      .map((p) => (typeof p === "string" ? p : p && typeof p === "object" && (p as { type?: unknown }).type === "text" ? String((p as { text?: unknown }).text ?? "") : ""))
-      .join("");
+    return content.map((p) => (typeof p === "string" ? p : p && typeof p === "object" && (p as { type?: unknown }).type === "text" ? String((p as { text?: unknown }).text ?? "") : "")).join("");
   }
   return "";
 }
@@ -26,7 +24,8 @@ function textOf(content: unknown): string {
 export function inputMessage(input: Record<string, unknown> | null | undefined): string | null {
   if (!input) return null;
   const others = Object.keys(input).filter((k) => k !== "messages");
-  if (others.length > 0) throw new AppError("unprocessable", "unsupported_input", `input.${others[0]}: a run's input is { messages: [{ role: "user", content }] }; the other state channels are the engine's own.`);
+  if (others.length > 0)
+    throw new AppError("unprocessable", "unsupported_input", `input.${others[0]}: a run's input is { messages: [{ role: "user", content }] }; the other state channels are the engine's own.`);
   const messages = input.messages;
   if (!Array.isArray(messages) || messages.length === 0) return null;
   const human = [...messages].reverse().find((m): m is MessageLike => Boolean(m) && typeof m === "object" && isHuman(m as MessageLike));

@@ -47,7 +47,19 @@ describe("publishInterruptValue", () => {
     ]);
   });
   it("wraps an outcome-unknown call as accept (run again) or ignore (skip)", () => {
-    const stored = { kind: "outcome_unknown", toolCallId: "c1", tool: "write_file", args: { path: "a" }, argsHash: "h", approvalId: null, stepId: "s1", agentId: "a1", attempt: 1, startedAt: "t", description: "Did it run?" };
+    const stored = {
+      kind: "outcome_unknown",
+      toolCallId: "c1",
+      tool: "write_file",
+      args: { path: "a" },
+      argsHash: "h",
+      approvalId: null,
+      stepId: "s1",
+      agentId: "a1",
+      attempt: 1,
+      startedAt: "t",
+      description: "Did it run?",
+    };
     const [v] = publishInterruptValue(stored, withToken) as Record<string, unknown>[];
     expect(v).toMatchObject({ ...stored, action_request: { action: "write_file", args: { path: "a" } }, config: { allow_accept: true, allow_ignore: true, allow_edit: false, allow_respond: false } });
   });

@@ -42,8 +42,7 @@ export interface SnapshotTasks {
   tasks: readonly { id: string; interrupts: readonly { id?: string; value?: unknown }[] }[];
 }
 
-const isApproval = (v: unknown): v is ApprovalInterrupt =>
-  isPlainObject(v) && typeof v.approval_id === "string" && isPlainObject(v.action_request) && isPlainObject(v.config);
+const isApproval = (v: unknown): v is ApprovalInterrupt => isPlainObject(v) && typeof v.approval_id === "string" && isPlainObject(v.action_request) && isPlainObject(v.config);
 
 /**
  * One approval interrupt value (`[HumanInterrupt & { approval_id, args_hash, step_id }]`, lib/engine/nodes/await-approval.ts)

@@ -3,7 +3,12 @@ import { messageId, platformMessages } from "./messages";
 
 describe("platformMessages", () => {
   it("maps our chat messages to LangChain message dicts with stable ids", () => {
-    expect(platformMessages("t1", [{ role: "user", content: "Summarize notes.md" }, { role: "assistant", content: "Done." }])).toEqual([
+    expect(
+      platformMessages("t1", [
+        { role: "user", content: "Summarize notes.md" },
+        { role: "assistant", content: "Done." },
+      ]),
+    ).toEqual([
       { type: "human", content: "Summarize notes.md", id: "t1:message:0", additional_kwargs: {}, response_metadata: {} },
       { type: "ai", content: "Done.", id: "t1:message:1", additional_kwargs: {}, response_metadata: {}, tool_calls: [], invalid_tool_calls: [] },
     ]);

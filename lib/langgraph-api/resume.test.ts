@@ -3,7 +3,14 @@ import { canonicalArgs } from "../policy/canonical";
 import { resumeInput, type WaitingInterrupts } from "./resume";
 
 const one: WaitingInterrupts = { approvals: [{ id: "i-1", approvalId: "apv_one" }], question: null, outcomes: [] };
-const two: WaitingInterrupts = { approvals: [{ id: "i-1", approvalId: "apv_one" }, { id: "i-2", approvalId: "apv_two" }], question: null, outcomes: [] };
+const two: WaitingInterrupts = {
+  approvals: [
+    { id: "i-1", approvalId: "apv_one" },
+    { id: "i-2", approvalId: "apv_two" },
+  ],
+  question: null,
+  outcomes: [],
+};
 const args = { path: "summary.md", content: "hello" };
 const echo = (approvalId = "apv_one", token: string | null = "tok") => ({ action: "write_file", args, approval: { id: approvalId, ...(token ? { token } : {}), args_hash: canonicalArgs(args).hash } });
 

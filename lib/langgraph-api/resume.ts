@@ -58,7 +58,11 @@ function targetOf(entry: Entry, waiting: WaitingInterrupts): Target {
     return { kind: "approval", approvalId: echoed };
   }
   if (all.length > 1) {
-    throw new AppError("conflict", "ambiguous_resume", `${field}: the thread waits on ${all.length} interrupts; key the resume by interrupt id ({ "<interrupt id>": response }) or echo the action_request you were shown.`);
+    throw new AppError(
+      "conflict",
+      "ambiguous_resume",
+      `${field}: the thread waits on ${all.length} interrupts; key the resume by interrupt id ({ "<interrupt id>": response }) or echo the action_request you were shown.`,
+    );
   }
   return (all[0] as { target: Target }).target;
 }

@@ -18,9 +18,18 @@ export const ActionRequestEcho = z.object({
   /** What the HumanInterrupt carried (docs/langgraph-api.md#deciding-approvals): the challenge and its one-time token. */
   approval: z
     .object({
-      id: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "approval ids are 6-64 of [A-Za-z0-9_-]").optional(),
-      token: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "tokens are base64url").optional(),
-      args_hash: z.string().regex(/^[0-9a-f]{64}$/, "a lower-case hex SHA-256").optional(),
+      id: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{6,64}$/, "approval ids are 6-64 of [A-Za-z0-9_-]")
+        .optional(),
+      token: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,128}$/, "tokens are base64url")
+        .optional(),
+      args_hash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, "a lower-case hex SHA-256")
+        .optional(),
       expires_at: z.string().max(40).optional(),
     })
     .optional(),
@@ -73,14 +82,21 @@ export const RunBody = z.object({
     })
     .nullable()
     .optional(),
-  metadata: z.record(z.string(), z.unknown()).refine((m) => JSON.stringify(m).length <= 16_384, "metadata: at most 16 KB of JSON").nullable().optional(),
+  metadata: z
+    .record(z.string(), z.unknown())
+    .refine((m) => JSON.stringify(m).length <= 16_384, "metadata: at most 16 KB of JSON")
+    .nullable()
+    .optional(),
   config: z.record(z.string(), z.unknown()).nullable().optional(),
   context: z.record(z.string(), z.unknown()).nullable().optional(),
   stream_mode: z.union([StreamMode, z.array(StreamMode).max(6)]).optional(),
   stream_subgraphs: z.boolean().optional(),
   stream_resumable: z.boolean().optional(),
   on_disconnect: z.enum(["cancel", "continue"]).optional(),
-  on_completion: z.enum(["delete", "keep"]).refine((v) => v === "keep", "on_completion: threads are kept (delete them with threads.delete)").optional(),
+  on_completion: z
+    .enum(["delete", "keep"])
+    .refine((v) => v === "keep", "on_completion: threads are kept (delete them with threads.delete)")
+    .optional(),
   if_not_exists: z.enum(["create", "reject"]).optional(),
   multitask_strategy: z
     .enum(["reject", "enqueue", "interrupt", "rollback"])

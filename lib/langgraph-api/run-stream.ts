@@ -44,7 +44,16 @@ function updatesOf(parent: StateSnapshot | null): Record<string, unknown>[] {
 }
 
 /** An AIMessageChunk as LangChain serialises it: one piece of a message being written. */
-const messageChunk = (id: string, content: string) => ({ type: "AIMessageChunk", id, content, tool_calls: [], tool_call_chunks: [], invalid_tool_calls: [], additional_kwargs: {}, response_metadata: {} });
+const messageChunk = (id: string, content: string) => ({
+  type: "AIMessageChunk",
+  id,
+  content,
+  tool_calls: [],
+  tool_call_chunks: [],
+  invalid_tool_calls: [],
+  additional_kwargs: {},
+  response_metadata: {},
+});
 /** An AI message as LangChain serialises it (the `messages` mode's partial and complete messages). */
 const aiMessage = (id: string, content: string) => ({ type: "ai", id, content, tool_calls: [], invalid_tool_calls: [], additional_kwargs: {}, response_metadata: {} });
 

@@ -92,7 +92,8 @@ async function candidates(db: Db, user: SessionUser, f: ThreadFilters): Promise<
     const api = await db.apiThread.findMany({ where: { userId: user.id, ...(scope !== null ? { workspaceId: scope } : {}), ...ids }, orderBy: { createdAt: "desc" }, take: SEARCH_SCAN });
     // A first run that died between making the Thread and removing this row leaves both: the Thread wins.
     const bound = new Set((await db.thread.findMany({ where: { id: { in: api.map((r) => r.id) } }, select: { id: true } })).map((t) => t.id));
-    for (const row of api.filter((r) => !bound.has(r.id))) out.push({ id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt, status: "idle", metadata: parseMetadata(row.metadata), load: async () => ({ kind: "api", row }) });
+    for (const row of api.filter((r) => !bound.has(r.id)))
+      out.push({ id: row.id, createdAt: row.createdAt, updatedAt: row.updatedAt, status: "idle", metadata: parseMetadata(row.metadata), load: async () => ({ kind: "api", row }) });
   }
   return out.filter((c) => matchesMetadata(c.metadata, f.metadata));
 }

@@ -15,11 +15,7 @@ const HISTORY_PAGE = 500;
  * model, no tools). `values` and `interrupts` map a snapshot the way the thread state routes
  * do, for this caller (docs/langgraph-api.md#threads).
  */
-export function threadStateReader(
-  db: Db,
-  thread: { id: string; flowVersion: { document: string } },
-  view: Pick<StateReader, "values" | "interrupts">,
-): StateReader {
+export function threadStateReader(db: Db, thread: { id: string; flowVersion: { document: string } }, view: Pick<StateReader, "values" | "interrupts">): StateReader {
   const { graph } = historyGraph(db, thread.flowVersion.document);
   const config = { configurable: { thread_id: thread.id } };
   return {

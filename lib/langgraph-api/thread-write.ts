@@ -76,7 +76,11 @@ export async function updateThreadMetadata(db: Db, user: SessionUser, threadId: 
   }
   requireCapability(r.role, "run");
   const { graph_id: _g, assistant_id: _a, ...kept } = metadata;
-  const thread = await db.thread.update({ where: { id: r.thread.id }, data: { metadata: JSON.stringify({ ...parseMetadata(r.thread.metadata), ...kept }) }, include: { flow: true, flowVersion: true } });
+  const thread = await db.thread.update({
+    where: { id: r.thread.id },
+    data: { metadata: JSON.stringify({ ...parseMetadata(r.thread.metadata), ...kept }) },
+    include: { flow: true, flowVersion: true },
+  });
   return platformThread(db, { kind: "thread", thread, role: r.role });
 }
 

@@ -84,14 +84,25 @@ function graphOf(db: Db, thread: ThreadRow, cache: GraphCache) {
  * with approval tokens only for a caller who may decide. An API thread's state is empty.
  * @throws AppError not_found ("checkpoint_not_found") when `checkpointId` names no checkpoint of the thread.
  */
-export async function threadState(db: Db, r: ResolvedThread, checkpoint: { checkpoint_id?: string | undefined; checkpoint_ns?: string | undefined } = {}, cache: GraphCache = new Map()): Promise<PlatformThreadState> {
+export async function threadState(
+  db: Db,
+  r: ResolvedThread,
+  checkpoint: { checkpoint_id?: string | undefined; checkpoint_ns?: string | undefined } = {},
+  cache: GraphCache = new Map(),
+): Promise<PlatformThreadState> {
   if (r.kind === "api") {
     if (checkpoint.checkpoint_id) throw new AppError("not_found", "checkpoint_not_found", `No checkpoint ${checkpoint.checkpoint_id} in thread ${r.row.id}: it has not run yet.`);
     return structuredClone(EMPTY_STATE);
   }
   const { thread, role } = r;
   const graph = graphOf(db, thread, cache);
-  const snap = await graph.getState({ configurable: { thread_id: thread.id, ...(checkpoint.checkpoint_id ? { checkpoint_id: checkpoint.checkpoint_id } : {}), ...(checkpoint.checkpoint_ns ? { checkpoint_ns: checkpoint.checkpoint_ns } : {}) } });
+  const snap = await graph.getState({
+    configurable: {
+      thread_id: thread.id,
+      ...(checkpoint.checkpoint_id ? { checkpoint_id: checkpoint.checkpoint_id } : {}),
+      ...(checkpoint.checkpoint_ns ? { checkpoint_ns: checkpoint.checkpoint_ns } : {}),
+    },
+  });
   // A checkpoint that does not exist reads as an empty snapshot echoing the asked config.
   if (checkpoint.checkpoint_id && (!snap.metadata || snap.config?.configurable?.checkpoint_id !== checkpoint.checkpoint_id)) {
     throw new AppError("not_found", "checkpoint_not_found", `No checkpoint ${checkpoint.checkpoint_id} in thread ${thread.id}.`);
@@ -120,7 +131,13 @@ export async function threadHistory(db: Db, r: ResolvedThread, opts: HistoryOpti
   if (r.kind === "api") return [];
   const { thread, role } = r;
   const graph = historyGraph(db, thread.flowVersion.document).graph;
-  const config = { configurable: { thread_id: thread.id, ...(opts.checkpoint?.checkpoint_id ? { checkpoint_id: opts.checkpoint.checkpoint_id } : {}), ...(opts.checkpoint?.checkpoint_ns ? { checkpoint_ns: opts.checkpoint.checkpoint_ns } : {}) } };
+  const config = {
+    configurable: {
+      thread_id: thread.id,
+      ...(opts.checkpoint?.checkpoint_id ? { checkpoint_id: opts.checkpoint.checkpoint_id } : {}),
+      ...(opts.checkpoint?.checkpoint_ns ? { checkpoint_ns: opts.checkpoint.checkpoint_ns } : {}),
+    },
+  };
   const snaps = [];
   const before = opts.before ? { before: { configurable: { thread_id: thread.id, checkpoint_id: opts.before } } } : {};
   for await (const s of graph.getStateHistory(config, { limit: opts.limit, ...before, ...(opts.metadata ? { filter: opts.metadata } : {}) })) snaps.push(s);
@@ -136,7 +153,17 @@ export async function threadHistory(db: Db, r: ResolvedThread, opts: HistoryOpti
 export async function platformThread(db: Db, r: ResolvedThread, cache: GraphCache = new Map()): Promise<PlatformThread> {
   if (r.kind === "api") {
     const at = r.row.updatedAt.toISOString();
-    return { thread_id: r.row.id, created_at: r.row.createdAt.toISOString(), updated_at: at, state_updated_at: at, metadata: parseMetadata(r.row.metadata), status: "idle", values: {}, interrupts: {}, config: {} };
+    return {
+      thread_id: r.row.id,
+      created_at: r.row.createdAt.toISOString(),
+      updated_at: at,
+      state_updated_at: at,
+      metadata: parseMetadata(r.row.metadata),
+      status: "idle",
+      values: {},
+      interrupts: {},
+      config: {},
+    };
   }
   const { thread, role } = r;
   const snap = await graphOf(db, thread, cache).getState({ configurable: { thread_id: thread.id } });

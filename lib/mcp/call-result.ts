@@ -35,7 +35,10 @@ function blockText(block: unknown): string {
  *   result is an error (`isError`); the gateway turns it into an error result.
  */
 export function callOutput(result: McpCallResult, toolName: string): unknown {
-  const text = (result.content ?? []).map(blockText).filter((t) => t !== "").join("\n\n");
+  const text = (result.content ?? [])
+    .map(blockText)
+    .filter((t) => t !== "")
+    .join("\n\n");
   if (result.isError) throw new AppError("unprocessable", "mcp_tool_error", `Tool "${toolName}" reported an error: ${text || "(no message)"}`);
   if (result.structuredContent !== undefined && result.structuredContent !== null) return result.structuredContent;
   return text;

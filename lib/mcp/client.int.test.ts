@@ -30,7 +30,11 @@ describe("MCP servers: discovery and calls", () => {
   let http: RunningFixture;
   let closeHosts: () => void;
   const opts = () => ({ workspaceDir: dir });
-  const notesSaved = () => readFileSync(notes, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { title: string; body: string });
+  const notesSaved = () =>
+    readFileSync(notes, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { title: string; body: string });
 
   beforeAll(async () => {
     process.env.PROVIDER_KEYS_SECRET = "mcp-test-provider-keys-secret-0123456789";

@@ -103,7 +103,13 @@ export type McpServerPatch = z.infer<typeof McpServerPatch>;
 
 /** MCP tool annotations the product reads (MCP 2025-06-18 `ToolAnnotations`). */
 const Annotations = z
-  .object({ title: z.string().optional(), readOnlyHint: z.boolean().optional(), destructiveHint: z.boolean().optional(), idempotentHint: z.boolean().optional(), openWorldHint: z.boolean().optional() })
+  .object({
+    title: z.string().optional(),
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  })
   .catch({});
 
 /** One tool as last listed by a server, stored in `McpServer.tools`. */

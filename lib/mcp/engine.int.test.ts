@@ -50,26 +50,28 @@ describe("MCP tools in a run", () => {
   it("echo runs without approval; save_note waits for approval and reaches the server only after it", async () => {
     process.env.PROVIDER_KEYS_SECRET = "mcp-test-provider-keys-secret-0123456789";
     writeFileSync(notes, "");
-    const model = streamable(new MockLanguageModelV4({
-      doGenerate: async (opts: LanguageModelV4CallOptions) => {
-        const text = JSON.stringify(opts.prompt);
-        if (text.includes("[phylactery:planner]")) {
-          return toolTurn("create_plan", {
-            steps: [
-              { agent_id: "assistant", task: "Echo the greeting", expected_output: "", depends_on: [] },
-              { agent_id: "assistant", task: "Save the meeting note", expected_output: "", depends_on: [0] },
-            ],
-          });
-        }
-        if (text.includes("[phylactery:executor]")) {
-          if (opts.prompt.at(-1)?.role === "tool") return textTurn("done");
-          const task = /<step-task>\\n(.*?)\\n<\/step-task>/.exec(text)?.[1];
-          if (task === "Echo the greeting") return toolTurn("mcp__notes__echo", { text: "hello from MCP" });
-          return toolTurn("mcp__notes__save_note", { title: "Meeting", body: "Ship issue 6." });
-        }
-        return textTurn("The note is saved.");
-      },
-    }));
+    const model = streamable(
+      new MockLanguageModelV4({
+        doGenerate: async (opts: LanguageModelV4CallOptions) => {
+          const text = JSON.stringify(opts.prompt);
+          if (text.includes("[phylactery:planner]")) {
+            return toolTurn("create_plan", {
+              steps: [
+                { agent_id: "assistant", task: "Echo the greeting", expected_output: "", depends_on: [] },
+                { agent_id: "assistant", task: "Save the meeting note", expected_output: "", depends_on: [0] },
+              ],
+            });
+          }
+          if (text.includes("[phylactery:executor]")) {
+            if (opts.prompt.at(-1)?.role === "tool") return textTurn("done");
+            const task = /<step-task>\\n(.*?)\\n<\/step-task>/.exec(text)?.[1];
+            if (task === "Echo the greeting") return toolTurn("mcp__notes__echo", { text: "hello from MCP" });
+            return toolTurn("mcp__notes__save_note", { title: "Meeting", body: "Ship issue 6." });
+          }
+          return textTurn("The note is saved.");
+        },
+      }),
+    );
     f = await engineFixture(mcpFlow(), { resolveModel: () => ({ model, provider: "mock", modelId: "mock", offline: false }) });
     const { workspaceId } = await f.t.db.flow.findUniqueOrThrow({ where: { id: f.flowId } });
     setStdioCommands({ notes: fixtureCommand([], { env: ["MCP_NOTES_FILE"] }) });

@@ -243,6 +243,8 @@ describe("workspace secrets in MCP server headers and env", () => {
     expect(saved).toMatchObject({ status: "success" });
     expect(readFileSync(notes, "utf8")).toBe(`${JSON.stringify({ title: "Plan", body: "ship" })}\n`);
     // A variable the operator did not declare cannot be set, with or without a reference.
-    await expect(addServer(t.db, owner, ws, { name: "notes2", transport: "stdio", command: "notes", secrets: { OTHER: "{{secret:NOTES_PATH}}" } })).rejects.toMatchObject({ reason: "mcp_secret_refused" });
+    await expect(addServer(t.db, owner, ws, { name: "notes2", transport: "stdio", command: "notes", secrets: { OTHER: "{{secret:NOTES_PATH}}" } })).rejects.toMatchObject({
+      reason: "mcp_secret_refused",
+    });
   });
 });

@@ -42,7 +42,12 @@ describe("MCP servers: who may do what, and bad input", () => {
     stranger = (await t.db.user.create({ data: { email: "stranger@mcp.test" } })).id;
     ws = await personalWorkspace(t.db, owner);
     setStdioCommands({ tools: { argv: ["/nonexistent/phylactery/mcp-tools", "--root", "{root}"], values: { root: ["/srv/a", "/srv/b"] }, env: ["API_TOKEN", "OTHER"] } });
-    await t.db.membership.createMany({ data: [{ workspaceId: ws, userId: viewer, role: "viewer" }, { workspaceId: ws, userId: approver, role: "approver" }] });
+    await t.db.membership.createMany({
+      data: [
+        { workspaceId: ws, userId: viewer, role: "viewer" },
+        { workspaceId: ws, userId: approver, role: "approver" },
+      ],
+    });
   });
   afterAll(async () => {
     await closeAllMcpClients();
@@ -110,8 +115,14 @@ describe("MCP servers: who may do what, and bad input", () => {
     if (!server) throw new Error("server");
     await expect(updateServer(t.db, owner, ws, server.id, { url: "http://127.0.0.1:9/mcp" })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^url: this server uses stdio/) });
     await expect(updateServer(t.db, owner, ws, server.id, { secrets: { "bad name": "x" } })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^secrets\.bad name: /) });
-    await expect(updateServer(t.db, owner, ws, server.id, { values: { depth: "1" } })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^values\.depth: the command tools takes no value/) });
-    await expect(updateServer(t.db, owner, ws, server.id, { secrets: { SHELL: "/bin/sh" } })).rejects.toMatchObject({ status: 422, message: expect.stringMatching(/^secrets\.SHELL: the command tools accepts only API_TOKEN, OTHER/) });
+    await expect(updateServer(t.db, owner, ws, server.id, { values: { depth: "1" } })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/^values\.depth: the command tools takes no value/),
+    });
+    await expect(updateServer(t.db, owner, ws, server.id, { secrets: { SHELL: "/bin/sh" } })).rejects.toMatchObject({
+      status: 422,
+      message: expect.stringMatching(/^secrets\.SHELL: the command tools accepts only API_TOKEN, OTHER/),
+    });
     const patched = await updateServer(t.db, owner, ws, server.id, { values: { root: "/srv/b" }, secrets: { API_TOKEN: null, OTHER: "v" } });
     expect(patched.values).toEqual({ root: "/srv/b" });
     expect(patched.secretKeys).toEqual(["OTHER"]);

@@ -209,8 +209,7 @@ function patchedSecrets(row: Row, patch: Readonly<Record<string, string | null>>
 export async function updateServer(db: Db, userId: Caller, workspaceId: string, serverId: string, patch: McpServerPatch): Promise<McpServerView> {
   await requireOwner(db, userId, workspaceId);
   const row = await serverOf(db, workspaceId, serverId);
-  const wrong = (field: string) =>
-    new AppError("unprocessable", "mcp_field_transport", `${field}: this server uses ${row.transport}; to change its transport, remove it and add it again.`);
+  const wrong = (field: string) => new AppError("unprocessable", "mcp_field_transport", `${field}: this server uses ${row.transport}; to change its transport, remove it and add it again.`);
   if (row.transport === "stdio" && patch.url !== undefined) throw wrong("url");
   if (row.transport === "http" && (patch.command !== undefined || patch.values !== undefined)) throw wrong(patch.command !== undefined ? "command" : "values");
   const data: { command?: string; args?: string; url?: string; secretCiphertext?: string | null } = {};

@@ -27,7 +27,9 @@ export const PLACEHOLDER = /\{([a-z][a-z0-9_]{0,31})\}/g;
 
 /** Programs refused as argv[0] (basename): shells and launchers that run another command line. */
 const LAUNCHERS = new Set(
-  "sh bash dash zsh ksh mksh pdksh ash csh tcsh fish rbash busybox toybox env sudo doas su pkexec runuser xargs nohup setsid nice ionice timeout stdbuf chroot script watch flock time strace ltrace gdb".split(" "),
+  "sh bash dash zsh ksh mksh pdksh ash csh tcsh fish rbash busybox toybox env sudo doas su pkexec runuser xargs nohup setsid nice ionice timeout stdbuf chroot script watch flock time strace ltrace gdb".split(
+    " ",
+  ),
 );
 
 /**
@@ -36,7 +38,8 @@ const LAUNCHERS = new Set(
  * `--import=data:...`, PYTHONSTARTUP, BASH_ENV, GIT_SSH_COMMAND, ...), or moves the fixed
  * PATH/HOME/TMPDIR the process gets.
  */
-const REFUSED_ENV = /^(LD_|DYLD_|NODE_|NPM_CONFIG_|PYTHON|PERL|RUBY|JAVA_|_JAVA_|JDK_|GIT_|BASH_|GCONV_|LOCPATH$|NLSPATH$|HOSTALIASES$|RESOLV_|GLIBC_|MALLOC_|PATH$|HOME$|TMPDIR$|ENV$|SHELLOPTS$|BASHOPTS$|PS4$|PROMPT_COMMAND$|IFS$|CLASSPATH$|LANG$|LC_)/i;
+const REFUSED_ENV =
+  /^(LD_|DYLD_|NODE_|NPM_CONFIG_|PYTHON|PERL|RUBY|JAVA_|_JAVA_|JDK_|GIT_|BASH_|GCONV_|LOCPATH$|NLSPATH$|HOSTALIASES$|RESOLV_|GLIBC_|MALLOC_|PATH$|HOME$|TMPDIR$|ENV$|SHELLOPTS$|BASHOPTS$|PS4$|PROMPT_COMMAND$|IFS$|CLASSPATH$|LANG$|LC_)/i;
 
 const envName = z
   .string()
@@ -63,9 +66,19 @@ export const StdioCommandEntry = z
     /** Longest the program may take to answer one request before its process group is killed, ms. */
     timeoutMs: z.number().int().min(1000).max(600_000).default(30_000),
     /** Most bytes of one message (one stdout line) before the process group is killed. */
-    maxMessageBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+    maxMessageBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(64 * 1024 * 1024)
+      .default(4 * 1024 * 1024),
     /** Most stdout bytes over the process's life before its process group is killed. */
-    maxOutputBytes: z.number().int().min(1024).max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+    maxOutputBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(64 * 1024 * 1024),
     description: z.string().max(500).default(""),
   })
   .strict()

@@ -34,7 +34,8 @@ export async function eraseThread(db: Db, input: { threadId: string; actorId: st
     // The erasure takes the thread's lease first, in its own transaction: a run that owns the
     // thread (queued or executing, in any process) makes it 409, and no run can start while
     // the rows go (docs/durability.md#the-lease).
-    if (!(await takeLease(tx, threadId, `erase:${randomUUID()}`))) throw new AppError("conflict", "run_in_progress", "A run is going on this thread; wait for it to finish before deleting the thread.");
+    if (!(await takeLease(tx, threadId, `erase:${randomUUID()}`)))
+      throw new AppError("conflict", "run_in_progress", "A run is going on this thread; wait for it to finish before deleting the thread.");
     const byThread = { where: { threadId } };
     const c: Record<string, number> = {
       runs: await tx.run.count(byThread),

@@ -33,7 +33,7 @@ describe("fact candidates", () => {
       "Deleted old.log.",
       ". has 3 entries:\n- README.md\n- notes.md\n- release-notes.md",
       'read_file on todo.md failed: No such file or directory: "todo.md".',
-      "ERROR: No such file or directory: \"todo.md\".",
+      'ERROR: No such file or directory: "todo.md".',
       "delete_file on release-notes.md was not run: BLOCKED by policy (File safety #4: delete_file BLOCKED): delete_file may not run in this flow.",
       "Verdict: approved\n\nReview of brief.md: 9 points of brief.md checked against a.md. Approved: every point is found in the source it names, and every source is used.",
       "Verdict: changes needed\n- Unsupported: The launch moved to 3 May 2026.",

@@ -56,7 +56,7 @@ describe("long-term memory", () => {
     expect((await searchFacts(f.t.db, { workspaceId: ws, query: " ", limit: 2 })).map((h) => h.id)).toEqual([unrelated, tagged]);
   });
 
-  it("filters by tags (all of them), agent role (\"\" or the role), origin and status", async () => {
+  it('filters by tags (all of them), agent role ("" or the role), origin and status', async () => {
     f = await memoryFixture();
     const ws = f.a.workspaceId;
     const add = async (content: string, extra: { tags?: string[]; agentRole?: string; origin?: "manual" | "remember" | "promoted"; status?: "accepted" | "proposed" } = {}) =>

@@ -27,9 +27,13 @@ describe("promote and summarize", () => {
     const completed = await f.t.db.runEvent.count({ where: { threadId, type: "plan_step_completed" } });
     expect(completed).toBe(2);
     const events: unknown[] = [];
-    const stop = subscribe("memory.promoted", (e) => {
-      events.push(e.data);
-    }, { threadId });
+    const stop = subscribe(
+      "memory.promoted",
+      (e) => {
+        events.push(e.data);
+      },
+      { threadId },
+    );
     let facts: Awaited<ReturnType<typeof promote>>;
     try {
       facts = await promote(f.t.db, { threadId, auto: false, userId: f.userId });

@@ -10,7 +10,7 @@ async function vacuumCount(t: TestDb, table: string): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-describe.runIf(pg)("a burst of erasures on PostgreSQL (docs/databases.md \"Erasure\")", () => {
+describe.runIf(pg)('a burst of erasures on PostgreSQL (docs/databases.md "Erasure")', () => {
   let t: TestDb | undefined;
   afterEach(async () => t?.cleanup());
 

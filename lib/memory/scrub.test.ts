@@ -37,7 +37,7 @@ function track(p: Promise<unknown>) {
   return s;
 }
 
-describe("scrubFreedPages on PostgreSQL (docs/databases.md \"Erasure\")", () => {
+describe('scrubFreedPages on PostgreSQL (docs/databases.md "Erasure")', () => {
   it("erasures that arrive while a VACUUM of the table runs share one VACUUM queued behind it", async () => {
     const { db, started, finish } = fakePg();
     const first = track(scrubFreedPages(db, ["MemoryEntry"]));

@@ -24,9 +24,13 @@ describe("short-term memory", () => {
     f = await memoryFixture();
     const threadId = await f.a.newThread();
     const seen: unknown[] = [];
-    const stop = subscribe("memory.appended", (e) => {
-      seen.push(e.data);
-    }, { threadId });
+    const stop = subscribe(
+      "memory.appended",
+      (e) => {
+        seen.push(e.data);
+      },
+      { threadId },
+    );
     try {
       const first = await appendEntry(f.t.db, { ...entry(threadId, f.a.workspaceId, 1), result: "x".repeat(5_000) });
       const again = await appendEntry(f.t.db, { ...entry(threadId, f.a.workspaceId, 1), result: "something else" });
@@ -90,9 +94,13 @@ describe("short-term memory", () => {
     for (let i = 0; i < 3; i++) await appendEntry(f.t.db, entry(threadId, f.a.workspaceId, i));
     await appendEntry(f.t.db, entry(other, f.a.workspaceId, 1));
     const seen: unknown[] = [];
-    const stop = subscribe("memory.forgotten", (e) => {
-      seen.push(e.data);
-    }, { threadId });
+    const stop = subscribe(
+      "memory.forgotten",
+      (e) => {
+        seen.push(e.data);
+      },
+      { threadId },
+    );
     try {
       expect(await clearShortTerm(f.t.db, { threadId, actorId: f.a.userId })).toEqual({ removed: 3 });
     } finally {

@@ -109,7 +109,9 @@ export async function startEmbeddingServer(): Promise<EmbeddingServer> {
       const inputs = Array.isArray(parsed.input) ? parsed.input : [parsed.input];
       received.push(...inputs);
       const data = inputs.map((text, index) => ({ object: "embedding", index, embedding: fakeEmbedding(text) }));
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", model: parsed.model, data, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify({ object: "list", model: parsed.model, data, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length } }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

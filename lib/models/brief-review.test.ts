@@ -8,7 +8,8 @@ describe("brief review", () => {
   const pilot = { file: "source-pilot.md", text: heldOut("source-pilot.md") };
 
   it("reads the claims of a draft with their citations, not its headings or notes", () => {
-    const draft = "# Brief\n\n_For the board._\n\n- Desk occupancy rose from 31% to 57% on team days. (source: source-pilot.md)\n\nThe survey had 412 answers. It ran in February.\n\n_Sources: source-pilot.md (1 points)._\n";
+    const draft =
+      "# Brief\n\n_For the board._\n\n- Desk occupancy rose from 31% to 57% on team days. (source: source-pilot.md)\n\nThe survey had 412 answers. It ran in February.\n\n_Sources: source-pilot.md (1 points)._\n";
     expect(claimsOf(draft)).toEqual([
       { text: "Desk occupancy rose from 31% to 57% on team days.", cites: ["source-pilot.md"], heading: "" },
       { text: "The survey had 412 answers.", cites: [], heading: "" },

@@ -97,7 +97,12 @@ export function claimsOf(draft: string): Claim[] {
     const cited = CITATION.exec(raw);
     const text = (cited ? raw.slice(0, cited.index) : raw).trim();
     if (!text || FRAME.test(text) || stems(text).length === 0) return;
-    const cites = cited?.[1] ? cited[1].split(/,|\band\b/).map((c) => c.trim()).filter(Boolean) : [];
+    const cites = cited?.[1]
+      ? cited[1]
+          .split(/,|\band\b/)
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : [];
     claims.push({ text, cites, heading });
   };
   let heading = "";

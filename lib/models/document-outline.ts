@@ -19,11 +19,7 @@ export interface ListItem {
 }
 
 /** A block of a section, in document order. */
-export type Block =
-  | { kind: "paragraph"; sentences: string[] }
-  | { kind: "list"; items: ListItem[] }
-  | { kind: "code"; lines: string[] }
-  | { kind: "table"; header: string[]; rows: string[][] };
+export type Block = { kind: "paragraph"; sentences: string[] } | { kind: "list"; items: ListItem[] } | { kind: "code"; lines: string[] } | { kind: "table"; header: string[]; rows: string[][] };
 
 /** A heading and the blocks up to the next heading. */
 export interface Section {

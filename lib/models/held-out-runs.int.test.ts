@@ -19,7 +19,11 @@ import { briefOf } from "./structured-summary";
  */
 
 const DOCS = path.join(process.cwd(), "tests", "fixtures", "documents", "held-out");
-const answerOf = (chunks: RunChunk[]) => chunks.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join("\n");
+const answerOf = (chunks: RunChunk[]) =>
+  chunks
+    .filter((c) => c.type === "text")
+    .map((c) => (c.type === "text" ? c.text : ""))
+    .join("\n");
 const bullets = (text: string) => text.split("\n").filter((l) => /^\s*[-*]\s/.test(l));
 
 describe("held-out tasks with the offline model", () => {

@@ -19,10 +19,7 @@ import type { PlanProposal } from "./prompts";
 type Step = PlanProposal["steps"][number];
 
 /** What the offline model answers: text, or one tool call. */
-export type Reply =
-  | { kind: "text"; text: string }
-  | { kind: "tool"; toolCallId: string; toolName: string; input: Record<string, unknown> };
-
+export type Reply = { kind: "text"; text: string } | { kind: "tool"; toolCallId: string; toolName: string; input: Record<string, unknown> };
 
 interface ParsedAgent {
   id: string;
@@ -79,7 +76,14 @@ function todoSteps(task: string, files: string[], step: (tool: string | undefine
   const plan: Step[] = [];
   if (sources.length > 0) {
     plan.push(...sources.map(read));
-    plan.push(step("read_file", `Collect the TODO lines of ${sources.join(" and ")}`, "Every TODO line with its file and line number.", plan.map((_, i) => i)));
+    plan.push(
+      step(
+        "read_file",
+        `Collect the TODO lines of ${sources.join(" and ")}`,
+        "Every TODO line with its file and line number.",
+        plan.map((_, i) => i),
+      ),
+    );
   } else {
     plan.push(step("list_files", "List the files in the workspace", "The names of the files in the workspace."));
     const except = target ? `, except ${target}` : "";
@@ -124,7 +128,16 @@ function planByRules(task: string, agents: ParsedAgent[]): Step[] {
   const [first] = files;
   if (isQuestion(task) && outputs.length === 0) {
     // A question: answered from the named files, else from every file of the workspace.
-    if (sources.length > 0) return [...sources.map(read), step(undefined, `Answer: ${task.trim()}`, "The answer, with its source.", sources.map((_, i) => i))];
+    if (sources.length > 0)
+      return [
+        ...sources.map(read),
+        step(
+          undefined,
+          `Answer: ${task.trim()}`,
+          "The answer, with its source.",
+          sources.map((_, i) => i),
+        ),
+      ];
     return [
       step("list_files", "List the files in the workspace", "The names of the files in the workspace."),
       step("read_file", `Answer from the listed files: ${task.trim()}`, "The answer, with its source.", [0]),
@@ -144,7 +157,15 @@ function planByRules(task: string, agents: ParsedAgent[]): Step[] {
   if (!summary && kinds && target && sources.length > 0) {
     // "Extract the action items of a.md into b.md": those points, written to the output.
     const named = sources.join(" and ");
-    return [...sources.map(read), step("write_file", `Write the ${kinds.toLowerCase()} of ${named} to ${target}`, `${target} listing the ${kinds.toLowerCase()} of ${named}.`, sources.map((_, i) => i))];
+    return [
+      ...sources.map(read),
+      step(
+        "write_file",
+        `Write the ${kinds.toLowerCase()} of ${named} to ${target}`,
+        `${target} listing the ${kinds.toLowerCase()} of ${named}.`,
+        sources.map((_, i) => i),
+      ),
+    ];
   }
   if (summary || (target && sources.length > 0 && !/\bcopy\b/.test(lower) && !/\b(?:write|create|save)\b[\s\S]*\b(?:with|containing|saying)\b/i.test(task))) {
     if (!target) {
@@ -152,12 +173,25 @@ function planByRules(task: string, agents: ParsedAgent[]): Step[] {
       const asked = sources.length > 0 ? sources : files;
       const { count, audience } = requestOf(task);
       const shaped = `Summarize ${asked.join(" and ")}${audience ? ` for ${audience}` : ""}${count ? ` in ${count} bullet point${count === 1 ? "" : "s"}` : ""}`;
-      return [...asked.map(read), step(undefined, shaped, `A summary of ${asked.join(" and ")}, as asked.`, asked.map((_, i) => i))];
+      return [
+        ...asked.map(read),
+        step(
+          undefined,
+          shaped,
+          `A summary of ${asked.join(" and ")}, as asked.`,
+          asked.map((_, i) => i),
+        ),
+      ];
     }
     // One read per source (independent, so they can run side by side), then the write.
     const named = sources.join(" and ");
     const reads = sources.map(read);
-    const write = step("write_file", `Write a summary of ${named} to ${target}`, `${target} containing a bullet-point summary of ${named}.`, reads.map((_, i) => i));
+    const write = step(
+      "write_file",
+      `Write a summary of ${named} to ${target}`,
+      `${target} containing a bullet-point summary of ${named}.`,
+      reads.map((_, i) => i),
+    );
     const plan = [...reads, write];
     const reviewer = agents.find((a) => a.reviewer && a.tools.includes("read_file"));
     if (reviewer) {
@@ -215,7 +249,13 @@ function answeredTask(task: string, replan: { failedTask?: string; answer?: stri
     const rest = task.split(failedFile).join(" ").replace(/\s+/g, " ").trim();
     const left = taskFileNames(rest).filter((f) => !outputFiles(rest, taskFileNames(rest)).includes(f));
     if (/\b(?:stop|cancel|abandon|arrête|cancela)\b/i.test(answer) || left.length === 0) {
-      return { task: "", skipped: [{ task: replan.failedTask ?? `Read ${failedFile}`, reason }, { task: `The rest of the task, which needs ${failedFile}: ${task}`, reason }] };
+      return {
+        task: "",
+        skipped: [
+          { task: replan.failedTask ?? `Read ${failedFile}`, reason },
+          { task: `The rest of the task, which needs ${failedFile}: ${task}`, reason },
+        ],
+      };
     }
     return { task: rest, skipped: [{ task: replan.failedTask ?? `Read ${failedFile}`, reason }] };
   }

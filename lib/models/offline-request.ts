@@ -42,9 +42,36 @@ export function outputFiles(task: string, files: string[]): string[] {
 
 /** A word for each small number, in English, French and Spanish. */
 const NUMBERS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
-  un: 1, une: 1, deux: 2, trois: 3, quatre: 4, cinq: 5, sept: 7, huit: 8, neuf: 9, dix: 10,
-  uno: 1, dos: 2, tres: 3, cuatro: 4, cinco: 5, seis: 6, siete: 7, ocho: 8, nueve: 9, diez: 10,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  un: 1,
+  une: 1,
+  deux: 2,
+  trois: 3,
+  quatre: 4,
+  cinq: 5,
+  sept: 7,
+  huit: 8,
+  neuf: 9,
+  dix: 10,
+  uno: 1,
+  dos: 2,
+  tres: 3,
+  cuatro: 4,
+  cinco: 5,
+  seis: 6,
+  siete: 7,
+  ocho: 8,
+  nueve: 9,
+  diez: 10,
 };
 
 /** What a summary or an answer must respect. */
@@ -66,7 +93,10 @@ const AUDIENCE_END = new Set("in into to as with using and or but en dans avec c
 export function requestOf(task: string): Request {
   const out: Request = {};
   const words = Object.keys(NUMBERS).join("|");
-  const count = new RegExp(`\\b(\\d{1,2}|${words})\\s+(?:(?:key|main|short|brief|clés?|principaux|principales|clave)\\s+)?(?:bullet[\\s-]*points?|bullets?|points?|items?|sentences?|lines?|puntos?|viñetas?|phrases?|lignes?|idées?|ideas?)\\b`, "i").exec(task);
+  const count = new RegExp(
+    `\\b(\\d{1,2}|${words})\\s+(?:(?:key|main|short|brief|clés?|principaux|principales|clave)\\s+)?(?:bullet[\\s-]*points?|bullets?|points?|items?|sentences?|lines?|puntos?|viñetas?|phrases?|lignes?|idées?|ideas?)\\b`,
+    "i",
+  ).exec(task);
   if (count?.[1]) {
     const n = /^\d+$/.test(count[1]) ? Number(count[1]) : NUMBERS[count[1].toLowerCase()];
     if (n && n > 0 && n <= 20) out.count = n;
@@ -87,7 +117,8 @@ export function requestOf(task: string): Request {
 const NON_TECHNICAL = /\b(?:manag|exec|leader|board|director|stakeholder|customer|client|sales|marketing|investor|sponsor|boss|ceo|cfo|vp|direction|dirigeant|gerente|directiv|jefe|responsable)/i;
 
 /** A point about setup rather than substance: a code span, a command, a path, a URL or a setting. */
-const TECHNICAL = /`|https?:\/\/|\blocalhost\b|\.env\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b(?:npm|npx|pip|docker|git|curl|sudo|yarn|brew|install|installation|config(?:ure)?|setup|set up|deploy folder)\b|(?:^|\s)\/?[\w-]+\/[\w./-]*/i;
+const TECHNICAL =
+  /`|https?:\/\/|\blocalhost\b|\.env\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b(?:npm|npx|pip|docker|git|curl|sudo|yarn|brew|install|installation|config(?:ure)?|setup|set up|deploy folder)\b|(?:^|\s)\/?[\w-]+\/[\w./-]*/i;
 
 /**
  * The requested number of points from the sources, for the audience: the most informative
@@ -111,13 +142,19 @@ export function pointsAnswer(sources: SourceText[], request: Request): string {
   );
   const seen = new Set<string>();
   const usable = candidates.filter((c) => {
-    const key = c.text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+    const key = c.text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
     if (seen.has(key) || key.length < 12 || /^[A-Z][\w ]{0,24}:\s/.test(c.text)) return false;
     seen.add(key);
     return !(plain && TECHNICAL.test(c.text));
   });
   const n = request.count ?? Math.min(5, usable.length);
-  const picked = [...usable].sort((a, b) => b.score - a.score || a.order - b.order).slice(0, n).sort((a, b) => a.order - b.order);
+  const picked = [...usable]
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .slice(0, n)
+    .sort((a, b) => a.order - b.order);
   const title = `# Summary of ${sources.map((s) => s.file).join(" and ")}${request.audience ? ` for ${request.audience}` : ""}`;
   const lines = [title, "", ...picked.map((p) => `- ${p.text.replace(/\s*[.;]?$/, ".")}${many ? ` (source: ${p.file})` : ""}`)];
   if (picked.length < n) lines.push("", `_The source${many ? "s give" : " gives"} only ${picked.length} such point${picked.length === 1 ? "" : "s"}._`);
@@ -127,12 +164,15 @@ export function pointsAnswer(sources: SourceText[], request: Request): string {
 /** A question the files may answer: it opens with a question word and is not about the assistant. */
 export function isQuestion(task: string): boolean {
   const t = task.trim();
-  if (!/^(?:when|where|who|whom|whose|what|which|how (?:many|much|long|often)|quand|où|qui|quel(?:le)?s?|combien|cuándo|cuando|dónde|donde|quién|quien|qué|cuál|cuántos?|cuántas?)\b/i.test(t)) return false;
+  if (!/^(?:when|where|who|whom|whose|what|which|how (?:many|much|long|often)|quand|où|qui|quel(?:le)?s?|combien|cuándo|cuando|dónde|donde|quién|quien|qué|cuál|cuántos?|cuántas?)\b/i.test(t))
+    return false;
   return !/\b(?:you|your|yourself|vous|tu|toi|usted|tú)\b/i.test(t) && t.split(/\s+/).length >= 4;
 }
 
 const QUESTION_STOP = new Set(
-  "when where who whom whose what which how many much long often is are was were will would the a an of on in at to for do does did be by next this that there our we it its quand qui quel quelle est sont le la les des du de un une cuándo cuando dónde donde quién quien qué cuál es son el los las del".split(" "),
+  "when where who whom whose what which how many much long often is are was were will would the a an of on in at to for do does did be by next this that there our we it its quand qui quel quelle est sont le la les des du de un une cuándo cuando dónde donde quién quien qué cuál es son el los las del".split(
+    " ",
+  ),
 );
 
 /** Stems (first five letters) of a text's content words. */
@@ -223,7 +263,10 @@ export function withoutDelivery(task: string): string {
   return task
     .replace(/[\w.+-]+@[\w-]+\.[\w.]+/g, " ")
     .replace(/\b(?:by|via|par|por)\s+(?:e-?mail|courriel|correo)\b/gi, " ")
-    .replace(/\b(?:to|on|in|into|sur|dans|en|a)\s+(?:the\s+|our\s+|my\s+)?(?:[\w#-]+\s+){0,2}(?:slack|teams|discord|telegram|whatsapp|twitter|mastodon|linkedin)\b(?:\s+(?:channel|chat|group|feed))?/gi, " ")
+    .replace(
+      /\b(?:to|on|in|into|sur|dans|en|a)\s+(?:the\s+|our\s+|my\s+)?(?:[\w#-]+\s+){0,2}(?:slack|teams|discord|telegram|whatsapp|twitter|mastodon|linkedin)\b(?:\s+(?:channel|chat|group|feed))?/gi,
+      " ",
+    )
     .replace(/^\s*(?:e-?mail|mail|send|post|share|publish|tweet|envoie|publie|envía|publica)\b/i, " ")
     .replace(/\b(?:to|à|a)\s*$/i, " ")
     .replace(/\s+/g, " ")

@@ -64,13 +64,7 @@ function runOn(ws: FakeWorkspace, toolName: string, input: Record<string, unknow
  * @param context results of the steps it depends on, as the engine passes them.
  * @param maxCalls safety stop, calls (a model that never stops fails the test).
  */
-export async function runStep(
-  agent: AgentInfo,
-  task: string,
-  context: { task: string; result: string }[],
-  ws: FakeWorkspace,
-  maxCalls = 60,
-): Promise<{ text: string; calls: MadeCall[] }> {
+export async function runStep(agent: AgentInfo, task: string, context: { task: string; result: string }[], ws: FakeWorkspace, maxCalls = 60): Promise<{ text: string; calls: MadeCall[] }> {
   const model = createOfflineModel();
   const messages: ModelMessage[] = [{ role: "user", content: executorPrompt({ stepIndex: 0, stepCount: 1, task, expectedOutput: "Done.", context }) }];
   const calls: MadeCall[] = [];

@@ -79,7 +79,11 @@ describe("default model in real runs", () => {
     for (const owner of ["Jonas Berg", "Mei Chen", "Dario Rossi", "Priya Raman"]) expect(deadlines).toContain(owner);
   });
 
-  const answerOf = (chunks: RunChunk[]) => chunks.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join("\n");
+  const answerOf = (chunks: RunChunk[]) =>
+    chunks
+      .filter((c) => c.type === "text")
+      .map((c) => (c.type === "text" ? c.text : ""))
+      .join("\n");
   const statusOf = (chunks: RunChunk[]) => lastData(chunks, "data-run")?.data.status;
   async function seeded(task: string, doc?: FlowDocument) {
     f = await engineFixture(doc);

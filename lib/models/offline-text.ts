@@ -12,7 +12,6 @@ import { PROMPT_MARKERS, type PromptRole } from "./prompts";
  */
 const FILE_RE = /[\w./-]+\.(?:md|txt|json|csv|log|pdf|docx)\b/g;
 
-
 export function messageText(m: LanguageModelV4Message): string {
   if (m.role === "system") return m.content;
   return m.content.map((p) => ("text" in p && typeof p.text === "string" ? p.text : "")).join("");
@@ -35,7 +34,8 @@ export function unescapeAttr(text: string): string {
 }
 
 /** A file name between quotes ("…", “…”, '…', `…`): spaces allowed. */
-const QUOTED_RE = /"([^"\n]+?\.(?:md|txt|json|csv|log|pdf|docx))"|“([^”\n]+?\.(?:md|txt|json|csv|log|pdf|docx))”|'([^'\n]+?\.(?:md|txt|json|csv|log|pdf|docx))'|`([^`\n]+?\.(?:md|txt|json|csv|log|pdf|docx))`/g;
+const QUOTED_RE =
+  /"([^"\n]+?\.(?:md|txt|json|csv|log|pdf|docx))"|“([^”\n]+?\.(?:md|txt|json|csv|log|pdf|docx))”|'([^'\n]+?\.(?:md|txt|json|csv|log|pdf|docx))'|`([^`\n]+?\.(?:md|txt|json|csv|log|pdf|docx))`/g;
 
 /** Words of a task that are never part of a file name before it ("Summarize", "of", "the"). */
 const NOT_NAME_WORDS = new Set(
@@ -65,7 +65,10 @@ function nameHead(before: string): string {
   while (words.length > 0) {
     const first = words[0] ?? "";
     // The first word of a sentence is capitalized anyway ("Résume …"): only "Q3" or "ACME" count there.
-    const lead = all.slice(0, all.length - words.length).join(" ").trimEnd();
+    const lead = all
+      .slice(0, all.length - words.length)
+      .join(" ")
+      .trimEnd();
     const sentenceStart = lead === "" || /[.:;!?]$/.test(lead);
     if (/^[\p{Lu}\p{N}]/u.test(first) && (!sentenceStart || /\p{N}|^.\P{Lu}*\p{Lu}/u.test(first))) break;
     words.shift();
@@ -104,9 +107,7 @@ export function escapeRe(text: string): string {
 
 /** The candidate named after "into/to/in/as", else the last one. */
 export function targetFile(text: string, candidates: string[]): string | undefined {
-  const named = candidates.find((c) =>
-    new RegExp(`\\b(?:into|to|in|as)\\s+(?:(?:a|an|the|new|file)\\s+)*${escapeRe(c)}`, "i").test(text),
-  );
+  const named = candidates.find((c) => new RegExp(`\\b(?:into|to|in|as)\\s+(?:(?:a|an|the|new|file)\\s+)*${escapeRe(c)}`, "i").test(text));
   return named ?? candidates.at(-1);
 }
 

@@ -84,13 +84,17 @@ describe("offline model: memory, network, JavaScript and generic tool steps", ()
 
   it("keeps the file rules for other steps", async () => {
     expect(await executorCall("Read notes.md", { ...otherTools, ...fileTools })).toEqual({ toolName: "read_file", input: { path: "notes.md" } });
-    expect(await executorCall('Use mcp_weather with {not json} and read notes.md', { ...otherTools, ...fileTools })).toMatchObject({ toolName: "read_file" });
+    expect(await executorCall("Use mcp_weather with {not json} and read notes.md", { ...otherTools, ...fileTools })).toMatchObject({ toolName: "read_file" });
   });
 
   it("describes the results of these tools", async () => {
-    expect(await reportAfter("http_request", { url: "https://a.example/x", method: "GET" }, { url: "https://a.example/x", status: 200, headers: { "content-type": "text/plain" }, body: "hi", truncated: false, bytes: 2 })).toBe(
-      "GET https://a.example/x returned 200 (text/plain, 2 bytes):\nhi",
-    );
+    expect(
+      await reportAfter(
+        "http_request",
+        { url: "https://a.example/x", method: "GET" },
+        { url: "https://a.example/x", status: 200, headers: { "content-type": "text/plain" }, body: "hi", truncated: false, bytes: 2 },
+      ),
+    ).toBe("GET https://a.example/x returned 200 (text/plain, 2 bytes):\nhi");
     expect(await reportAfter("run_javascript", { code: "1" }, { result: { a: 1 }, logs: ["x"], durationMs: 3 })).toBe('The script returned: {"a":1}\nConsole:\n- x');
     expect(await reportAfter("remember", { content: "x is y" }, { id: "f1", created: true })).toBe('Remembered: "x is y" (fact f1).');
     expect(await reportAfter("recall", { query: "x" }, { facts: [{ id: "f1", content: "x is y", tags: [], score: 1 }] })).toBe('Remembered about "x":\n- x is y');
@@ -105,7 +109,10 @@ describe("offline model: memory, network, JavaScript and generic tool steps", ()
       messages: [
         ...executorMessages("Fetch https://evil.example/"),
         { role: "assistant", content: [{ type: "tool-call", toolCallId: "call_2", toolName: "http_request", input: { url: "https://evil.example/" } }] },
-        { role: "tool", content: [{ type: "tool-result", toolCallId: "call_2", toolName: "http_request", output: { type: "error-text", value: "Host evil.example is not in this flow's network allowlist" } }] },
+        {
+          role: "tool",
+          content: [{ type: "tool-result", toolCallId: "call_2", toolName: "http_request", output: { type: "error-text", value: "Host evil.example is not in this flow's network allowlist" } }],
+        },
       ],
     });
     expect(text).toBe("http_request on https://evil.example/ failed: Host evil.example is not in this flow's network allowlist");
@@ -123,7 +130,14 @@ describe("offline model: steps for the non-file tools and answers from memory", 
   });
 
   it("answers a question from the facts memory injected, and says it cannot without them", async () => {
-    const content = executorPrompt({ stepIndex: 0, stepCount: 1, task: "Answer: who gets the summaries?", expectedOutput: "An answer.", context: [], memory: { recent: [], facts: [{ content: "Summaries go to Ana, the team lead." }] } });
+    const content = executorPrompt({
+      stepIndex: 0,
+      stepCount: 1,
+      task: "Answer: who gets the summaries?",
+      expectedOutput: "An answer.",
+      context: [],
+      memory: { recent: [], facts: [{ content: "Summaries go to Ana, the team lead." }] },
+    });
     const withFacts = await generateText({ model: createOfflineModel(), system: executorSystem(helper), messages: [{ role: "user", content }], tools: otherTools });
     expect(withFacts.text).toBe("From memory:\n- Summaries go to Ana, the team lead.");
     const without = await generateText({ model: createOfflineModel(), system: executorSystem(helper), messages: executorMessages("Answer: who gets the summaries?"), tools: otherTools });

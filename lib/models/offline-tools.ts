@@ -55,7 +55,11 @@ export function chooseOtherTool(task: string, tools?: ReadonlySet<string>): Tool
 
 /** The search_files call a question asks for (see {@link chooseOtherTool}), or undefined. */
 function searchChoice(text: string): ToolChoice | undefined {
-  const clean = (q: string) => q.trim().replace(/^["'“]|["'”]$/g, "").trim();
+  const clean = (q: string) =>
+    q
+      .trim()
+      .replace(/^["'“]|["'”]$/g, "")
+      .trim();
   const searched = /^(?:please\s+)?(?:search|grep)\s+(?:in\s+)?(?:the\s+|all\s+(?:the\s+)?|my\s+)?(?:files|workspace|library|documents|docs)\s+(?:for|about)\s+([\s\S]+?)\s*[.?!]?$/i.exec(text);
   if (searched?.[1]) return { toolName: "search_files", input: { query: clean(searched[1]) } };
   const where = /^where\s+(?:does|do|did)\s+(?:the\s+)?([\w./-]+?)\s+(?:say|mention|talk about|state|describe|discuss)\s+([\s\S]+?)\s*\??$/i.exec(text);

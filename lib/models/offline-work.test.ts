@@ -128,13 +128,7 @@ describe("default model: summaries keep the structure of the source", () => {
 
   it("a README with level-1 section headings, a badge and prose only", async () => {
     const { written } = await summarise("README-sections.md");
-    expect(written.split("\n").filter((l) => l.startsWith("#"))).toEqual([
-      "# Summary of README-sections.md",
-      "## Getting started",
-      "## How search works",
-      "## Contributing",
-      "## Maintainers",
-    ]);
+    expect(written.split("\n").filter((l) => l.startsWith("#"))).toEqual(["# Summary of README-sections.md", "## Getting started", "## How search works", "## Contributing", "## Maintainers"]);
     expect(written).toContain("_Tidewater_");
     expect(written).toContain("- An index of 200,000 rows takes about 4 seconds to build and 60 MB of memory.");
     expect(written).toContain("- Tidewater is maintained by Lena Ortiz and Sam Whitfield.");
@@ -268,12 +262,13 @@ describe("default model: a brief of two sources, and its review", () => {
     const survey = { task: "Read source-survey.md", result: `Read 547 characters from source-survey.md:\n${heldOut("source-survey.md")}` };
     const pilot = { task: "Read source-pilot.md", result: `Read 522 characters from source-pilot.md:\n${heldOut("source-pilot.md")}` };
     const reviewer = agents.find((a) => a.id === "reviewer") as AgentInfo;
-    const review = await runStep(reviewer, "Review brief.md", [survey, pilot, { task: "Write a summary of source-survey.md and source-pilot.md to brief.md", result: "Wrote 250 bytes to brief.md." }], ws);
-    expect(review.text.split("\n").slice(0, 3)).toEqual([
-      "Verdict: changes needed",
-      "- Unsupported: The company will hire five new engineers in May.",
-      "- Unused source: source-pilot.md",
-    ]);
+    const review = await runStep(
+      reviewer,
+      "Review brief.md",
+      [survey, pilot, { task: "Write a summary of source-survey.md and source-pilot.md to brief.md", result: "Wrote 250 bytes to brief.md." }],
+      ws,
+    );
+    expect(review.text.split("\n").slice(0, 3)).toEqual(["Verdict: changes needed", "- Unsupported: The company will hire five new engineers in May.", "- Unused source: source-pilot.md"]);
     expect(review.text).toContain("2 of 3 points are found in the sources; source-pilot.md is never used.");
 
     // The Supervisor re-runs the writer once with the review as an extra context entry.
@@ -367,9 +362,28 @@ describe("default model: to-dos, and failures reported as failures", () => {
 
   it("an approver who declines the write and asks for the text in the chat gets the summary there", async () => {
     const messages: ModelMessage[] = [
-      { role: "user", content: executorPrompt({ stepIndex: 1, stepCount: 2, task: "Write a summary of ops-sync-notes.md to summary.md", expectedOutput: "Done.", context: [{ task: "Read ops-sync-notes.md", result: `Read 1159 characters from ops-sync-notes.md:\n${heldOut("ops-sync-notes.md")}` }] }) },
+      {
+        role: "user",
+        content: executorPrompt({
+          stepIndex: 1,
+          stepCount: 2,
+          task: "Write a summary of ops-sync-notes.md to summary.md",
+          expectedOutput: "Done.",
+          context: [{ task: "Read ops-sync-notes.md", result: `Read 1159 characters from ops-sync-notes.md:\n${heldOut("ops-sync-notes.md")}` }],
+        }),
+      },
       { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "write_file", input: { path: "summary.md", content: "# Summary" } }] },
-      { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "write_file", output: { type: "execution-denied", reason: "The approver did not run this call and answered: Do not write a file; give me the summary in the chat." } }] },
+      {
+        role: "tool",
+        content: [
+          {
+            type: "tool-result",
+            toolCallId: "c1",
+            toolName: "write_file",
+            output: { type: "execution-denied", reason: "The approver did not run this call and answered: Do not write a file; give me the summary in the chat." },
+          },
+        ],
+      },
     ];
     const { text, toolCalls } = await generateText({ model: createOfflineModel(), system: executorSystem(assistant[0] as AgentInfo), messages, tools: fileTools });
     expect(toolCalls).toEqual([]);
@@ -386,7 +400,12 @@ describe("default model: to-dos, and failures reported as failures", () => {
 
   it("asked to collect to-dos without a listing or a read, it says so instead of guessing", async () => {
     const agent = agentWith("a", "Assistant", "Work on files.", ["read_file"]);
-    const { text, calls } = await runStep(agent, "Collect the TODO lines of the listed files", [{ task: "List the files in the workspace", result: "list_files on . failed: permission denied" }], new Map());
+    const { text, calls } = await runStep(
+      agent,
+      "Collect the TODO lines of the listed files",
+      [{ task: "List the files in the workspace", result: "list_files on . failed: permission denied" }],
+      new Map(),
+    );
     expect(calls).toEqual([]);
     expect(text).toBe("I can't collect the TODO lines: no earlier step listed or read any file (list_files on . failed: permission denied).");
   });

@@ -1,16 +1,9 @@
-import { generateText, type ModelMessage, streamText, } from "ai";
+import { generateText, type ModelMessage, streamText } from "ai";
 import { describe, expect, it } from "vitest";
 import { createOfflineModel, isOfflineModel } from "./offline";
 import { fileNames, taskFileNames } from "./offline-text";
 import { chat, executorMessages, fileTools, planRequest, worker } from "./offline-fixtures";
-import {
-  conversationSystem,
-  executorSystem,
-  finalizerPrompt,
-  finalizerSystem,
-  PlanProposal,
-} from "./prompts";
-
+import { conversationSystem, executorSystem, finalizerPrompt, finalizerSystem, PlanProposal } from "./prompts";
 
 const NOTES = [
   "# Team notes",
@@ -27,14 +20,12 @@ const NOTES = [
   "Budget is tight: 12000 EUR remain for Q2. We may cut the mobile app.",
 ].join("\n");
 
-
 async function plan(task: string) {
   const result = await generateText(planRequest(task));
   const call = result.toolCalls[0];
   expect(call?.toolName).toBe("create_plan");
   return PlanProposal.parse(call?.input);
 }
-
 
 describe("offline model: planner", () => {
   it("plans a summary as read then write", async () => {
@@ -57,17 +48,13 @@ describe("offline model: planner", () => {
     expect((await plan("Read a.md and b.txt")).steps.map((s) => s.task)).toEqual(["Read a.md", "Read b.txt"]);
     expect((await plan("What files do I have?")).steps[0]?.task).toBe("List the files in the workspace");
     expect((await plan("Please delete old.log")).steps[0]).toMatchObject({ task: "Delete old.log", agent_id: "files" });
-    expect((await plan('Create hello.txt with the text "Hello world"')).steps[0]?.task).toBe(
-      "Write hello.txt with content: Hello world",
-    );
+    expect((await plan('Create hello.txt with the text "Hello world"')).steps[0]?.task).toBe("Write hello.txt with content: Hello world");
     const copy = await plan("Copy a.md to b.md");
     expect(copy.steps.map((s) => [s.task, s.depends_on])).toEqual([
       ["Read a.md", []],
       ["Copy the contents of a.md to b.md", [0]],
     ]);
-    expect((await plan("Tell me a joke")).steps).toEqual([
-      { agent_id: "chat", task: "Answer: Tell me a joke", expected_output: "A direct answer to the user.", depends_on: [] },
-    ]);
+    expect((await plan("Tell me a joke")).steps).toEqual([{ agent_id: "chat", task: "Answer: Tell me a joke", expected_output: "A direct answer to the user.", depends_on: [] }]);
   });
 
   it("answers in text when create_plan is not offered", async () => {
@@ -190,7 +177,6 @@ describe("offline model: executor", () => {
   });
 });
 
-
 describe("offline model: finalizer and conversation", () => {
   it("recaps the steps", async () => {
     const { text } = await generateText({
@@ -263,10 +249,7 @@ describe("offline model: streaming, determinism, identity", () => {
     const streamed = streamText(planRequest("Summarize notes.md into summary.md"));
     const types: string[] = [];
     for await (const part of streamed.fullStream) types.push(part.type);
-    const [generated, calls] = await Promise.all([
-      generateText(planRequest("Summarize notes.md into summary.md")),
-      streamed.toolCalls,
-    ]);
+    const [generated, calls] = await Promise.all([generateText(planRequest("Summarize notes.md into summary.md")), streamed.toolCalls]);
     expect(calls.map((c) => [c.toolCallId, c.input])).toEqual(generated.toolCalls.map((c) => [c.toolCallId, c.input]));
     expect(types).toContain("tool-input-delta");
     expect(await streamed.finishReason).toBe("tool-calls");

@@ -1,11 +1,4 @@
-import type {
-  LanguageModelV4,
-  LanguageModelV4CallOptions,
-  LanguageModelV4Content,
-  LanguageModelV4FinishReason,
-  LanguageModelV4StreamPart,
-  LanguageModelV4Usage,
-} from "@ai-sdk/provider";
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4StreamPart, LanguageModelV4Usage } from "@ai-sdk/provider";
 import { env } from "../env";
 import { executorReply } from "./offline-executor";
 import { plannerReply, type Reply } from "./offline-planner";
@@ -35,9 +28,11 @@ function finalizerReply(user: string): string {
   const note = between(user, "<note>\n", "\n</note>")?.trim();
   // The engine's note that some steps were not done (its report lists them): never "Done".
   const partly = note?.startsWith("Not everything was done:") ?? false;
-  const steps = [...user.matchAll(/<step index="\d+" status="([^"]*)" task="([^"]*)">\n([\s\S]*?)\n<\/step>/g)].map(
-    (m) => ({ status: unescapeAttr(m[1] ?? ""), task: unescapeAttr(m[2] ?? ""), result: m[3] ?? "" }),
-  );
+  const steps = [...user.matchAll(/<step index="\d+" status="([^"]*)" task="([^"]*)">\n([\s\S]*?)\n<\/step>/g)].map((m) => ({
+    status: unescapeAttr(m[1] ?? ""),
+    task: unescapeAttr(m[2] ?? ""),
+    result: m[3] ?? "",
+  }));
   // A step whose result is a failure ("read_file on x failed: …") did not do its work, whatever its status.
   const done = steps.filter((s) => /^(?:done|completed?|succe(?:ss|eded)|ok)$/i.test(s.status) && !isFailureText(s.result));
   const files = taskFileNames(task);
@@ -56,7 +51,11 @@ function finalizerReply(user: string): string {
   for (const s of steps) {
     if (done.includes(s)) continue;
     const why = s.result.trim().split("\n")[0]?.replace(/\.$/, "");
-    lines.push(isFailureText(s.result) || (why && !/^(?:done|completed?)$/i.test(s.status)) ? `Step "${s.task}" ended as ${isFailureText(s.result) ? "failed" : s.status}: ${why}.` : `Step "${s.task}" ended as ${s.status}.`);
+    lines.push(
+      isFailureText(s.result) || (why && !/^(?:done|completed?)$/i.test(s.status))
+        ? `Step "${s.task}" ended as ${isFailureText(s.result) ? "failed" : s.status}: ${why}.`
+        : `Step "${s.task}" ended as ${s.status}.`,
+    );
   }
   // The content itself only when the user asked to see it (a read or a question); otherwise
   // the answer names what was done and does not paste a file the user did not ask for.
@@ -87,11 +86,7 @@ function firstLine(result: string): string {
 
 function conversationReply(user: string): string {
   const said = user.trim();
-  const opener = /^(?:hi|hello|hey|good (?:morning|afternoon|evening))\b/i.test(said)
-    ? "Hello!"
-    : /\bthank/i.test(said)
-      ? "You're welcome!"
-      : "Thanks for your message.";
+  const opener = /^(?:hi|hello|hey|good (?:morning|afternoon|evening))\b/i.test(said) ? "Hello!" : /\bthank/i.test(said) ? "You're welcome!" : "Thanks for your message.";
   return `${opener} I'm Phylactery's offline model: I don't chat freely, but I can plan and run file tasks with your agents. Try a task like "Summarize notes.md into summary.md".`;
 }
 
@@ -99,13 +94,12 @@ function conversationReply(user: string): string {
 // The model
 
 function reply(options: LanguageModelV4CallOptions): Reply {
-  const system = options.prompt.filter((m) => m.role === "system").map(messageText).join("\n");
+  const system = options.prompt
+    .filter((m) => m.role === "system")
+    .map(messageText)
+    .join("\n");
   const users = options.prompt.filter((m) => m.role === "user").map(messageText);
-  const tools = new Set(
-    options.toolChoice?.type === "none"
-      ? []
-      : (options.tools ?? []).filter((t) => t.type === "function").map((t) => t.name),
-  );
+  const tools = new Set(options.toolChoice?.type === "none" ? [] : (options.tools ?? []).filter((t) => t.type === "function").map((t) => t.name));
   switch (detectRole(system)) {
     case "planner":
       return plannerReply(options, system, users.at(-1) ?? "", tools);
@@ -199,9 +193,7 @@ export function createOfflineModel(opts: OfflineModelOptions = {}): LanguageMode
     async doGenerate(options) {
       const out = reply(options);
       const content: LanguageModelV4Content[] =
-        out.kind === "text"
-          ? [{ type: "text", text: out.text }]
-          : [{ type: "tool-call", toolCallId: out.toolCallId, toolName: out.toolName, input: JSON.stringify(out.input) }];
+        out.kind === "text" ? [{ type: "text", text: out.text }] : [{ type: "tool-call", toolCallId: out.toolCallId, toolName: out.toolName, input: JSON.stringify(out.input) }];
       return {
         content,
         finishReason: finishOf(out),

@@ -45,12 +45,7 @@ function streamingEvents(answer: boolean): unknown[] {
     usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 },
   };
   if (answer) {
-    return [
-      chunk({ role: "assistant", content: "" }),
-      ...ANSWER_FRAGMENTS.map((content) => chunk({ content })),
-      chunk({}, "stop"),
-      usage,
-    ];
+    return [chunk({ role: "assistant", content: "" }), ...ANSWER_FRAGMENTS.map((content) => chunk({ content })), chunk({}, "stop"), usage];
   }
   return [
     chunk({
@@ -161,9 +156,7 @@ function expectToolRoundTrip() {
   });
   const messages = second?.body.messages ?? [];
   const assistant = messages.find((m) => m.role === "assistant");
-  expect(assistant?.tool_calls).toEqual([
-    { id: CALL_ID, type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city: "Paris", unit: "c" }) } },
-  ]);
+  expect(assistant?.tool_calls).toEqual([{ id: CALL_ID, type: "function", function: { name: "get_weather", arguments: JSON.stringify({ city: "Paris", unit: "c" }) } }]);
   const toolMessage = messages.find((m) => m.role === "tool");
   expect(toolMessage?.tool_call_id).toBe(CALL_ID);
   expect(JSON.parse(String(toolMessage?.content))).toEqual({ city: "Paris", temperature: 18, unit: "c" });
@@ -190,9 +183,7 @@ describe("OpenAI-compatible provider against a local HTTP server", () => {
     expect(await result.finishReason).toBe("stop");
     const steps = await result.steps;
     expect(steps).toHaveLength(2);
-    expect(steps[0]?.toolCalls.map((c) => [c.toolCallId, c.toolName, c.input])).toEqual([
-      [CALL_ID, "get_weather", { city: "Paris", unit: "c" }],
-    ]);
+    expect(steps[0]?.toolCalls.map((c) => [c.toolCallId, c.toolName, c.input])).toEqual([[CALL_ID, "get_weather", { city: "Paris", unit: "c" }]]);
     expect((await result.totalUsage).inputTokens).toBe(84);
     expect(requests.every((r) => r.body.stream === true)).toBe(true);
     expectToolRoundTrip();

@@ -31,9 +31,7 @@ export const PlanStep = z.object({
   agent_id: z.string().min(1).describe("Id of the agent that runs this step (one of the listed agents), or of a listed human input."),
   task: z.string().min(1).describe("What the agent must do in this step, in one imperative sentence."),
   expected_output: z.string().describe("What the step produces when it is done."),
-  depends_on: z
-    .array(z.number().int().min(0))
-    .describe("0-based indexes of earlier steps whose results this step needs; [] when none."),
+  depends_on: z.array(z.number().int().min(0)).describe("0-based indexes of earlier steps whose results this step needs; [] when none."),
 });
 
 /** A capability the task needs that no agent of the flow has (docs/runs.md "Status vocabulary"). */
@@ -120,13 +118,13 @@ export function plannerSystem(input: { instructions: string; agents: AgentInfo[]
     "Rules:",
     "- Use as few steps as the task needs (at most 20). One step is one concrete action, e.g. read one file, or write one file.",
     "- Assign every step to the agent whose tools can do it; use the agent id exactly as listed.",
-    "- Write each task as one imperative sentence that names the files involved, e.g. \"Read notes.md\".",
+    '- Write each task as one imperative sentence that names the files involved, e.g. "Read notes.md".',
     "- depends_on lists the 0-based indexes of earlier steps whose results the step needs (a step only sees the results of the steps it depends on). Never refer to a later step.",
-    "- expected_output says what the step produces, e.g. \"The full text of notes.md.\"",
+    '- expected_output says what the step produces, e.g. "The full text of notes.md."',
     "- If the task needs no tools, plan a single step that answers it.",
     "- The tools listed under the agents below are all the tools there are. If the task (or part of it) needs something none of them can do, such as sending an email, posting to a chat, or running code when no agent has a code tool, do not plan a step that pretends to do it: name it in missing_capabilities with the reason, and plan steps only for the rest.",
-    "- Output files (the file a task writes \"into\", \"to\", \"dans\", \"en\") may not exist yet: plan a write for them, never a read.",
-    "- When re-planning after the user's answer, follow the answer: a file they name replaces the one that failed; \"create it\" means write that file; for \"skip it\", leave that part out and list it in skipped.",
+    '- Output files (the file a task writes "into", "to", "dans", "en") may not exist yet: plan a write for them, never a read.',
+    '- When re-planning after the user\'s answer, follow the answer: a file they name replaces the one that failed; "create it" means write that file; for "skip it", leave that part out and list it in skipped.',
     "",
     "Flow instructions:",
     instructions,
@@ -134,11 +132,7 @@ export function plannerSystem(input: { instructions: string; agents: AgentInfo[]
     "Agents:",
     agentsBlock(input.agents),
     ...(humans.length > 0
-      ? [
-          "",
-          "Human inputs (a step assigned to one asks the user its question and waits; the step's result is the user's answer, so steps that need it depend on it):",
-          humansBlock(humans),
-        ]
+      ? ["", "Human inputs (a step assigned to one asks the user its question and waits; the step's result is the user's answer, so steps that need it depend on it):", humansBlock(humans)]
       : []),
   ].join("\n");
 }
@@ -213,15 +207,7 @@ export function executorPrompt(input: {
   /** What memory gives the agent (docs/architecture.md#memory): recent short-term entries and the top facts. */
   memory?: { recent: { agent: string; action: string; result: string }[]; facts: { content: string }[] };
 }): string {
-  const lines = [
-    `Step ${input.stepIndex + 1} of ${input.stepCount}.`,
-    "<step-task>",
-    input.task.trim(),
-    "</step-task>",
-    "<expected-output>",
-    input.expectedOutput.trim(),
-    "</expected-output>",
-  ];
+  const lines = [`Step ${input.stepIndex + 1} of ${input.stepCount}.`, "<step-task>", input.task.trim(), "</step-task>", "<expected-output>", input.expectedOutput.trim(), "</expected-output>"];
   if (input.context.length > 0) {
     lines.push("Results of the earlier steps this step depends on:");
     for (const c of input.context) {
@@ -256,11 +242,7 @@ export function finalizerSystem(): string {
  * User prompt of the finalizer: the task, each step's status and result as `<step>` blocks,
  * and an optional note (e.g. "The user rejected write_file.").
  */
-export function finalizerPrompt(input: {
-  task: string;
-  steps: { task: string; status: string; result: string }[];
-  note?: string;
-}): string {
+export function finalizerPrompt(input: { task: string; steps: { task: string; status: string; result: string }[]; note?: string }): string {
   const lines = ["<task>", input.task.trim(), "</task>", "Steps:"];
   input.steps.forEach((s, i) => {
     lines.push(`<step index="${i + 1}" status="${attr(s.status)}" task="${attr(s.task)}">`, s.result.trim(), "</step>");
@@ -276,6 +258,6 @@ export function conversationSystem(): string {
   return [
     PROMPT_MARKERS.conversation,
     "You are Phylactery, an assistant that runs teams of AI agents on files in a sandboxed workspace.",
-    "This message needs no plan: reply briefly and kindly. If the user seems to want work done, suggest phrasing it as a task, e.g. \"Summarize notes.md into summary.md\".",
+    'This message needs no plan: reply briefly and kindly. If the user seems to want work done, suggest phrasing it as a task, e.g. "Summarize notes.md into summary.md".',
   ].join("\n");
 }

@@ -34,4 +34,3 @@ export function providerLabel(name: string): string {
 export function unknownProviderMessage(who: string, ref: string, provider: string): string {
   return `${who} uses ${ref.trim()}, but no ${providerLabel(provider)} provider is configured: add one in Settings.`;
 }
-

@@ -7,14 +7,7 @@ import { createModelRegistry, type ProviderEntry } from "./registry";
 export type ModelEnv = Partial<
   Pick<
     Env,
-    | "OPENAI_API_KEY"
-    | "OPENAI_MODEL"
-    | "ANTHROPIC_API_KEY"
-    | "ANTHROPIC_MODEL"
-    | "OPENAI_COMPATIBLE_BASE_URL"
-    | "OPENAI_COMPATIBLE_MODEL"
-    | "OPENAI_COMPATIBLE_API_KEY"
-    | "OPENAI_COMPATIBLE_PROVIDERS"
+    "OPENAI_API_KEY" | "OPENAI_MODEL" | "ANTHROPIC_API_KEY" | "ANTHROPIC_MODEL" | "OPENAI_COMPATIBLE_BASE_URL" | "OPENAI_COMPATIBLE_MODEL" | "OPENAI_COMPATIBLE_API_KEY" | "OPENAI_COMPATIBLE_PROVIDERS"
   >
 >;
 
@@ -46,7 +39,13 @@ const DEFAULT_COMPATIBLE_MODEL = "default";
 export function providersFromEnv(e: ModelEnv): ProviderEntry[] {
   const out: ProviderEntry[] = [];
   if (e.OPENAI_COMPATIBLE_BASE_URL) {
-    out.push({ name: "openai-compatible", kind: "openai-compatible", baseUrl: e.OPENAI_COMPATIBLE_BASE_URL, apiKey: e.OPENAI_COMPATIBLE_API_KEY, model: e.OPENAI_COMPATIBLE_MODEL || DEFAULT_COMPATIBLE_MODEL });
+    out.push({
+      name: "openai-compatible",
+      kind: "openai-compatible",
+      baseUrl: e.OPENAI_COMPATIBLE_BASE_URL,
+      apiKey: e.OPENAI_COMPATIBLE_API_KEY,
+      model: e.OPENAI_COMPATIBLE_MODEL || DEFAULT_COMPATIBLE_MODEL,
+    });
   }
   if (e.OPENAI_API_KEY) out.push({ name: "openai", kind: "openai", apiKey: e.OPENAI_API_KEY, model: e.OPENAI_MODEL || DEFAULT_OPENAI_MODEL });
   if (e.ANTHROPIC_API_KEY) out.push({ name: "anthropic", kind: "anthropic", apiKey: e.ANTHROPIC_API_KEY, model: e.ANTHROPIC_MODEL || DEFAULT_ANTHROPIC_MODEL });

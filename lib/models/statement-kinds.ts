@@ -80,7 +80,9 @@ export function kindsOf(text: string, path: string[] = []): Set<StatementKind> {
 
 /** Words that open a labelled line ("Date: …") rather than name an owner. */
 const LABELS = new Set(
-  "date time when where location venue attendees present absent agenda note notes next status version release summary context update budget goal goals result results cost scope owner from in on at by for the this that these those after before during since until if we our it its they there here each every all".split(" "),
+  "date time when where location venue attendees present absent agenda note notes next status version release summary context update budget goal goals result results cost scope owner from in on at by for the this that these those after before during since until if we our it its they there here each every all".split(
+    " ",
+  ),
 );
 
 /** Verbs that make "Name <verb> …" an assignment ("Alice owns the inbox by Friday"). */

@@ -31,7 +31,8 @@ export const REVIEWER_FEEDBACK_TASK = "Reviewer feedback";
 /** The offline executor's own report headers: results that describe a tool call. */
 const READ_HEADER = /^Read \d+ characters from (.+?):\n/;
 const CUT_MARKER = /\n\[\u2026 cut at \d+ characters\]$/;
-const REPORT = /^(?:Read \d+ characters from |Wrote \d+ bytes to |Deleted |\S+ has \d+ entries|\S+ is empty\.|Files in |Found \d+ TODO|Found no TODO|Verdict: |Review of |Summary of |From memory:|Remembered|Already remembered|Nothing is remembered|The script returned|(?:GET|HEAD|POST|PUT|PATCH|DELETE) \S+ returned )/;
+const REPORT =
+  /^(?:Read \d+ characters from |Wrote \d+ bytes to |Deleted |\S+ has \d+ entries|\S+ is empty\.|Files in |Found \d+ TODO|Found no TODO|Verdict: |Review of |Summary of |From memory:|Remembered|Already remembered|Nothing is remembered|The script returned|(?:GET|HEAD|POST|PUT|PATCH|DELETE) \S+ returned )/;
 
 /**
  * True when a step result reports a failure rather than content: the offline model's
@@ -41,12 +42,7 @@ const REPORT = /^(?:Read \d+ characters from |Wrote \d+ bytes to |Deleted |\S+ h
 export function isFailureText(text: string): boolean {
   const t = text.trim();
   return (
-    /^ERROR\b/.test(t) ||
-    /^BLOCKED\b/.test(t) ||
-    /^model error:/i.test(t) ||
-    /^[\w.-]+(?: on \S+)? (?:failed|was not run):/.test(t) ||
-    /; the call was refused\.$/.test(t) ||
-    /^I can't\b/.test(t)
+    /^ERROR\b/.test(t) || /^BLOCKED\b/.test(t) || /^model error:/i.test(t) || /^[\w.-]+(?: on \S+)? (?:failed|was not run):/.test(t) || /; the call was refused\.$/.test(t) || /^I can't\b/.test(t)
   );
 }
 

@@ -123,7 +123,12 @@ const PRIORITY: StatementKind[] = ["action", "decision", "recommendation", "risk
 
 /** True when `text` is one of the points a reviewer called unsupported (either contains the other). */
 function flagged(text: string, unsupported: string[]): boolean {
-  const norm = (t: string) => t.toLowerCase().replace(/\s*\((?:source|sources):[^)]*\)\s*$/i, "").replace(/[^a-z0-9]+/g, " ").trim();
+  const norm = (t: string) =>
+    t
+      .toLowerCase()
+      .replace(/\s*\((?:source|sources):[^)]*\)\s*$/i, "")
+      .replace(/[^a-z0-9]+/g, " ")
+      .trim();
   const t = norm(text);
   return unsupported.some((u) => {
     const n = norm(u);
@@ -139,7 +144,13 @@ function flagged(text: string, unsupported: string[]): boolean {
  * unsupported (`drop`) are left out. A last italic line counts the points per source.
  */
 export function briefOf(sources: SourceText[], shaping: Shaping = {}, drop: string[] = [], unread: { file: string; why: string }[] = []): string {
-  const lines = [titleOf(sources.map((s) => s.file), shaping), ""];
+  const lines = [
+    titleOf(
+      sources.map((s) => s.file),
+      shaping,
+    ),
+    "",
+  ];
   const perSource = sources.map((source) => {
     const year = documentYear(source.text);
     const points = keptSectionsOf(source.text)
@@ -153,7 +164,10 @@ export function briefOf(sources: SourceText[], shaping: Shaping = {}, drop: stri
   const shown = new Set<string>();
   const once = <T extends { point: { text: string } }>(picked: T[]) =>
     picked.filter((p) => {
-      const key = p.point.text.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim();
+      const key = p.point.text
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, " ")
+        .trim();
       return !shown.has(key) && Boolean(shown.add(key));
     });
   const groups = subjectGroups(sources);
@@ -168,13 +182,21 @@ export function briefOf(sources: SourceText[], shaping: Shaping = {}, drop: stri
       for (const p of fresh) used.set(p.file, (used.get(p.file) ?? 0) + 1);
     };
     if (shaping.focus) {
-      const focus = focusSection(mine.flatMap((s) => s.points), shaping.focus);
+      const focus = focusSection(
+        mine.flatMap((s) => s.points),
+        shaping.focus,
+      );
       const [head = "", ...rest] = focus;
       lines.push(`${mark} ${head.replace(/^#+\s*/, "")}`, ...rest);
       for (const l of rest) {
         const m = /^- (.*) \(source: (.+)\)$/.exec(l);
         if (m?.[1] && m[2]) {
-          shown.add(m[1].toLowerCase().replace(/[^a-z0-9]+/g, " ").trim());
+          shown.add(
+            m[1]
+              .toLowerCase()
+              .replace(/[^a-z0-9]+/g, " ")
+              .trim(),
+          );
           used.set(m[2], (used.get(m[2]) ?? 0) + 1);
         }
       }
@@ -192,7 +214,10 @@ export function briefOf(sources: SourceText[], shaping: Shaping = {}, drop: stri
     push("Key points", plain);
     const categorised = mine.flatMap(({ points }) => points.filter((p) => p.point.kinds.size > 0 && !plain.includes(p)));
     for (const { kind, heading } of CATEGORIES) {
-      push(heading, categorised.filter((p) => PRIORITY.find((k) => p.point.kinds.has(k)) === kind));
+      push(
+        heading,
+        categorised.filter((p) => PRIORITY.find((k) => p.point.kinds.has(k)) === kind),
+      );
     }
   }
   const counts = sources.map((s) => `${s.file} (${used.get(s.file) ?? 0} points)`);

@@ -16,7 +16,8 @@ export interface TodoLine {
 }
 
 /** Extensions of files the collector reads (text it can search); others are skipped. */
-export const TEXT_FILE = /\.(?:md|markdown|txt|text|rst|adoc|org|json|ya?ml|toml|ini|cfg|csv|tsv|log|html?|css|s[ac]ss|[cm]?[jt]sx?|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|sql|env|gitignore)$|(?:^|\/)(?:README|TODO|CHANGELOG|Makefile|Dockerfile)$/i;
+export const TEXT_FILE =
+  /\.(?:md|markdown|txt|text|rst|adoc|org|json|ya?ml|toml|ini|cfg|csv|tsv|log|html?|css|s[ac]ss|[cm]?[jt]sx?|py|rb|go|rs|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|sql|env|gitignore)$|(?:^|\/)(?:README|TODO|CHANGELOG|Makefile|Dockerfile)$/i;
 
 /** The to-dos of one file's text, in line order. */
 export function todosOf(file: string, text: string): TodoLine[] {

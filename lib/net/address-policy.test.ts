@@ -47,10 +47,15 @@ describe("classifyAddress", () => {
     expect(classifyAddress(address)).toEqual({ verdict: "private", range });
   });
 
-  it.each(["169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192", "::ffff:169.254.169.254", "::ffff:a9fe:a9fe"])(
-    "marks the cloud metadata address %s, which nothing opens",
-    (address) => {
-      expect(classifyAddress(address).verdict).toBe("metadata");
-    },
-  );
+  it.each([
+    "169.254.169.254",
+    "169.254.170.2",
+    "fd00:ec2::254",
+    "100.100.100.200",
+    "192.0.0.192",
+    "::ffff:169.254.169.254",
+    "::ffff:a9fe:a9fe",
+  ])("marks the cloud metadata address %s, which nothing opens", (address) => {
+    expect(classifyAddress(address).verdict).toBe("metadata");
+  });
 });

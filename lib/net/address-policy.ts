@@ -24,9 +24,7 @@ export interface AddressClass {
  * task metadata 169.254.170.2; AWS IPv6 fd00:ec2::254; Alibaba 100.100.100.200; Oracle
  * 192.0.0.192). They hand out the server's cloud credentials, so no setting opens them.
  */
-const METADATA_ADDRESSES: readonly string[] = ["169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192"].map((a) =>
-  ipaddr.parse(a).toNormalizedString(),
-);
+const METADATA_ADDRESSES: readonly string[] = ["169.254.169.254", "169.254.170.2", "fd00:ec2::254", "100.100.100.200", "192.0.0.192"].map((a) => ipaddr.parse(a).toNormalizedString());
 
 /** Host names of metadata services (a resolver may answer them with anything). */
 export const METADATA_HOSTNAMES: ReadonlySet<string> = new Set([

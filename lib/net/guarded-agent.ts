@@ -61,7 +61,10 @@ export function createGuardedAgent(options: GuardedAgentOptions): Agent {
   const resolve = options.resolve ?? systemResolve;
   const connectors = new Map<string, buildConnector.connector>();
   const connect: buildConnector.connector = (o, callback) => {
-    const host = o.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase().replace(/\.$/, "");
+    const host = o.hostname
+      .replace(/^\[(.*)\]$/, "$1")
+      .toLowerCase()
+      .replace(/\.$/, "");
     const urlHost = host.includes(":") ? `[${host}]` : host;
     const port = o.port ? Number(o.port) : o.protocol === "https:" ? 443 : 80;
     const opened = options.openHosts().some((h) => h.host === urlHost && (h.port === null || h.port === port));

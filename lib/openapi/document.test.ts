@@ -43,8 +43,14 @@ describe("the OpenAPI document", () => {
     const documented = Object.entries(doc.paths)
       .flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`))
       .sort();
-    expect(served.filter((s) => !documented.includes(s)), "route methods missing from app/api/_openapi/").toEqual([]);
-    expect(documented.filter((d) => !served.includes(d)), "documented operations with no route file").toEqual([]);
+    expect(
+      served.filter((s) => !documented.includes(s)),
+      "route methods missing from app/api/_openapi/",
+    ).toEqual([]);
+    expect(
+      documented.filter((d) => !served.includes(d)),
+      "documented operations with no route file",
+    ).toEqual([]);
     // Sanity: the walk found the app's routes, so an empty comparison means something.
     expect(served).toContain("POST /api/threads/{threadId}/stream");
     expect(served.length).toBeGreaterThan(40);
@@ -179,7 +185,15 @@ describe("the OpenAPI document", () => {
 });
 
 describe("building the document", () => {
-  const op = (over: Partial<ApiOperation>): ApiOperation => ({ method: "GET", path: "/api/things/{thingId}", tag: "Test", summary: "s", auth: "none", responses: { 200: { description: "ok" } }, ...over });
+  const op = (over: Partial<ApiOperation>): ApiOperation => ({
+    method: "GET",
+    path: "/api/things/{thingId}",
+    tag: "Test",
+    summary: "s",
+    auth: "none",
+    responses: { 200: { description: "ok" } },
+    ...over,
+  });
 
   it("refuses a path whose {param} has no params schema, and a params key the path lacks", () => {
     expect(() => buildOpenApiDocument([op({})])).toThrow(/give a params schema with thingId/);

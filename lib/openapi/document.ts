@@ -103,7 +103,9 @@ function commonErrors(op: ApiOperation): Record<string, ApiResponse> {
     ...(op.auth !== "none" ? { 401: { description: "No session and no valid API key." } } : {}),
     ...(op.params ? { 404: { description: "Not found, or not visible to this user (another workspace's)." } } : {}),
     ...(op.body ? { 413: { description: "The body is too large." }, 415: { description: "The body is not `application/json`." } } : {}),
-    ...(op.params || op.query || op.body ? { 422: { description: isPlatformPath(op.path) ? "Invalid input: `detail` says what is wrong; `error.issues` names each field." : "Invalid input: `issues` names each field." } } : {}),
+    ...(op.params || op.query || op.body
+      ? { 422: { description: isPlatformPath(op.path) ? "Invalid input: `detail` says what is wrong; `error.issues` names each field." : "Invalid input: `issues` names each field." } }
+      : {}),
   };
 }
 

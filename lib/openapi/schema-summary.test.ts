@@ -27,7 +27,17 @@ describe("schemaType", () => {
 
 describe("schemaRules", () => {
   it("states lengths, bounds, pattern and default, leaving out zod's safe-integer bounds", () => {
-    expect(schemaRules(json(z.string().min(1).max(64).regex(/^[a-z]+$/)))).toEqual(["1-64 chars", "pattern ^[a-z]+$"]);
+    expect(
+      schemaRules(
+        json(
+          z
+            .string()
+            .min(1)
+            .max(64)
+            .regex(/^[a-z]+$/),
+        ),
+      ),
+    ).toEqual(["1-64 chars", "pattern ^[a-z]+$"]);
     expect(schemaRules(json(z.number().int().min(0)))).toEqual(["0 or more"]);
     expect(schemaRules(json(z.number().int().min(1).max(500)))).toEqual(["1 to 500"]);
     expect(schemaRules(json(z.array(z.string()).max(10)))).toEqual(["at most 10 items"]);

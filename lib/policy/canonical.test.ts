@@ -16,9 +16,7 @@ describe("canonicalJson (RFC 8785)", () => {
 
   it("gives RFC 8785's own example output (3.2.2, 3.2.3)", () => {
     const input = String.raw`{"numbers":[333333333.33333329,1E30,4.50,2e-3,0.000000000000000000000000001],"string":"\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/","literals":[null,true,false]}`;
-    expect(canonicalJson(JSON.parse(input))).toBe(
-      String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
-    );
+    expect(canonicalJson(JSON.parse(input))).toBe(String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`);
   });
 
   it("refuses a lone surrogate and a nesting too deep to serialize, as TypeError", () => {

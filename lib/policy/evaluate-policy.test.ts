@@ -18,8 +18,7 @@ function flow(...policies: [name: string, rules: unknown[]][]): { nodes: FlowNod
   });
 }
 
-const decide = (doc: { nodes: readonly FlowNode[] }, tool: string, args: unknown, permission?: PermissionLevel) =>
-  evaluatePolicy(doc, tool, canonicalJson(args), ctx(permission));
+const decide = (doc: { nodes: readonly FlowNode[] }, tool: string, args: unknown, permission?: PermissionLevel) => evaluatePolicy(doc, tool, canonicalJson(args), ctx(permission));
 
 const fileSafety = flow([
   "File safety",
@@ -61,12 +60,7 @@ describe("evaluatePolicy", () => {
   });
 
   it("decides on canonical text: key order and unicode escapes in the raw arguments change nothing", () => {
-    const raws = [
-      '{"path":"docs/a.md","content":"hi"}',
-      '{"content":"hi","path":"docs/a.md"}',
-      '{"content":"\\u0068i","path":"\\u0064ocs\\/a.md"}',
-      '{ "path" : "docs/a.md", "content" : "hi" }',
-    ];
+    const raws = ['{"path":"docs/a.md","content":"hi"}', '{"content":"hi","path":"docs/a.md"}', '{"content":"\\u0068i","path":"\\u0064ocs\\/a.md"}', '{ "path" : "docs/a.md", "content" : "hi" }'];
     const canonical = raws.map((raw) => canonicalJson(JSON.parse(raw)));
     expect(new Set(canonical).size).toBe(1);
     const decisions = canonical.map((text) => evaluatePolicy(fileSafety, "write_file", text, ctx()));

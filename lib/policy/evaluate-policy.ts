@@ -46,20 +46,12 @@ export interface PolicyContext {
  * @throws Error when `canonicalArgs` is not JSON or not in canonical form: an engine bug
  *   (the RiskGate recomputes the canonical text before deciding), never user input.
  */
-export function evaluatePolicy(
-  doc: { nodes: readonly FlowNode[] },
-  tool: string,
-  canonicalArgs: string,
-  ctx: PolicyContext,
-): ToolDecision {
+export function evaluatePolicy(doc: { nodes: readonly FlowNode[] }, tool: string, canonicalArgs: string, ctx: PolicyContext): ToolDecision {
   const args = parseCanonical(canonicalArgs);
   for (const node of doc.nodes) {
     if (node.type !== "policy") continue;
     const ruleIndex = node.data.rules.findIndex(
-      (rule) =>
-        toolMatches(rule.tool, tool) &&
-        (rule.permission === "any" || rule.permission === ctx.permission) &&
-        rule.match.every((m) => matchArgument(m, args)),
+      (rule) => toolMatches(rule.tool, tool) && (rule.permission === "any" || rule.permission === ctx.permission) && rule.match.every((m) => matchArgument(m, args)),
     );
     const rule = node.data.rules[ruleIndex];
     if (rule) {

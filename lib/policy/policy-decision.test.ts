@@ -38,7 +38,19 @@ describe("policyDecision", () => {
     expect(policyDecision("read_file", allowedByDefault)).toMatchObject({ risk_level: "low", allow: true });
   });
 
-  const base: PolicyDecision = { allow: false, decision: "BLOCKED", next_state: null, reason: "", risk_level: "high", require_human_approval: false, blocked_tools: ["x"], rule: null, policy: null, rule_index: null, explanation: "" };
+  const base: PolicyDecision = {
+    allow: false,
+    decision: "BLOCKED",
+    next_state: null,
+    reason: "",
+    risk_level: "high",
+    require_human_approval: false,
+    blocked_tools: ["x"],
+    rule: null,
+    policy: null,
+    rule_index: null,
+    explanation: "",
+  };
   it.each([
     [{ ...base, next_state: "STEP_EXECUTION" as const }, false],
     [{ ...base, next_state: "FAILED" as const }, true],

@@ -118,7 +118,9 @@ describe("exactly-once side effects across a crash", () => {
     expect(await count(threadId, "approval_consumed")).toBe(1);
     const steps = rest.filter((c) => c.type === "data-step" && c.data.event === "plan_step_completed");
     expect(new Set(steps.map((c) => (c.type === "data-step" ? c.data.id : ""))).size).toBe(steps.length);
-    expect(await f.t.db.toolExecution.findMany({ where: { threadId }, select: { toolName: true, status: true, attempt: true } })).toEqual([{ toolName: "write_file", status: "completed", attempt: 1 }]);
+    expect(await f.t.db.toolExecution.findMany({ where: { threadId }, select: { toolName: true, status: true, attempt: true } })).toEqual([
+      { toolName: "write_file", status: "completed", attempt: 1 },
+    ]);
   });
 
   it("killed after the approval was consumed, before the checkpoint: continue runs the approved write exactly once, with no second consumption", async () => {
@@ -220,7 +222,9 @@ describe("exactly-once side effects across a crash", () => {
     const stored = await f.t.db.runEvent.findMany({ where: { threadId, type: "outcome_unknown" } });
     expect(stored.map((e) => JSON.parse(e.data))).toEqual([card]);
     const events = await f.t.db.runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { runId: true, seq: true, type: true, data: true } });
-    const replayed = replayMessages(events).flatMap((m) => m.parts).filter((p) => p.type === "data-outcome");
+    const replayed = replayMessages(events)
+      .flatMap((m) => m.parts)
+      .filter((p) => p.type === "data-outcome");
     expect(replayed).toEqual([{ type: "data-outcome", id: row.toolCallId, data: card?.data }]);
   });
 
@@ -236,7 +240,10 @@ describe("exactly-once side effects across a crash", () => {
     const plan = lastData(done, "data-plan")?.data;
     expect(plan?.steps.map((s) => s.status)).toEqual(["completed", "skipped"]);
     expect(plan?.steps[1]?.error).toMatch(/^write_file summary\.md was not done: the server stopped during the call, so whether it took effect is unknown, and .+ chose to skip it\.$/);
-    const answer = done.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join("\n");
+    const answer = done
+      .filter((c) => c.type === "text")
+      .map((c) => (c.type === "text" ? c.text : ""))
+      .join("\n");
     expect(answer).toMatch(/was skipped: write_file summary\.md was not done/);
     expect(await count(threadId, "tool_skipped")).toBe(1);
   });

@@ -32,7 +32,12 @@ export interface SweepOptions {
 export async function tellExpiredRuns(db: Db, opts: SweepOptions = {}): Promise<number> {
   const now = opts.now ?? Date.now;
   const due = await db.approval.findMany({
-    where: { OR: [{ status: "pending", expiresAt: { lte: new Date(now()) } }, { status: "expired", runNotifiedAt: null }] },
+    where: {
+      OR: [
+        { status: "pending", expiresAt: { lte: new Date(now()) } },
+        { status: "expired", runNotifiedAt: null },
+      ],
+    },
     orderBy: { expiresAt: "asc" },
     take: opts.limit ?? 20,
     select: { id: true, threadId: true, status: true },

@@ -69,7 +69,7 @@ describe("followThread", () => {
     await notifyThreadEvent(threadId, await store(runPart(runId, "awaiting_approval"), "run_suspended"), runId, fan);
     await done;
     expect(Date.now() - started).toBeLessThan(5_000);
-    expect(out.map((c) => c.chunk.type === "data-lifecycle" ? c.chunk.data.to : c.chunk.type === "data-run" ? c.chunk.data.status : "?")).toEqual(["running", "S1", "S2", "S3", "awaiting_approval"]);
+    expect(out.map((c) => (c.chunk.type === "data-lifecycle" ? c.chunk.data.to : c.chunk.type === "data-run" ? c.chunk.data.status : "?"))).toEqual(["running", "S1", "S2", "S3", "awaiting_approval"]);
     await fan.close();
   });
 

@@ -49,12 +49,32 @@ describe("fork a thread from a checkpoint", () => {
     expect(fork.status).toBe("running");
     const row = await f.t.db.thread.findUniqueOrThrow({ where: { id: fork.threadId } });
     const originRow = await f.t.db.thread.findUniqueOrThrow({ where: { id: origin } });
-    expect(row).toMatchObject({ forkedFromThreadId: origin, forkedFromCheckpointId: before.checkpointId, title: `Fork of ${task}`, userId: f.userId, flowVersionId: originRow.flowVersionId, status: "running" });
+    expect(row).toMatchObject({
+      forkedFromThreadId: origin,
+      forkedFromCheckpointId: before.checkpointId,
+      title: `Fork of ${task}`,
+      userId: f.userId,
+      flowVersionId: originRow.flowVersionId,
+      status: "running",
+    });
     const forkHistory = (await listCheckpoints(f.t.db, f.userId, fork.threadId)).checkpoints;
     expect(forkHistory).toHaveLength(1);
-    expect(forkHistory[0]).toMatchObject({ checkpointId: fork.checkpointId, source: "fork", step: before.step + 1, next: before.next, forkedFrom: { thread_id: origin, checkpoint_id: before.checkpointId, step: before.step } });
+    expect(forkHistory[0]).toMatchObject({
+      checkpointId: fork.checkpointId,
+      source: "fork",
+      step: before.step + 1,
+      next: before.next,
+      forkedFrom: { thread_id: origin, checkpoint_id: before.checkpointId, step: before.step },
+    });
     const event = await f.t.db.runEvent.findFirstOrThrow({ where: { threadId: fork.threadId, type: THREAD_FORKED } });
-    expect(ForkedFromEvent.parse(JSON.parse(event.data).payload)).toMatchObject({ fromThreadId: origin, fromTitle: task, checkpointId: before.checkpointId, step: before.step, workspaceCopied: true, dropped: [] });
+    expect(ForkedFromEvent.parse(JSON.parse(event.data).payload)).toMatchObject({
+      fromThreadId: origin,
+      fromTitle: task,
+      checkpointId: before.checkpointId,
+      step: before.step,
+      workspaceCopied: true,
+      dropped: [],
+    });
     expect(await f.t.db.auditEntry.count({ where: { threadId: fork.threadId, action: THREAD_FORKED, actorId: f.userId } })).toBe(1);
     // The copied state belongs to the fork: the nodes take the thread id from it.
     expect(await stateOf(fork.threadId)).toMatchObject({ thread_id: fork.threadId, user_id: f.userId, run_started_at: 0 });
@@ -198,7 +218,11 @@ describe("fork a thread from a checkpoint", () => {
     await expect(forkThread(f.t.db, viewer.id, origin, some.checkpointId, { workspacesDir: f.workspacesDir })).rejects.toMatchObject({ status: 403, reason: "role_forbidden" });
     await expect(forkThread(f.t.db, stranger.id, origin, some.checkpointId, { workspacesDir: f.workspacesDir })).rejects.toMatchObject({ status: 404, reason: "thread_not_found" });
     const ghost = "1f000000-0000-6000-8000-000000000000";
-    await expect(forkThread(f.t.db, f.userId, origin, ghost, { workspacesDir: f.workspacesDir })).rejects.toMatchObject({ status: 404, reason: "checkpoint_not_found", message: expect.stringContaining(ghost) });
+    await expect(forkThread(f.t.db, f.userId, origin, ghost, { workspacesDir: f.workspacesDir })).rejects.toMatchObject({
+      status: 404,
+      reason: "checkpoint_not_found",
+      message: expect.stringContaining(ghost),
+    });
     expect(await f.t.db.thread.count()).toBe(threads);
 
     // An approver may run, so may fork; the fork is theirs.

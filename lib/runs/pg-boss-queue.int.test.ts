@@ -67,4 +67,3 @@ describe.runIf(pg)("a dispatch wakes idle run slots through LISTEN/NOTIFY", () =
     expect(seen).toEqual(["job-woken"]);
   });
 });
-

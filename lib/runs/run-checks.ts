@@ -36,7 +36,8 @@ export async function checkRun(db: Db, threadId: string, who: Caller, input: Run
     if (input.kind === "decision" || input.kind === "outcome") requireCapability(access.role, "decide");
     else {
       requireCapability(access.role, "run");
-      if (thread.userId !== userId) throw new AppError("forbidden", "thread_owner_only", "Only the user who started this thread can send it messages; decide its approvals from the cards or the inbox.");
+      if (thread.userId !== userId)
+        throw new AppError("forbidden", "thread_owner_only", "Only the user who started this thread can send it messages; decide its approvals from the cards or the inbox.");
     }
   }
   // A decision on an expired challenge is told so (410) whatever else holds the thread: the

@@ -34,10 +34,12 @@ export type DecisionInput = {
 
 /** The approval interrupts the thread waits on: interrupt id and its HumanInterrupt payload. */
 export function waitingCalls(snapshot: { tasks: { interrupts: { id?: string; value?: unknown }[] }[] }): { id: string; request: ApprovalInterrupt }[] {
-  return snapshot.tasks.flatMap((t) => t.interrupts).flatMap((i) => {
-    const request = (i.value as ApprovalInterrupt[] | undefined)?.[0];
-    return i.id && request?.approval_id ? [{ id: i.id, request }] : [];
-  });
+  return snapshot.tasks
+    .flatMap((t) => t.interrupts)
+    .flatMap((i) => {
+      const request = (i.value as ApprovalInterrupt[] | undefined)?.[0];
+      return i.id && request?.approval_id ? [{ id: i.id, request }] : [];
+    });
 }
 
 /**
@@ -98,13 +100,19 @@ export async function applyDecision(
       if (!input.args) throw new AppError("unprocessable", "args_required", "input.args: an edit needs the new arguments (a JSON object).");
       const edited = await editChallenge(approvalOpts, { ...who, token, argsHash }, { args: input.args, decide: (t, c) => deps.flow.decide(t, c, deps.permission), ...note, ...shown });
       const args = JSON.parse(edited.canonical) as Record<string, unknown>;
-      return { resume: { [target.id]: resumeOf("edit", { type: "edit", args: { action: tool, args } }, token) }, label: `Approved ${tool} with edited arguments (sha256 ${edited.hash.slice(0, 12)}…)` };
+      return {
+        resume: { [target.id]: resumeOf("edit", { type: "edit", args: { action: tool, args } }, token) },
+        label: `Approved ${tool} with edited arguments (sha256 ${edited.hash.slice(0, 12)}…)`,
+      };
     }
     case "revise": {
       if (!input.args) throw new AppError("unprocessable", "args_required", "input.args: an edit needs the new arguments (a JSON object).");
       const edited = await reviseChallenge(approvalOpts, who, { args: input.args, decide: (t, c) => deps.flow.decide(t, c, deps.permission) });
       const args = JSON.parse(edited.canonical) as Record<string, unknown>;
-      return { resume: { [target.id]: resumeOf("revise", { type: "edit", args: { action: tool, args } }) }, label: `Edited ${tool} (sha256 ${edited.hash.slice(0, 12)}…); the edited call waits for its own approval` };
+      return {
+        resume: { [target.id]: resumeOf("revise", { type: "edit", args: { action: tool, args } }) },
+        label: `Edited ${tool} (sha256 ${edited.hash.slice(0, 12)}…); the edited call waits for its own approval`,
+      };
     }
     case "respond": {
       if (!comment) throw new AppError("unprocessable", "comment_required", "input.comment: write the feedback the agent should get instead of running the tool.");

@@ -83,16 +83,19 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
   // The heartbeat: renew, and stop at once if the lease was lost (another worker has the run).
   const abort = new AbortController();
   // It also ends the run when someone asked to cancel it (lib/runs/cancel-run.ts).
-  const heartbeat = setInterval(() => {
-    store
-      .heartbeat(job.threadId, job.runId, workerId, now(), ttl)
-      .then(async (held) => {
-        if (!held) return abort.abort(new Error("lease lost"));
-        const current = await store.job({ id: jobId });
-        if (current?.status === CANCEL_REQUESTED) abort.abort(new RunCancelled());
-      })
-      .catch((err: unknown) => log.warn({ err, threadId: job.threadId }, "lease heartbeat failed"));
-  }, Math.min(HEARTBEAT_MS, Math.floor(ttl / 3)));
+  const heartbeat = setInterval(
+    () => {
+      store
+        .heartbeat(job.threadId, job.runId, workerId, now(), ttl)
+        .then(async (held) => {
+          if (!held) return abort.abort(new Error("lease lost"));
+          const current = await store.job({ id: jobId });
+          if (current?.status === CANCEL_REQUESTED) abort.abort(new RunCancelled());
+        })
+        .catch((err: unknown) => log.warn({ err, threadId: job.threadId }, "lease heartbeat failed"));
+    },
+    Math.min(HEARTBEAT_MS, Math.floor(ttl / 3)),
+  );
   try {
     const result = yield* runGraph({ db, store, ctx, job, input, snapshot, graphInput, recovered, signal: abort.signal, now, onStored: opts.onStored, crash: opts.crashPoint ?? (() => {}) });
     return result;
@@ -132,7 +135,10 @@ async function* runGraphBody(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOu
   const { threadId, runId } = job;
   const values = snapshot.values as Partial<GraphStateValue>;
   const thread = await db.thread.findUniqueOrThrow({ where: { id: threadId }, select: { flowId: true, flowVersion: { select: { version: true } } } });
-  const runTrace = startRunTrace({ "thread.id": threadId, "run.id": runId, "run.kind": input.kind, "run.attempt": job.attempts + 1, "flow.id": thread.flowId, "flow.version": thread.flowVersion.version }, input.traceId);
+  const runTrace = startRunTrace(
+    { "thread.id": threadId, "run.id": runId, "run.kind": input.kind, "run.attempt": job.attempts + 1, "flow.id": thread.flowId, "flow.version": thread.flowVersion.version },
+    input.traceId,
+  );
   const ids: TraceIds = { traceId: runTrace.traceId, threadId, runId };
   const outbox: RunChunk[] = [];
   /** Wakes followers anywhere (other tabs, devices, instances) and this process's, once `seq` is stored. */
@@ -242,7 +248,11 @@ async function* runGraphBody(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOu
     const question = pendingQuestion(after);
     if (question) await publishChunk({ type: "text", id: `question-${question.id}`, text: question.question });
     yield* outbox.splice(0);
-    usage = { inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0), outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0), byModel: usageByModel(v.model_usage, values.model_usage) };
+    usage = {
+      inputTokens: v.token_usage.input_tokens - (values.token_usage?.input_tokens ?? 0),
+      outputTokens: v.token_usage.output_tokens - (values.token_usage?.output_tokens ?? 0),
+      byModel: usageByModel(v.model_usage, values.model_usage),
+    };
     const waiting = after.tasks.some((t) => t.interrupts.length > 0);
     // A call whose outcome is unknown waits on a person's answer (retry or skip).
     const status = runStatusOf(v, question !== null || waitingOutcomes(after).length > 0, waiting);

@@ -11,7 +11,7 @@ import { applyOutcomeChoice, type OutcomeInput, waitingOutcomes } from "./run-ou
 
 /** What starts a run on a thread: a user message, a decision on a pending approval, a continue. */
 export type RunInput =
-  | { kind: "message"; text: string; /** Directed mode: the agent the user picked. */ agentId?: string }
+  | { kind: "message"; text: string /** Directed mode: the agent the user picked. */; agentId?: string }
   /** Continue a run that stopped between two steps (the server went away) from its last checkpoint. */
   | { kind: "continue" }
   | DecisionInput
@@ -32,7 +32,10 @@ export const JobInput = z.object({
   /** What the run view shows as the user's turn. */
   label: z.string(),
   /** The run's W3C trace id (32 hex chars), fixed at acceptance: events, logs and spans carry it. */
-  traceId: z.string().regex(/^[0-9a-f]{32}$/).optional(),
+  traceId: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/)
+    .optional(),
   intent: z.enum(["task", "conversation"]).nullable(),
   /** Set for `expired`: the approval whose expiry the run is told about. */
   approvalId: z.string().optional(),
@@ -88,12 +91,21 @@ export async function resolveRunInput(o: ResolveInputOptions): Promise<JobInput>
     // predates its lease, or by a run recovery gave up on: continue from the last checkpoint.
     // `tasks`, not `next`: next leaves out tasks whose writes are already saved.
     if (!(o.status === "running" && snapshot.tasks.length > 0)) throw new AppError("conflict", "nothing_to_continue", "This thread has no interrupted run to continue.");
-    await o.tx.run.updateMany({ where: { threadId: o.threadId, status: { in: ["running", "queued"] } }, data: { status: "interrupted", endedAt: new Date(now()), error: "The server stopped during the run." } });
+    await o.tx.run.updateMany({
+      where: { threadId: o.threadId, status: { in: ["running", "queued"] } },
+      data: { status: "interrupted", endedAt: new Date(now()), error: "The server stopped during the run." },
+    });
     return { kind: "continue", label: "Continue the interrupted run", intent: null, graph: { type: "none" } };
   }
   if (input.kind === "decision" || input.kind === "expired") {
     const decided = await applyDecision({ db: o.tx, secret: o.secret, now }, o.threadId, o.userId, input, waitingCalls(snapshot), o.ctx.deps);
-    return { kind: input.kind, label: decided.label, intent: null, ...(input.kind === "expired" ? { approvalId: input.approvalId } : {}), graph: { type: "resume", resume: decided.resume, update: { run_started_at: now() } } };
+    return {
+      kind: input.kind,
+      label: decided.label,
+      intent: null,
+      ...(input.kind === "expired" ? { approvalId: input.approvalId } : {}),
+      graph: { type: "resume", resume: decided.resume, update: { run_started_at: now() } },
+    };
   }
   if (input.kind === "outcome") {
     // Recorded on the call's execution row in this transaction: durable before the run resumes.

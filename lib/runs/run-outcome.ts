@@ -28,10 +28,12 @@ export interface OutcomeResume {
 
 /** The outcome_unknown interrupts the thread waits on: interrupt id and payload. */
 export function waitingOutcomes(snapshot: { tasks: { interrupts: { id?: string; value?: unknown }[] }[] }): { id: string; request: OutcomeUnknownInterrupt }[] {
-  return snapshot.tasks.flatMap((t) => t.interrupts).flatMap((i) => {
-    const v = i.value as Partial<OutcomeUnknownInterrupt> | undefined;
-    return i.id && v?.kind === "outcome_unknown" && typeof v.toolCallId === "string" ? [{ id: i.id, request: v as OutcomeUnknownInterrupt }] : [];
-  });
+  return snapshot.tasks
+    .flatMap((t) => t.interrupts)
+    .flatMap((i) => {
+      const v = i.value as Partial<OutcomeUnknownInterrupt> | undefined;
+      return i.id && v?.kind === "outcome_unknown" && typeof v.toolCallId === "string" ? [{ id: i.id, request: v as OutcomeUnknownInterrupt }] : [];
+    });
 }
 
 /**

@@ -53,7 +53,23 @@ describe("run a thread", () => {
     expect(path2.at(-1)).toBe("COMPLETED");
     // Stored run events carry the event names of lib/events/run-events.ts, in order, and replay to the same parts.
     const names = (await f.t.db.runEvent.findMany({ where: { threadId }, orderBy: { seq: "asc" }, select: { type: true } })).map((e) => e.type);
-    for (const name of ["user_message", "run_started", "plan_generated", "agent_handoff", "agent_changed", "plan_step_started", "tool_call_proposed", "risk_decision", "tool_result", "plan_step_completed", "approval_required", "run_suspended", "plan_completed", "final_answer", "run_completed"]) {
+    for (const name of [
+      "user_message",
+      "run_started",
+      "plan_generated",
+      "agent_handoff",
+      "agent_changed",
+      "plan_step_started",
+      "tool_call_proposed",
+      "risk_decision",
+      "tool_result",
+      "plan_step_completed",
+      "approval_required",
+      "run_suspended",
+      "plan_completed",
+      "final_answer",
+      "run_completed",
+    ]) {
       expect(names).toContain(name);
     }
     expect(names.indexOf("approval_required")).toBeLessThan(names.indexOf("run_suspended"));
@@ -88,7 +104,10 @@ describe("run a thread", () => {
     const second = await collect(await f.prepare(threadId, { kind: "decision", approvalId: a.approvalId, decision: "reject", comment: "not now" }));
     expect(lastData(second, "data-run")?.data.status).toBe("incomplete");
     expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
-    const text = second.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join(" ");
+    const text = second
+      .filter((c) => c.type === "text")
+      .map((c) => (c.type === "text" ? c.text : ""))
+      .join(" ");
     expect(text).toMatch(/Not done:\n- Step \d "[^"]+" was rejected: write_file summary\.md was not done: rejected by .+ \(not now\)\./);
     expect(text.length).toBeLessThan(1200);
     expect((await f.t.db.thread.findUniqueOrThrow({ where: { id: threadId } })).status).toBe("incomplete");
@@ -107,7 +126,10 @@ describe("run a thread", () => {
     expect(plan?.steps.map((st) => st.status)).toEqual(["completed", "rejected"]);
     expect(plan?.steps[1]?.error).toMatch(/^write_file summary\.md was not run: .+ did not run this call and answered: Keep it under five bullets\.$/);
     expect(lastData(second, "data-run")?.data.status).toBe("incomplete");
-    const text = second.filter((c) => c.type === "text").map((c) => (c.type === "text" ? c.text : "")).join(" ");
+    const text = second
+      .filter((c) => c.type === "text")
+      .map((c) => (c.type === "text" ? c.text : ""))
+      .join(" ");
     expect(text).toMatch(/Not done:\n- Step 2 "[^"]+" was rejected: write_file summary\.md was not run: .+ answered: Keep it under five bullets\./);
     expect(existsSync(path.join(f.workspacesDir, threadId, "summary.md"))).toBe(false);
     // docs/runs.md "Runs that waited": the first run no longer reads awaiting_approval.

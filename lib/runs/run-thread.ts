@@ -83,40 +83,39 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
   // (SQLITE_BUSY_SNAPSHOT): it wrote nothing, so it is tried again from the start.
   return retryWhileSqliteBusy(() =>
     db.$transaction(
-    async (txClient) => {
-      const tx = txClient as unknown as Db;
-      // The run's rows go through the run store, in this transaction (lib/runs/store.ts).
-      const runs = prismaRunStore(tx);
-      const run = { id: await runs.createRun({ threadId, flowVersionId: thread.flowVersionId, kind: input.kind === "message" ? "start" : "resume" }) };
-      if (!(await runs.takeLease(threadId, run.id))) throw runInProgress();
-      // The state read above must still be the thread's: a run that ended in between moved it.
-      const latest = await tx.checkpoint.findFirst({ where: { threadId, checkpointNs: "" }, orderBy: { checkpointId: "desc" }, select: { checkpointId: true } });
-      if ((latest?.checkpointId ?? null) !== startCheckpointId) throw new AppError("conflict", "thread_moved", "The thread changed while your request was accepted; reload it and try again.");
-      const jobInput = await resolveRunInput({
-        tx,
-        threadId,
-        userId,
-        input,
-        status: thread.status,
-        snapshot,
-        ctx,
-        flowHasAgent: (id) => ctx.doc.nodes.some((n) => n.type === "agent" && n.id === id),
-        secret,
-        now,
-      });
-      if (input.kind === "expired") await tx.approval.updateMany({ where: { id: input.approvalId }, data: { runNotifiedAt: new Date(now()) } });
-      const jobId = await runs.createJob({ runId: run.id, threadId, requestedBy: userId, input: JSON.stringify({ ...jobInput, traceId }), startCheckpointId });
-      await tx.thread.update({ where: { id: threadId }, data: { status: "running" } });
-      return { runId: run.id, jobId, threadId, afterSeq: await runs.lastSeq(threadId), traceId, role: thread.role };
-    },
-    { timeout: 15_000, maxWait: 15_000 },
-  ),
-  )
-    .catch(async (err: unknown) => {
-      // The refusal rolled the transaction back; an expiry it found is a fact all the same.
-      if (isAppError(err) && err.reason === "approval_expired" && input.kind === "decision") await expireChallenge({ db, now }, input.approvalId);
-      throw err;
-    });
+      async (txClient) => {
+        const tx = txClient as unknown as Db;
+        // The run's rows go through the run store, in this transaction (lib/runs/store.ts).
+        const runs = prismaRunStore(tx);
+        const run = { id: await runs.createRun({ threadId, flowVersionId: thread.flowVersionId, kind: input.kind === "message" ? "start" : "resume" }) };
+        if (!(await runs.takeLease(threadId, run.id))) throw runInProgress();
+        // The state read above must still be the thread's: a run that ended in between moved it.
+        const latest = await tx.checkpoint.findFirst({ where: { threadId, checkpointNs: "" }, orderBy: { checkpointId: "desc" }, select: { checkpointId: true } });
+        if ((latest?.checkpointId ?? null) !== startCheckpointId) throw new AppError("conflict", "thread_moved", "The thread changed while your request was accepted; reload it and try again.");
+        const jobInput = await resolveRunInput({
+          tx,
+          threadId,
+          userId,
+          input,
+          status: thread.status,
+          snapshot,
+          ctx,
+          flowHasAgent: (id) => ctx.doc.nodes.some((n) => n.type === "agent" && n.id === id),
+          secret,
+          now,
+        });
+        if (input.kind === "expired") await tx.approval.updateMany({ where: { id: input.approvalId }, data: { runNotifiedAt: new Date(now()) } });
+        const jobId = await runs.createJob({ runId: run.id, threadId, requestedBy: userId, input: JSON.stringify({ ...jobInput, traceId }), startCheckpointId });
+        await tx.thread.update({ where: { id: threadId }, data: { status: "running" } });
+        return { runId: run.id, jobId, threadId, afterSeq: await runs.lastSeq(threadId), traceId, role: thread.role };
+      },
+      { timeout: 15_000, maxWait: 15_000 },
+    ),
+  ).catch(async (err: unknown) => {
+    // The refusal rolled the transaction back; an expiry it found is a fact all the same.
+    if (isAppError(err) && err.reason === "approval_expired" && input.kind === "decision") await expireChallenge({ db, now }, input.approvalId);
+    throw err;
+  });
 }
 
 /** A run accepted and executed by the caller itself (tests, benches, the expiry sweeper). */
@@ -158,6 +157,8 @@ async function admit(db: Db, ownerId: string): Promise<void> {
   }
   const active = await db.run.count({ where: { status: { in: ["queued", "running"] }, thread: { userId: ownerId } } });
   if (active >= settings.MAX_ACTIVE_RUNS_PER_USER) {
-    throw new AppError("too_many_requests", "too_many_runs", `This user already has ${active} runs going (the limit is ${settings.MAX_ACTIVE_RUNS_PER_USER}); wait for some to finish.`, { retryAfterSeconds: 5 });
+    throw new AppError("too_many_requests", "too_many_runs", `This user already has ${active} runs going (the limit is ${settings.MAX_ACTIVE_RUNS_PER_USER}); wait for some to finish.`, {
+      retryAfterSeconds: 5,
+    });
   }
 }

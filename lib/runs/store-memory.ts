@@ -169,7 +169,10 @@ export function memoryRunStore(opts: { /** The clock of the jobs' change times, 
       return true;
     },
     async staleQueued(before, take) {
-      return [...rows.jobs.values()].filter((j) => j.status === "queued" && (jobChanged.get(j.id) ?? 0) < before).slice(0, take).map((j) => j.id);
+      return [...rows.jobs.values()]
+        .filter((j) => j.status === "queued" && (jobChanged.get(j.id) ?? 0) < before)
+        .slice(0, take)
+        .map((j) => j.id);
     },
     async touchQueued(jobId) {
       const job = rows.jobs.get(jobId);

@@ -6,7 +6,6 @@ import { isSqliteBusy, prismaErrorCode } from "../db/prisma-error-code";
 import { endWaitingRuns } from "../db/waiting-runs";
 import type { EventQuery, JobRecord, RunStore, StoredEvent } from "./store";
 
-
 const eventColumns = { threadId: true, runId: true, seq: true, type: true, data: true } as const;
 
 /** The Prisma filter of an {@link EventQuery}. */

@@ -78,7 +78,17 @@ export function runStoreConformance(name: string, setup: () => Promise<RunStoreS
         const [a, b] = s.threadIds;
         expect(await s.store.activeRun(a)).toBeNull();
         const { runId, jobId } = await accept(s, a);
-        expect(await s.store.job({ id: jobId })).toEqual({ id: jobId, runId, threadId: a, requestedBy: "user-1", input: '{"kind":"message"}', startCheckpointId: null, status: "queued", attempts: 0, holder: null });
+        expect(await s.store.job({ id: jobId })).toEqual({
+          id: jobId,
+          runId,
+          threadId: a,
+          requestedBy: "user-1",
+          input: '{"kind":"message"}',
+          startCheckpointId: null,
+          status: "queued",
+          attempts: 0,
+          holder: null,
+        });
         expect((await s.store.job({ runId }))?.id).toBe(jobId);
         expect(await s.store.job({ id: "no-such-job" })).toBeNull();
         expect(await s.store.activeRun(a)).toBe(runId);
@@ -123,13 +133,23 @@ export function runStoreConformance(name: string, setup: () => Promise<RunStoreS
         await s.store.takeLease(a, waiting.runId);
         expect(await s.store.claim({ id: waiting.jobId, ...waiting }, "w1", 1_000, 10_000)).toBe(true);
         await s.store.append({ threadId: a, runId: waiting.runId, type: "user_message", data: "{}" });
-        expect(await s.store.endRun({ threadId: a, runId: waiting.runId, jobId: waiting.jobId, status: "awaiting_approval", endedAt: 2_000, error: null, inputTokens: 3, outputTokens: 4 }, { type: "run_status", data: '{"status":"awaiting_approval"}' })).toBe(2);
+        expect(
+          await s.store.endRun(
+            { threadId: a, runId: waiting.runId, jobId: waiting.jobId, status: "awaiting_approval", endedAt: 2_000, error: null, inputTokens: 3, outputTokens: 4 },
+            { type: "run_status", data: '{"status":"awaiting_approval"}' },
+          ),
+        ).toBe(2);
         await s.store.release(a, waiting.runId);
         expect(await s.peek(a, waiting.runId)).toMatchObject({ runStatus: "awaiting_approval", threadStatus: "awaiting_approval" });
         const resume = await accept(s, a);
         await s.store.takeLease(a, resume.runId);
         expect(await s.store.claim({ id: resume.jobId, ...resume }, "w1", 3_000, 10_000)).toBe(true);
-        expect(await s.store.endRun({ threadId: a, runId: resume.runId, jobId: resume.jobId, status: "completed", endedAt: 4_000, error: null, inputTokens: 0, outputTokens: 0 }, { type: "run_status", data: '{"status":"completed"}' })).toBe(3);
+        expect(
+          await s.store.endRun(
+            { threadId: a, runId: resume.runId, jobId: resume.jobId, status: "completed", endedAt: 4_000, error: null, inputTokens: 0, outputTokens: 0 },
+            { type: "run_status", data: '{"status":"completed"}' },
+          ),
+        ).toBe(3);
         expect(await s.peek(a, resume.runId)).toMatchObject({ runStatus: "completed", threadStatus: "completed", leaseRunId: resume.runId });
         expect((await s.peek(a, waiting.runId)).runStatus).toBe("completed");
         expect((await s.store.job({ id: resume.jobId }))?.status).toBe("done");
@@ -182,7 +202,10 @@ export function runStoreConformance(name: string, setup: () => Promise<RunStoreS
         const waiting = await accept(s, a);
         await s.store.takeLease(a, waiting.runId);
         await s.store.claim({ id: waiting.jobId, ...waiting }, "w1", 1_000, 10_000);
-        await s.store.endRun({ threadId: a, runId: waiting.runId, jobId: waiting.jobId, status: "awaiting_approval", endedAt: 2_000, error: null, inputTokens: 0, outputTokens: 0 }, { type: "run_status", data: "{}" });
+        await s.store.endRun(
+          { threadId: a, runId: waiting.runId, jobId: waiting.jobId, status: "awaiting_approval", endedAt: 2_000, error: null, inputTokens: 0, outputTokens: 0 },
+          { type: "run_status", data: "{}" },
+        );
         await s.store.release(a, waiting.runId);
         const resume = await accept(s, a);
         await s.store.takeLease(a, resume.runId);

@@ -37,7 +37,10 @@ export interface EngineFixture {
  * tests/fixtures/sample-files.ts), which flows that mount the library (the default) read,
  * unless `opts.samples` is false.
  */
-export async function engineFixture(doc: FlowDocument = workspaceAssistant, opts: { resolveModel?: (modelId: string) => ResolvedModel; /** false: an empty library (default true). */ samples?: boolean } = {}): Promise<EngineFixture> {
+export async function engineFixture(
+  doc: FlowDocument = workspaceAssistant,
+  opts: { resolveModel?: (modelId: string) => ResolvedModel /** false: an empty library (default true). */; samples?: boolean } = {},
+): Promise<EngineFixture> {
   const t = await createTestDb();
   const user = await t.db.user.create({ data: { email: `u${Date.now()}@test.dev` } });
   const flow = await createFlow(t.db, user.id, doc);

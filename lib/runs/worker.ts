@@ -71,7 +71,14 @@ export async function startWorker(opts: WorkerOptions): Promise<Worker> {
   const queue = queueFor(db, opts.databaseUrl);
   const handler = async (jobId: string) => {
     try {
-      const it = executeJob({ db, jobId, workerId: id, ...(opts.deps ? { deps: opts.deps } : {}), ...(opts.leaseTtlMs ? { leaseTtlMs: opts.leaseTtlMs } : {}), ...(opts.onStored ? { onStored: opts.onStored } : {}) });
+      const it = executeJob({
+        db,
+        jobId,
+        workerId: id,
+        ...(opts.deps ? { deps: opts.deps } : {}),
+        ...(opts.leaseTtlMs ? { leaseTtlMs: opts.leaseTtlMs } : {}),
+        ...(opts.onStored ? { onStored: opts.onStored } : {}),
+      });
       while (!(await it.next()).done) {
         // drain: every chunk is stored as a run event; followers read them from there
       }

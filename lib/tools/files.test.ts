@@ -12,8 +12,7 @@ import type { ToolDefinition } from "./types";
 let base: string;
 let ws: string;
 const ctx = () => ({ workspaceDir: ws, signal: new AbortController().signal });
-const run = (name: string, input: unknown, extra: { timeoutMs?: number; maxOutputChars?: number } = {}) =>
-  runTool(name, input, { workspaceDir: ws, ...extra });
+const run = (name: string, input: unknown, extra: { timeoutMs?: number; maxOutputChars?: number } = {}) => runTool(name, input, { workspaceDir: ws, ...extra });
 
 beforeEach(async () => {
   base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "phyl-files-")));
@@ -154,7 +153,11 @@ describe("registry", () => {
   it("holds the four file tools with their flags among the built-ins", () => {
     const files = ["delete_file", "list_files", "read_file", "write_file"];
     expect(Object.keys(builtinTools)).toEqual(expect.arrayContaining([...files, "rehydrate"]));
-    expect(toolCatalog().filter((t) => files.includes(t.name)).map((t) => [t.name, t.sideEffect])).toEqual([
+    expect(
+      toolCatalog()
+        .filter((t) => files.includes(t.name))
+        .map((t) => [t.name, t.sideEffect]),
+    ).toEqual([
       ["delete_file", true],
       ["list_files", false],
       ["read_file", false],
@@ -272,8 +275,24 @@ describe("gateway", () => {
   });
 
   it("passes strings through and pretty-prints objects", async () => {
-    expect((await runToolDefinition(fake(async () => "plain"), { n: 1 }, opts())).output).toBe("plain");
-    expect((await runToolDefinition(fake(async (i) => ({ n: i.n })), { n: 2 }, opts())).output).toBe('{\n  "n": 2\n}');
+    expect(
+      (
+        await runToolDefinition(
+          fake(async () => "plain"),
+          { n: 1 },
+          opts(),
+        )
+      ).output,
+    ).toBe("plain");
+    expect(
+      (
+        await runToolDefinition(
+          fake(async (i) => ({ n: i.n })),
+          { n: 2 },
+          opts(),
+        )
+      ).output,
+    ).toBe('{\n  "n": 2\n}');
   });
 
   it("turns bad output, AppErrors and other throws into error results", async () => {

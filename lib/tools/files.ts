@@ -64,8 +64,7 @@ const ListEntry = z.object({
 /** list_files: the entries of one workspace directory, sorted by name (docs/architecture.md#tools-and-mcp). */
 export const listFiles = fileTool({
   name: "list_files",
-  description:
-    "List the files and folders in a directory of the workspace. Returns name, type (file or dir) and size in bytes for each entry.",
+  description: "List the files and folders in a directory of the workspace. Returns name, type (file or dir) and size in bytes for each entry.",
   sideEffect: false,
   input: z.object({
     path: workspacePath.default(".").describe('Directory to list, relative to the workspace root; "." (the default) is the root.'),
@@ -116,8 +115,7 @@ async function listLayer(root: string, rel: string, signal: AbortSignal): Promis
  */
 export const readFile = fileTool({
   name: "read_file",
-  description:
-    "Read a file from the workspace: a text file (UTF-8, at most 1 MB) as it is, a PDF or Word (DOCX) document as its extracted text. Returns its path and content.",
+  description: "Read a file from the workspace: a text file (UTF-8, at most 1 MB) as it is, a PDF or Word (DOCX) document as its extracted text. Returns its path and content.",
   sideEffect: false,
   input: z.object({
     path: workspacePath.describe('File to read, relative to the workspace root, e.g. "notes.md" or "docs/plan.md".'),
@@ -139,8 +137,7 @@ export const readFile = fileTool({
 /** write_file: creates or replaces one workspace file, creating parent folders (docs/architecture.md#tools-and-mcp). */
 export const writeFile = fileTool({
   name: "write_file",
-  description:
-    "Create or overwrite a text file in the workspace (UTF-8, at most 1 MB). Missing parent folders are created. Needs approval.",
+  description: "Create or overwrite a text file in the workspace (UTF-8, at most 1 MB). Missing parent folders are created. Needs approval.",
   sideEffect: true,
   input: z.object({
     path: workspacePath.describe('File to write, relative to the workspace root, e.g. "summary.md".'),

@@ -262,7 +262,9 @@ export async function reconcileTool(name: string, rawInput: unknown, opts: RunTo
       const ctx: ToolContext = {
         workspaceDir: opts.workspaceDir,
         ...(opts.libraryDir ? { libraryDir: opts.libraryDir } : {}),
-        signal: AbortSignal.timeout(OBSERVE_TIMEOUT_MS), ...(opts.callKey ? { callKey: opts.callKey } : {}) };
+        signal: AbortSignal.timeout(OBSERVE_TIMEOUT_MS),
+        ...(opts.callKey ? { callKey: opts.callKey } : {}),
+      };
       const seen = await def.observe(parsed.data, ctx);
       if (seen?.happened) return { kind: "happened", output: cap(stringify(seen.output), opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT_CHARS) };
       if (seen && !seen.happened) return { kind: "retry", why: "not_happened" };

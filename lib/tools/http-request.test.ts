@@ -76,8 +76,7 @@ afterAll(async () => {
   await fs.rm(ws, { recursive: true, force: true });
 });
 
-const call = (input: unknown, net: NetworkAccess | null = network) =>
-  runToolDefinition(httpRequest, input, { workspaceDir: ws, ...(net ? { network: net } : {}) });
+const call = (input: unknown, net: NetworkAccess | null = network) => runToolDefinition(httpRequest, input, { workspaceDir: ws, ...(net ? { network: net } : {}) });
 const parsed = (r: { output: string }) => JSON.parse(r.output);
 
 describe("http_request", () => {

@@ -17,10 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 async function runScriptFile(body: string): Promise<{ code: number | null; out: string; ms: number }> {
   const file = path.join(dir, `script-${Math.random().toString(36).slice(2)}.ts`);
   const lib = path.resolve("lib/tools");
-  writeFileSync(
-    file,
-    `import { runToolDefinition } from ${JSON.stringify(path.join(lib, "gateway"))};\nimport { runJavascript } from ${JSON.stringify(path.join(lib, "run-javascript"))};\n${body}\n`,
-  );
+  writeFileSync(file, `import { runToolDefinition } from ${JSON.stringify(path.join(lib, "gateway"))};\nimport { runJavascript } from ${JSON.stringify(path.join(lib, "run-javascript"))};\n${body}\n`);
   const started = performance.now();
   const child = spawn(process.execPath, ["scripts/run-ts.mjs", file], { env: { ...process.env, LOG_LEVEL: "silent" }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";

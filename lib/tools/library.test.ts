@@ -46,7 +46,16 @@ describe("workspace library", () => {
     const audit = async (e: LibraryAuditEntry) => {
       audited.push(e);
     };
-    await addLibraryFiles(base, "w1", [{ name: "a.md", data: text("one") }, { name: "b.md", data: text("two") }], "u1", audit);
+    await addLibraryFiles(
+      base,
+      "w1",
+      [
+        { name: "a.md", data: text("one") },
+        { name: "b.md", data: text("two") },
+      ],
+      "u1",
+      audit,
+    );
     await addLibraryFiles(base, "w1", [{ name: "a.md", data: text("one again") }], "u1", audit);
     expect((await listLibrary(base, "w1")).map((f) => [f.name, f.sizeBytes, f.kind])).toEqual([
       ["a.md", 9, "text"],
@@ -56,7 +65,18 @@ describe("workspace library", () => {
     const many = Array.from({ length: MAX_LIBRARY_FILES - 1 }, (_, i) => ({ name: `f${i}.md`, data: text("x") }));
     await expect(addLibraryFiles(base, "w1", many, "u1", audit)).rejects.toMatchObject({ reason: "too_many_files", status: 422 });
     await expect(addLibraryFiles(base, "w1", [], "u1", audit)).rejects.toMatchObject({ reason: "no_files", status: 422 });
-    await expect(addLibraryFiles(base, "w1", [{ name: "d.md", data: text("1") }, { name: "d.md", data: text("2") }], "u1", audit)).rejects.toMatchObject({ reason: "duplicate_file_name" });
+    await expect(
+      addLibraryFiles(
+        base,
+        "w1",
+        [
+          { name: "d.md", data: text("1") },
+          { name: "d.md", data: text("2") },
+        ],
+        "u1",
+        audit,
+      ),
+    ).rejects.toMatchObject({ reason: "duplicate_file_name" });
     expect(await listLibrary(base, "w1")).toHaveLength(2);
     await deleteLibraryFile(base, "w1", "b.md", "u2", audit);
     await expect(deleteLibraryFile(base, "w1", "b.md", "u2", audit)).rejects.toMatchObject({ status: 404 });

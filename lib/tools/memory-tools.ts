@@ -26,18 +26,14 @@ const tag = z
 /** @throws AppError forbidden / "memory_off" when the run has no memory. */
 function requireMemory(memory: MemoryAccess | undefined, tool: string): MemoryAccess {
   if (!memory) {
-    throw new AppError(
-      "forbidden",
-      "memory_off",
-      `Memory is off for this flow, so ${tool} cannot be used; turn memory on in Flow settings (or remove ${tool} from the agent).`,
-    );
+    throw new AppError("forbidden", "memory_off", `Memory is off for this flow, so ${tool} cannot be used; turn memory on in Flow settings (or remove ${tool} from the agent).`);
   }
   return memory;
 }
 
 const RememberInput = z.object({
-  content: z.string().trim().min(1).max(MAX_FACT_CHARS).describe("The fact to keep, as one self-contained sentence (at most 2,000 chars), e.g. \"The staging server is staging.example.com\"."),
-  tags: z.array(tag).max(MAX_TAGS).default([]).describe("Up to 10 one-word tags to find the fact again, e.g. [\"servers\"]."),
+  content: z.string().trim().min(1).max(MAX_FACT_CHARS).describe('The fact to keep, as one self-contained sentence (at most 2,000 chars), e.g. "The staging server is staging.example.com".'),
+  tags: z.array(tag).max(MAX_TAGS).default([]).describe('Up to 10 one-word tags to find the fact again, e.g. ["servers"].'),
 });
 const RememberOutput = z.object({ id: z.string(), created: z.boolean() });
 
@@ -58,7 +54,7 @@ export const remember: ToolDefinition<z.infer<typeof RememberInput>, z.infer<typ
 };
 
 const RecallInput = z.object({
-  query: z.string().trim().min(1).max(MAX_FACT_CHARS).describe("What to look for, in words, e.g. \"staging server\"."),
+  query: z.string().trim().min(1).max(MAX_FACT_CHARS).describe('What to look for, in words, e.g. "staging server".'),
   limit: z.number().int().min(1).max(MAX_RECALL).default(5).describe("Most facts to return (1 to 10, default 5)."),
   tags: z.array(tag).max(MAX_TAGS).optional().describe("Only facts with all of these tags."),
 });

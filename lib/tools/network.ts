@@ -125,11 +125,7 @@ export function checkRequestUrl(raw: string, network: NetworkAccess): URL {
  */
 export function checkMethod(method: string, network: NetworkAccess): void {
   if (!(network.methods as readonly string[]).includes(method)) {
-    throw new AppError(
-      "forbidden",
-      "method_not_allowed",
-      `Method ${method} is not allowed for this flow (allowed: ${network.methods.join(", ")}); add it to the allowed methods in Flow settings.`,
-    );
+    throw new AppError("forbidden", "method_not_allowed", `Method ${method} is not allowed for this flow (allowed: ${network.methods.join(", ")}); add it to the allowed methods in Flow settings.`);
   }
 }
 

@@ -7,18 +7,7 @@ import type { ToolDefinition } from "./types";
 
 describe("built-in registry", () => {
   it("holds the file tools, search_files, rehydrate, http_request, run_javascript, remember and recall", () => {
-    expect(Object.keys(builtinTools).sort()).toEqual([
-      "delete_file",
-      "http_request",
-      "list_files",
-      "read_file",
-      "recall",
-      "rehydrate",
-      "remember",
-      "run_javascript",
-      "search_files",
-      "write_file",
-    ]);
+    expect(Object.keys(builtinTools).sort()).toEqual(["delete_file", "http_request", "list_files", "read_file", "recall", "rehydrate", "remember", "run_javascript", "search_files", "write_file"]);
     expect(getTool("http_request")).toBe(httpRequest);
     expect(getTool("run_javascript")).toBe(runJavascript);
     expect(getTool("remember")).toBe(remember);

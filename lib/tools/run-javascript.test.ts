@@ -54,7 +54,7 @@ describe("run_javascript", () => {
 
   it("captures console output in order", async () => {
     const r = await out({ code: "console.log('a', 1, { b: 2 }); console.warn('careful'); console.error(new Error('x').message); console.info([1]); 0" });
-    expect(r.logs).toEqual(["a 1 {\"b\":2}", "[warn] careful", "[error] x", "[1]"]);
+    expect(r.logs).toEqual(['a 1 {"b":2}', "[warn] careful", "[error] x", "[1]"]);
   });
 
   it("caps console output at 200 lines of 1,000 chars", async () => {

@@ -35,11 +35,7 @@ export const MAX_LOG_LINES = 200;
 export const MAX_LOG_LINE_CHARS = 1_000;
 
 const Input = z.object({
-  code: z
-    .string()
-    .min(1)
-    .max(MAX_CODE_CHARS)
-    .describe("JavaScript (ES2023, no modules). The value of the last expression is the result; a promise is awaited. Use console.log to print."),
+  code: z.string().min(1).max(MAX_CODE_CHARS).describe("JavaScript (ES2023, no modules). The value of the last expression is the result; a promise is awaited. Use console.log to print."),
   input: z
     .json()
     .refine((v) => (JSON.stringify(v) ?? "").length <= MAX_INPUT_JSON_CHARS, { message: `must be at most ${MAX_INPUT_JSON_CHARS} chars of JSON` })

@@ -168,7 +168,10 @@ describe("resolveInWorkspace accepted paths", () => {
   });
 
   it("accepts a path of exactly the maximum length", async () => {
-    const rel = [..."bbbbb"].map((c) => c.repeat(200)).join("/").concat("/", "c".repeat(19));
+    const rel = [..."bbbbb"]
+      .map((c) => c.repeat(200))
+      .join("/")
+      .concat("/", "c".repeat(19));
     expect(rel.length).toBe(MAX_PATH_CHARS);
     expect(await resolveInWorkspace(ws, rel)).toBe(path.join(ws, ...rel.split("/")));
   });

@@ -27,9 +27,7 @@ const DEFAULT_LIMIT = 5;
 const MAX_LIMIT = 20;
 
 const STOP_WORDS = new Set(
-  "a an and are as at be by do does for from has have how i in is it its of on or our say says that the their there this to was we were what when where which who why will with you your".split(
-    " ",
-  ),
+  "a an and are as at be by do does for from has have how i in is it its of on or our say says that the their there this to was we were what when where which who why will with you your".split(" "),
 );
 
 /** One passage of a file: 1-based inclusive line range and its text. */
@@ -114,7 +112,7 @@ export const searchFiles: ToolDefinition<{ query: string; path?: string | undefi
   sideEffect: false,
   idempotent: () => true,
   input: z.object({
-    query: z.string().trim().min(1).max(500).describe("Words to look for, e.g. \"launch date\"."),
+    query: z.string().trim().min(1).max(500).describe('Words to look for, e.g. "launch date".'),
     path: z.string().min(1).max(1024).optional().describe('Only search this file or folder, e.g. "notes.md"; absent: every file.'),
     limit: z.number().int().min(1).max(MAX_LIMIT).default(DEFAULT_LIMIT).describe(`Most passages to return (1-${MAX_LIMIT}, default ${DEFAULT_LIMIT}).`),
   }),

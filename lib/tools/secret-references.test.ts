@@ -107,10 +107,7 @@ describe("secret references in http_request", () => {
     expect(unknown).toMatchObject({ status: "error", errorCode: "unknown_secret" });
     expect(unknown.output).toContain("No secret named NOPE in this workspace");
     expect(unknown.output).not.toMatch(/API_TOKEN|OTHER_TOKEN/);
-    for (const input of [
-      { url: `${allowed.origin}/x?key={{secret:API_TOKEN}}` },
-      { url: `${allowed.origin}/x`, method: "POST", body: "token={{secret:API_TOKEN}}" },
-    ]) {
+    for (const input of [{ url: `${allowed.origin}/x?key={{secret:API_TOKEN}}` }, { url: `${allowed.origin}/x`, method: "POST", body: "token={{secret:API_TOKEN}}" }]) {
       const r = await call(input);
       expect(r).toMatchObject({ status: "error", errorCode: "secret_not_allowed_here" });
     }

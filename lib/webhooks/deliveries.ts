@@ -103,7 +103,14 @@ export async function redeliver(db: Db, userId: Caller, workspaceId: string, web
   if (!original) throw new AppError("not_found", "delivery_not_found", `No delivery ${deliveryId} of this webhook.`);
   if (!hook.enabled) throw new AppError("conflict", "webhook_disabled", "This webhook is disabled: enable it first, then redeliver.");
   const row = await db.webhookDelivery.create({
-    data: { endpointId: webhookId, event: original.event, eventKey: `redelivery:${randomBytes(12).toString("base64url")}`, payload: original.payload, redeliveryOf: original.id, nextAttemptAt: new Date() },
+    data: {
+      endpointId: webhookId,
+      event: original.event,
+      eventKey: `redelivery:${randomBytes(12).toString("base64url")}`,
+      payload: original.payload,
+      redeliveryOf: original.id,
+      nextAttemptAt: new Date(),
+    },
   });
   wakeWebhookSender();
   return view(row);

@@ -31,7 +31,10 @@ export interface WebhookView {
 type Row = { id: string; url: string; events: string; enabled: boolean; createdAt: Date; updatedAt: Date };
 
 async function viewsOf(db: Db, rows: Row[]): Promise<WebhookView[]> {
-  const counts = rows.length === 0 ? [] : await db.webhookDelivery.groupBy({ by: ["endpointId", "status"], where: { endpointId: { in: rows.map((r) => r.id) }, status: { in: ["pending", "failed"] } }, _count: { _all: true } });
+  const counts =
+    rows.length === 0
+      ? []
+      : await db.webhookDelivery.groupBy({ by: ["endpointId", "status"], where: { endpointId: { in: rows.map((r) => r.id) }, status: { in: ["pending", "failed"] } }, _count: { _all: true } });
   const count = (id: string, status: string) => counts.find((c) => c.endpointId === id && c.status === status)?._count._all ?? 0;
   return rows.map((r) => ({
     id: r.id,
@@ -66,7 +69,10 @@ export async function addWebhook(db: Db, userId: Caller, workspaceId: string, in
   await requireWebhookOwner(db, userId, workspaceId);
   checkWebhookUrl(input.url);
   const secret = newWebhookSecret();
-  const row = await db.webhookEndpoint.create({ data: { workspaceId, url: input.url, events: JSON.stringify(input.events), secret: sealWebhookSecret(secret), createdById: callerId(userId) }, select });
+  const row = await db.webhookEndpoint.create({
+    data: { workspaceId, url: input.url, events: JSON.stringify(input.events), secret: sealWebhookSecret(secret), createdById: callerId(userId) },
+    select,
+  });
   const [webhook] = await viewsOf(db, [row]);
   if (!webhook) throw new Error("unreachable: a created webhook has a view");
   return { webhook, secret };
@@ -93,7 +99,11 @@ export async function updateWebhook(db: Db, userId: Caller, workspaceId: string,
   if (patch.url !== undefined) checkWebhookUrl(patch.url);
   const row = await db.webhookEndpoint.update({
     where: { id: webhookId },
-    data: { ...(patch.url !== undefined ? { url: patch.url } : {}), ...(patch.events ? { events: JSON.stringify(patch.events) } : {}), ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}) },
+    data: {
+      ...(patch.url !== undefined ? { url: patch.url } : {}),
+      ...(patch.events ? { events: JSON.stringify(patch.events) } : {}),
+      ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
+    },
     select,
   });
   const [view] = await viewsOf(db, [row]);

@@ -132,7 +132,11 @@ describe("webhooks to a real receiver", () => {
     sender("s1");
     const c = await challenge();
 
-    const [delivery] = await until("the delivery to succeed", () => deliveriesOf(webhook.id), (d) => d[0]?.status === "succeeded");
+    const [delivery] = await until(
+      "the delivery to succeed",
+      () => deliveriesOf(webhook.id),
+      (d) => d[0]?.status === "succeeded",
+    );
     expect(delivery).toMatchObject({ event: "approval.required", status: "succeeded", attempts: 2, lastStatus: 200, lastError: null, redeliveryOf: null });
     expect(rcv.hits).toHaveLength(2);
     expect(rcv.hits.map((h) => h.verified)).toEqual([true, true]);
@@ -157,7 +161,11 @@ describe("webhooks to a real receiver", () => {
 
     const again = await redeliver(t.db, ids.owner, ids.workspaceId, webhook.id, delivery?.id ?? "");
     expect(again).toMatchObject({ redeliveryOf: delivery?.id, status: "pending", attempts: 0 });
-    const log = await until("the redelivery to succeed", () => deliveriesOf(webhook.id), (d) => d.length === 2 && d.every((x) => x.status === "succeeded"));
+    const log = await until(
+      "the redelivery to succeed",
+      () => deliveriesOf(webhook.id),
+      (d) => d.length === 2 && d.every((x) => x.status === "succeeded"),
+    );
     expect(log.map((d) => d.id)).toEqual([again.id, delivery?.id]);
     expect(rcv.hits).toHaveLength(3);
     const [first, , third] = rcv.hits;
@@ -171,7 +179,11 @@ describe("webhooks to a real receiver", () => {
     const { webhook } = await addWebhook(t.db, ids.owner, ids.workspaceId, { url: `http://127.0.0.1:${rcv.port}/hook`, events: ["approval.decided"] });
     const c = await challenge();
     await closeChallenge({ db: t.db, secret }, { approvalId: c.id, threadId: ids.threadId, userId: ids.owner }, "reject", "not now");
-    const rows = await until("the decided delivery", () => t.db.webhookDelivery.findMany({ where: { endpointId: webhook.id } }), (d) => d.length > 0);
+    const rows = await until(
+      "the decided delivery",
+      () => t.db.webhookDelivery.findMany({ where: { endpointId: webhook.id } }),
+      (d) => d.length > 0,
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ event: "approval.decided", eventKey: `approval.decided:${c.id}` });
     expect(JSON.parse(rows[0]?.payload ?? "{}").data).toMatchObject({ approval_id: c.id, status: "rejected", decision: "reject" });
@@ -206,7 +218,14 @@ describe("webhooks to a real receiver", () => {
           chunk: {
             type: "data-run",
             id: runId,
-            data: { runId, traceId: "1".repeat(32), status, model: { provider: "offline", modelId: "offline", offline: true }, error: status === "failed" ? { code: "run_error", message: "boom", severity: "CRITICAL", retryable: false, suggested_action: "HALT" } : null, usage: null },
+            data: {
+              runId,
+              traceId: "1".repeat(32),
+              status,
+              model: { provider: "offline", modelId: "offline", offline: true },
+              error: status === "failed" ? { code: "run_error", message: "boom", severity: "CRITICAL", retryable: false, suggested_action: "HALT" } : null,
+              usage: null,
+            },
           },
         },
       } as never);
@@ -233,7 +252,11 @@ describe("webhooks to a real receiver", () => {
     await expect(updateWebhook(t.db, ids.owner, ids.workspaceId, webhook.id, { url: `http://10.0.0.1:${hidden.port}/` })).rejects.toMatchObject({ reason: "webhook_url_not_allowed" });
     sender("s1");
     await challenge();
-    const [d] = await until("the delivery to fail", () => deliveriesOf(webhook.id), (x) => x[0]?.status === "failed");
+    const [d] = await until(
+      "the delivery to fail",
+      () => deliveriesOf(webhook.id),
+      (x) => x[0]?.status === "failed",
+    );
     expect(d).toMatchObject({ status: "failed", attempts: 1, lastStatus: null });
     expect(d?.lastError).toMatch(/private, local or reserved address/);
     expect(hidden.hits).toEqual([]);
@@ -250,7 +273,11 @@ describe("webhooks to a real receiver", () => {
       });
       sender("a", { concurrency: 4 });
       sender("b", { concurrency: 4 });
-      await until("every delivery to succeed", () => t.db.webhookDelivery.count({ where: { endpointId: webhook.id, status: "succeeded" } }), (n) => n === 40);
+      await until(
+        "every delivery to succeed",
+        () => t.db.webhookDelivery.count({ where: { endpointId: webhook.id, status: "succeeded" } }),
+        (n) => n === 40,
+      );
       const sent = slow.hits.map((h) => String(h.headers["webhook-id"]));
       expect(sent).toHaveLength(40);
       expect(new Set(sent).size).toBe(40);

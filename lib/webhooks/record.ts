@@ -78,8 +78,7 @@ async function dataOf(db: Db, plan: Plan): Promise<{ workspaceId: string; data: 
   // The run that asked: the publisher's own run for approval.required (its card is not
   // stored yet); for a decision, made by an API request or by the run that resumes, the run
   // that stored the card.
-  const asker = async () =>
-    (await prismaRunStore(db).events({ threadId: a.threadId, types: ["approval_required"], dataContains: plan.approvalId, take: 1 }))[0]?.runId ?? null;
+  const asker = async () => (await prismaRunStore(db).events({ threadId: a.threadId, types: ["approval_required"], dataContains: plan.approvalId, take: 1 }))[0]?.runId ?? null;
   const runId = plan.event === "approval.required" ? (plan.runId ?? (await asker())) : ((await asker()) ?? plan.runId);
   const base = { thread_id: a.threadId, run_id: runId, approval_id: plan.approvalId, tool: a.toolName, args_hash: a.argsHash, ...linkOf(`/approvals/${plan.approvalId}`, publicUrl) };
   const data: WebhookData =

@@ -10,7 +10,9 @@ describe("verifyWebhook", () => {
   it("accepts what signWebhook sent, with headers as an object (any case) or a Headers", () => {
     const h = signWebhook(secret, "dlv_1", body, now);
     expect(verifyWebhook(secret, h, body, { nowMs: now })).toEqual({ ok: true });
-    expect(verifyWebhook(secret, { "Webhook-Id": h["webhook-id"], "WEBHOOK-TIMESTAMP": h["webhook-timestamp"], "webhook-signature": h["webhook-signature"] }, body, { nowMs: now })).toEqual({ ok: true });
+    expect(verifyWebhook(secret, { "Webhook-Id": h["webhook-id"], "WEBHOOK-TIMESTAMP": h["webhook-timestamp"], "webhook-signature": h["webhook-signature"] }, body, { nowMs: now })).toEqual({
+      ok: true,
+    });
     expect(verifyWebhook(secret, new Headers({ ...h }), body, { nowMs: now })).toEqual({ ok: true });
   });
 

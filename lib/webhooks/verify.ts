@@ -28,12 +28,7 @@ function header(h: HeaderSource, name: string): string | undefined {
  * @param options.toleranceSec the replay window in seconds (default 300); `nowMs` the clock (tests).
  * @returns `{ ok: true }`, or `{ ok: false, reason }`. Never throws.
  */
-export function verifyWebhook(
-  secret: string,
-  headers: HeaderSource,
-  body: string,
-  options: { toleranceSec?: number; nowMs?: number } = {},
-): { ok: true } | { ok: false; reason: WebhookRefusal } {
+export function verifyWebhook(secret: string, headers: HeaderSource, body: string, options: { toleranceSec?: number; nowMs?: number } = {}): { ok: true } | { ok: false; reason: WebhookRefusal } {
   const id = header(headers, "webhook-id");
   const ts = header(headers, "webhook-timestamp");
   const sig = header(headers, "webhook-signature");

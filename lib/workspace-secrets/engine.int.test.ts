@@ -73,7 +73,10 @@ describe("workspace secrets in runs", () => {
   /** The memory assistant, its network opened to both local servers, GET and POST allowed. */
   const doc = () => ({
     ...memoryAssistant,
-    settings: { ...memoryAssistant.settings, network: { ...memoryAssistant.settings.network, allowHosts: [`127.0.0.1:${allowed.port}`, `127.0.0.1:${evil.port}`], methods: ["GET" as const, "POST" as const] } },
+    settings: {
+      ...memoryAssistant.settings,
+      network: { ...memoryAssistant.settings.network, allowHosts: [`127.0.0.1:${allowed.port}`, `127.0.0.1:${evil.port}`], methods: ["GET" as const, "POST" as const] },
+    },
   });
 
   /** A scripted model: a one-step plan for the helper, whose executor makes `call` once, then reports. */

@@ -9,7 +9,10 @@ describe("secret references (docs/secrets.md)", () => {
   });
 
   it("substitutes every reference, and refuses to leave one unresolved", () => {
-    const values = new Map([["A", "va"], ["B", "v$&b"]]);
+    const values = new Map([
+      ["A", "va"],
+      ["B", "v$&b"],
+    ]);
     expect(substitute("x {{secret:A}} y {{secret:B}} {{secret:A}}", values)).toBe("x va y v$&b va");
     expect(() => substitute("{{secret:C}}", values)).toThrow(/unresolved secret reference C/);
     expect(secretReference("API_TOKEN")).toBe("{{secret:API_TOKEN}}");

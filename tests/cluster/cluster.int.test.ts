@@ -94,7 +94,9 @@ describe.runIf(pg)("a cluster: 2 web instances and 2 workers on PostgreSQL", () 
     const { items } = (await inbox.json()) as { items: { approvalId: string; threadId: string; toolName: string; token: string | null }[] };
     expect(items.find((i) => i.approvalId === approval.approvalId)).toMatchObject({ threadId, toolName: "write_file" });
 
-    const decided = await carolB.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash } });
+    const decided = await carolB.post(`/api/threads/${threadId}/stream`, {
+      input: { kind: "decision", decision: "approve", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash },
+    });
     expect(decided.status).toBe(200);
     const runId = decided.headers.get("x-run-id") ?? "";
     expect(runId).not.toBe("");

@@ -125,8 +125,12 @@ export async function startCluster(opts: ClusterOptions): Promise<Cluster> {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     webs.push(
-      managed(`web-${i}`, url, [...(opts.webNodeArgs ?? []), "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], { ...base, RUN_WORKERS: String(opts.webRunWorkers ?? 0) }, (proc, log) =>
-        waitHealthy(url, proc, log),
+      managed(
+        `web-${i}`,
+        url,
+        [...(opts.webNodeArgs ?? []), "node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+        { ...base, RUN_WORKERS: String(opts.webRunWorkers ?? 0) },
+        (proc, log) => waitHealthy(url, proc, log),
       ),
     );
   }

@@ -49,20 +49,24 @@ describe.runIf(!pg)("the embedded default (one process, SQLite) killed at random
     await counter?.close();
   });
 
-  it(`${KILLS} kills: every run completes or asks a person, no doubled side effect or step, none stuck`, async () => {
-    const web = c.webs[0];
-    if (!web) throw new Error("no web");
-    const result = await crashLoop({ kills: KILLS, victims: [web], gapMs: [500, 2500], drivers: 3, drive: (n) => driveRun(db, [alice], flowId, counter.port, `embedded-${n}`, 60_000) });
-    const inv = await checkInvariants(db, counter.hits);
-    console.info(crashSummary("embedded (SQLite, one process)", result, inv.doubledSideEffects.length, inv.doubledSteps.length));
-    expect(result.errors, web.output().slice(-3000)).toEqual([]);
-    expect(result.kills).toBe(KILLS);
-    expect(result.runs.length).toBeGreaterThan(3);
-    expect(inv.doubledSideEffects).toEqual([]);
-    expect(inv.doubledSteps).toEqual([]);
-    expect(result.runs.filter((r) => r.stuck)).toEqual([]);
-    expect(result.runs.filter((r) => r.status !== "completed" && !r.askedPerson)).toEqual([]);
-    expect(inv.leftovers).toEqual([]);
-    for (const r of result.runs.filter((x) => x.status === "completed")) expect(counter.hits.get(r.tag), r.tag).toBe(1);
-  }, 240_000 + KILLS * 10_000);
+  it(
+    `${KILLS} kills: every run completes or asks a person, no doubled side effect or step, none stuck`,
+    async () => {
+      const web = c.webs[0];
+      if (!web) throw new Error("no web");
+      const result = await crashLoop({ kills: KILLS, victims: [web], gapMs: [500, 2500], drivers: 3, drive: (n) => driveRun(db, [alice], flowId, counter.port, `embedded-${n}`, 60_000) });
+      const inv = await checkInvariants(db, counter.hits);
+      console.info(crashSummary("embedded (SQLite, one process)", result, inv.doubledSideEffects.length, inv.doubledSteps.length));
+      expect(result.errors, web.output().slice(-3000)).toEqual([]);
+      expect(result.kills).toBe(KILLS);
+      expect(result.runs.length).toBeGreaterThan(3);
+      expect(inv.doubledSideEffects).toEqual([]);
+      expect(inv.doubledSteps).toEqual([]);
+      expect(result.runs.filter((r) => r.stuck)).toEqual([]);
+      expect(result.runs.filter((r) => r.status !== "completed" && !r.askedPerson)).toEqual([]);
+      expect(inv.leftovers).toEqual([]);
+      for (const r of result.runs.filter((x) => x.status === "completed")) expect(counter.hits.get(r.tag), r.tag).toBe(1);
+    },
+    240_000 + KILLS * 10_000,
+  );
 });

@@ -145,7 +145,10 @@ export async function driveRun(db: Db, webs: Client[], flowId: string, port: num
   const task = postTask(port, tag);
   let threadId = "";
   while (!threadId) {
-    const created = await send(() => first.post("/api/threads", { flowId, task }), async () => false);
+    const created = await send(
+      () => first.post("/api/threads", { flowId, task }),
+      async () => false,
+    );
     if (created?.status === 201) threadId = ((await created.json()) as { threadId: string }).threadId;
     else throw new Error(`create thread: HTTP ${created?.status} ${await created?.text()}`);
   }

@@ -18,10 +18,7 @@ function keyClient(base: string, key: string, header: Header = "bearer", session
   const auth: Record<string, string> = header === "bearer" ? { authorization: `Bearer ${key}` } : { "x-api-key": key };
   const merged = (init: RequestInit) => ({ ...((init.headers as Record<string, string> | undefined) ?? {}), ...auth });
   const client: Client = {
-    fetch: (p, init = {}) =>
-      session
-        ? session.fetch(p, { ...init, headers: merged(init) })
-        : fetch(`${base}${p}`, { ...init, redirect: "manual", headers: merged(init) }),
+    fetch: (p, init = {}) => (session ? session.fetch(p, { ...init, headers: merged(init) }) : fetch(`${base}${p}`, { ...init, redirect: "manual", headers: merged(init) })),
     post: (p, body) => client.fetch(p, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
     cookie: () => session?.cookie() ?? "",
   };

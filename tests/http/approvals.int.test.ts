@@ -14,8 +14,7 @@ import { startServer, type TestServer } from "./server";
  * refusal is checked on the workspace too: the tool must not have run.
  */
 
-const approve = (c: Client, threadId: string, approvalId: string, token: string) =>
-  c.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId, token } });
+const approve = (c: Client, threadId: string, approvalId: string, token: string) => c.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId, token } });
 
 describe("approvals over HTTP", () => {
   let s: TestServer;
@@ -223,5 +222,4 @@ describe("expiry over HTTP", () => {
     await db.$disconnect();
     expect(existsSync(path.join(s.workspacesDir, threadId, "summary.md"))).toBe(false);
   });
-
 });

@@ -147,7 +147,10 @@ describe("decisions and roles over HTTP", () => {
     expect(plan.steps[1]?.error).toMatch(/^write_file summary\.md was not run: .+ did not run this call and answered: Keep it under five bullets\.$/);
     expect(plan.steps.some((st) => st.status === "completed" && /was not run/.test(st.result ?? ""))).toBe(false);
     expect(lastPart(chunks, "data-run")?.status).toBe("incomplete");
-    const answer = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta ?? "").join("");
+    const answer = chunks
+      .filter((c) => c.type === "text-delta")
+      .map((c) => c.delta ?? "")
+      .join("");
     expect(answer).toContain("Not done:");
     expect(answer).toContain("Keep it under five bullets.");
     expect(await row(approval.approvalId)).toMatchObject({ status: "rejected", decision: "respond", comment: "Keep it under five bullets." });

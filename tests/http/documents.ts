@@ -53,7 +53,10 @@ export async function makeEncryptedPdf(): Promise<Uint8Array> {
   const plain = Buffer.from(await (await PDFDocument.load(await makePdf(["Secret terms."]))).save({ useObjectStreams: false })).toString("latin1");
   const hex = (byte: string) => `<${byte.repeat(32)}>`;
   const encrypt = `/Encrypt << /Filter /Standard /V 1 /R 2 /O ${hex("4f")} /U ${hex("5a")} /P -44 >> /ID [<${"ab".repeat(16)}> <${"ab".repeat(16)}>]`;
-  return Buffer.from(plain.replace(/trailer\s*<</, (m) => `${m}\n${encrypt}`), "latin1");
+  return Buffer.from(
+    plain.replace(/trailer\s*<</, (m) => `${m}\n${encrypt}`),
+    "latin1",
+  );
 }
 
 /**

@@ -28,7 +28,10 @@ async function statusOf(p: Promise<unknown>): Promise<number> {
   }
 }
 
-type Approvalish = { action_request: { action: string; args: Record<string, unknown>; approval: { id: string; args_hash: string; expires_at: string; token?: string } }; config: Record<string, boolean> };
+type Approvalish = {
+  action_request: { action: string; args: Record<string, unknown>; approval: { id: string; args_hash: string; expires_at: string; token?: string } };
+  config: Record<string, boolean>;
+};
 
 describe("LangGraph Platform API with the official client", () => {
   let s: TestServer;
@@ -150,7 +153,12 @@ describe("LangGraph Platform API with the official client", () => {
     });
 
     it("shows the interrupt in the state's tasks and interrupts", async () => {
-      const st = (await alice.threads.getState(threadId)) as unknown as { tasks: { name: string; interrupts: { id: string; value: unknown }[] }[]; interrupts: { id: string }[]; next: string[]; checkpoint: { checkpoint_id: string } };
+      const st = (await alice.threads.getState(threadId)) as unknown as {
+        tasks: { name: string; interrupts: { id: string; value: unknown }[] }[];
+        interrupts: { id: string }[];
+        next: string[];
+        checkpoint: { checkpoint_id: string };
+      };
       const waiting = st.tasks.filter((x) => x.interrupts.length > 0);
       expect(waiting.map((x) => x.name)).toEqual(["await_approval"]);
       expect(approvalOf(waiting[0]?.interrupts[0]?.value)?.action_request.approval.token).toBe(approval.token);
@@ -176,7 +184,9 @@ describe("LangGraph Platform API with the official client", () => {
       const forVictor = await victor.threads.get(threadId);
       const seen = approvalOf(Object.values(forVictor.interrupts)[0]?.[0]?.value);
       expect(seen?.action_request.approval).toEqual({ id: approval.approvalId, args_hash: approval.argsHash, expires_at: expect.any(String) });
-      const texts = [forVictor, await victor.threads.getState(threadId), await victor.threads.getHistory(threadId, { limit: 50 }), await victor.threads.search({ status: "interrupted" })].map((x) => JSON.stringify(x));
+      const texts = [forVictor, await victor.threads.getState(threadId), await victor.threads.getHistory(threadId, { limit: 50 }), await victor.threads.search({ status: "interrupted" })].map((x) =>
+        JSON.stringify(x),
+      );
       for (const text of texts) expect(text).not.toContain(approval.token);
     });
 

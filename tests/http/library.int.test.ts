@@ -67,8 +67,7 @@ describe("workspace library over HTTP", () => {
   afterAll(async () => s?.stop());
 
   const libraryUrl = (ws = workspaceA) => `/api/workspaces/${ws}/library`;
-  const upload = (c: Client, files: { name: string; data: Uint8Array | string }[], ws = workspaceA) =>
-    c.fetch(libraryUrl(ws), { method: "POST", body: form(files), headers: { origin: s.url } });
+  const upload = (c: Client, files: { name: string; data: Uint8Array | string }[], ws = workspaceA) => c.fetch(libraryUrl(ws), { method: "POST", body: form(files), headers: { origin: s.url } });
   const libraryFile = (name: string) => path.join(s.workspacesDir, ".library", workspaceA, "files", name);
 
   /** Runs `task` in a new thread of the mounted flow (or `flowId`); the stream's chunks. */
@@ -79,7 +78,14 @@ describe("workspace library over HTTP", () => {
     const res = await c.post(`/api/threads/${threadId}/stream`, { input: { kind: "message", text: task } });
     expect(res.status).toBe(200);
     const chunks = await readStream(res);
-    return { threadId, chunks, answer: chunks.filter((c) => c.type === "text-delta").map((c) => c.delta ?? "").join("") };
+    return {
+      threadId,
+      chunks,
+      answer: chunks
+        .filter((c) => c.type === "text-delta")
+        .map((c) => c.delta ?? "")
+        .join(""),
+    };
   }
 
   it("an owner uploads; members list; approvers and viewers cannot upload or delete; other workspaces get 404", async () => {
@@ -166,7 +172,11 @@ describe("workspace library over HTTP", () => {
 
   it("a flow whose owner switched the library off cannot read notes.md: the model is told it is not found", async () => {
     const { threadId, chunks, answer } = await run("Read notes.md", unmountedFlow);
-    expect(answer).not.toContain(readFileSync(libraryFile("notes.md"), "utf8").split("\n").find((l) => l.startsWith("- ")) ?? "-");
+    expect(answer).not.toContain(
+      readFileSync(libraryFile("notes.md"), "utf8")
+        .split("\n")
+        .find((l) => l.startsWith("- ")) ?? "-",
+    );
     const failed = chunks.filter((c) => c.type === "data-tool" || c.type === "data-step").map((c) => JSON.stringify(c.data ?? {}));
     expect(failed.join("\n")).toMatch(/No such file or directory: \\"notes\.md\\"/);
     expect((await (await alice.fetch(`/api/threads/${threadId}/workspace`)).json()) as unknown[]).toEqual([]);
@@ -208,7 +218,10 @@ describe("workspace library over HTTP", () => {
     const citation = /policy\.md:(\d+)-(\d+)/.exec(answer);
     expect(citation, answer).not.toBeNull();
     const [from, to] = [Number(citation?.[1]), Number(citation?.[2])];
-    const cited = readFileSync(libraryFile("policy.md"), "utf8").split("\n").slice(from - 1, to).join("\n");
+    const cited = readFileSync(libraryFile("policy.md"), "utf8")
+      .split("\n")
+      .slice(from - 1, to)
+      .join("\n");
     expect(cited).toContain("Refunds are paid within 30 days");
   });
 

@@ -108,7 +108,10 @@ describe("new flows over HTTP", () => {
     expect(res.status).toBe(200);
     const chunks = await readStream(res);
     expect(lastPart(chunks, "data-run")?.status).toBe("completed");
-    const text = chunks.filter((c) => c.type === "text-delta").map((c) => c.delta ?? "").join("");
+    const text = chunks
+      .filter((c) => c.type === "text-delta")
+      .map((c) => c.delta ?? "")
+      .join("");
     expect(text).toContain("notes.md");
   });
 });

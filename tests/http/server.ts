@@ -89,7 +89,10 @@ export async function seedUsers(dbUrl: string, workspacesDir?: string): Promise<
   // Alice's workspace also has an approver (carol) and a viewer (victor); bob has his own.
   const alice = users[0];
   const ws = alice ? (await db.flow.findUniqueOrThrow({ where: { id: alice.flowId } })).workspaceId : "";
-  for (const [email, role] of [["carol@test.dev", "approver"], ["victor@test.dev", "viewer"]] as const) {
+  for (const [email, role] of [
+    ["carol@test.dev", "approver"],
+    ["victor@test.dev", "viewer"],
+  ] as const) {
     const password = `pw-${email}`;
     const u = await db.user.create({ data: { email, passwordHash: await bcrypt.hash(password, 4), memberships: { create: { workspaceId: ws, role } } } });
     users.push({ id: u.id, email, password, flowId: alice?.flowId ?? "" });

@@ -81,7 +81,8 @@ describe("answers that stream over HTTP", () => {
   it("the LangGraph SDK streams partial message chunks with messages-tuple, and partial then complete messages with messages", async () => {
     const thread = await sdk.threads.create();
     const tuple: SdkChunk[] = [];
-    for await (const c of sdk.runs.stream(thread.thread_id, flowId, { input: { messages: [{ role: "user", content: "hello" }] }, streamMode: "messages-tuple" }) as AsyncIterable<SdkChunk>) tuple.push(c);
+    for await (const c of sdk.runs.stream(thread.thread_id, flowId, { input: { messages: [{ role: "user", content: "hello" }] }, streamMode: "messages-tuple" }) as AsyncIterable<SdkChunk>)
+      tuple.push(c);
     const pieces = tuple.filter((c) => c.event === "messages").map((c) => c.data as [{ type: string; content: string; id: string }, { langgraph_node: string }]);
     expect(pieces.length).toBeGreaterThan(5);
     expect(pieces.every(([m, meta]) => m.type === "AIMessageChunk" && meta.langgraph_node === "finalizer")).toBe(true);

@@ -19,7 +19,12 @@ type ErrorBody = { error: { code: string; reason: string; message: string } };
 type Uploaded = { path: string; sizeBytes: number; sha256: string; type: string; kind: string; pages: number | null };
 
 const MB = 1_048_576;
-const PDF_FACTS = ["Contract between Acme Corp and Globex.", "The license fee is 48000 EUR per year.", "Payment is due within 30 days of the invoice.", "Either party may end the contract with 90 days notice."];
+const PDF_FACTS = [
+  "Contract between Acme Corp and Globex.",
+  "The license fee is 48000 EUR per year.",
+  "Payment is due within 30 days of the invoice.",
+  "Either party may end the contract with 90 days notice.",
+];
 const DOCX_FACTS = ["# Q3 review", "Revenue grew 18 percent in the third quarter.", "- Dana ships the billing export by October 3.", "The Berlin office opens in November."];
 
 describe("uploads over HTTP", () => {
@@ -132,7 +137,14 @@ describe("uploads over HTTP", () => {
     const threadId = await newThread(alice, "Summarize Q3 report.pdf into summary.md");
     const left = ["Apples grow in the north.", "They ripen in September.", "Growers pick them by hand."];
     const right = ["Pears grow in the south.", "They ripen in August.", "Growers store them cold."];
-    const table = await makeDocxWithTable("Budget 2026", ["Hiring freeze", "New office"], [["Quarter", "Revenue"], ["Q3", "48000 EUR"]]);
+    const table = await makeDocxWithTable(
+      "Budget 2026",
+      ["Hiring freeze", "New office"],
+      [
+        ["Quarter", "Revenue"],
+        ["Q3", "48000 EUR"],
+      ],
+    );
     const res = await upload(alice, threadId, [
       { name: "Q3 report.pdf", bytes: pdf },
       { name: "two columns.pdf", bytes: await makeTwoColumnPdf(left, right) },
@@ -167,7 +179,12 @@ describe("uploads over HTTP", () => {
     const res = await upload(alice, threadId, [{ name: "scan.pdf", bytes: await makeScannedPdf(2) }]);
     expect(res.status).toBe(201);
     const noText = '"scan.pdf": the PDF has no text layer (its 2 pages hold no text: a scanned document, or images), and OCR (reading text from images) is not available, so its text cannot be read.';
-    expect(((await res.json()) as { files: (Uploaded & { note?: string; extractedChars: number })[] }).files[0]).toMatchObject({ kind: "pdf", pages: 2, extractedChars: 0, note: expect.stringContaining(noText) });
+    expect(((await res.json()) as { files: (Uploaded & { note?: string; extractedChars: number })[] }).files[0]).toMatchObject({
+      kind: "pdf",
+      pages: 2,
+      extractedChars: 0,
+      note: expect.stringContaining(noText),
+    });
     const read = await alice.fetch(`/api/threads/${threadId}/workspace?path=scan.pdf`);
     expect(read.status).toBe(400);
     expect(await reason(read)).toMatchObject({ reason: "no_text_layer", message: expect.stringContaining(noText) });
@@ -209,13 +226,21 @@ describe("uploads over HTTP", () => {
     const empty = await upload(alice, threadId, [{ name: "empty.txt", bytes: "" }]);
     expect(empty.status).toBe(201);
     expect(await readFile(alice, threadId, "empty.txt")).toBe("");
-    const fill = await upload(alice, threadId, [1, 2].map((i) => ({ name: `fill-${i}.txt`, bytes: "b".repeat(2 * MB) })));
+    const fill = await upload(
+      alice,
+      threadId,
+      [1, 2].map((i) => ({ name: `fill-${i}.txt`, bytes: "b".repeat(2 * MB) })),
+    );
     expect(fill.status).toBe(201);
     const full = await upload(alice, threadId, [{ name: "more.txt", bytes: "c".repeat(1.5 * MB) }]);
     expect(full.status).toBe(413);
     expect(await reason(full)).toMatchObject({ reason: "workspace_full", message: expect.stringContaining("5 MB") });
     // A new thread's workspace starts empty (the demo files are the library's and do not count): 3 files + 6 > 8.
-    const many = await upload(alice, threadId, [1, 2, 3, 4, 5, 6].map((i) => ({ name: `n-${i}.txt`, bytes: "x" })));
+    const many = await upload(
+      alice,
+      threadId,
+      [1, 2, 3, 4, 5, 6].map((i) => ({ name: `n-${i}.txt`, bytes: "x" })),
+    );
     expect(many.status).toBe(422);
     expect(await reason(many)).toMatchObject({ reason: "too_many_files", message: expect.stringContaining("8") });
 
@@ -256,7 +281,20 @@ describe("uploads over HTTP", () => {
     writeFileSync(path.join(s.dir, "outside.txt"), "outside");
     symlinkSync(path.join(s.dir, "outside.txt"), path.join(dir, "link.txt"));
     symlinkSync(s.dir, path.join(dir, "linkdir"));
-    for (const name of ["../escape.txt", "../../etc/passwd", "/etc/passwd", "C:\\x.txt", "a\u0000b.txt", "%2e%2e/x.txt", "docs/../../x.txt", ".phylactery/extracts/contract.pdf.json", "folder", "link.txt", "linkdir/x.txt", "."]) {
+    for (const name of [
+      "../escape.txt",
+      "../../etc/passwd",
+      "/etc/passwd",
+      "C:\\x.txt",
+      "a\u0000b.txt",
+      "%2e%2e/x.txt",
+      "docs/../../x.txt",
+      ".phylactery/extracts/contract.pdf.json",
+      "folder",
+      "link.txt",
+      "linkdir/x.txt",
+      ".",
+    ]) {
       const res = await uploadRaw(alice, threadId, [{ filename: name, bytes: "pwned" }]);
       expect([name, res.status]).toEqual([name, 422]);
       expect((await reason(res)).reason).toBe("invalid_file_name");

@@ -126,7 +126,13 @@ describe("webhooks over HTTP", () => {
     const { threadId, approval } = await startRun(alice, s.users[0]?.flowId ?? "");
     await until("approval.required", () => typesSeen().includes("approval.required"));
     const required = JSON.parse(hits[0]?.body ?? "{}");
-    expect(required.data).toMatchObject({ thread_id: threadId, approval_id: approval.approvalId, args_hash: approval.argsHash, status: "pending", url: `https://phylactery.test/approvals/${approval.approvalId}` });
+    expect(required.data).toMatchObject({
+      thread_id: threadId,
+      approval_id: approval.approvalId,
+      args_hash: approval.argsHash,
+      status: "pending",
+      url: `https://phylactery.test/approvals/${approval.approvalId}`,
+    });
     expect(required.data.run_id).toEqual(expect.any(String));
     expect(hits[0]?.body).not.toContain(approval.token);
 

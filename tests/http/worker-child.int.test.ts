@@ -144,7 +144,9 @@ describe.runIf(!pg)("runs in the worker child of the web process (RUN_IN=process
     const changes = inboxChanges(inbox);
     const { threadId, approval } = await startRun(alice, flowId);
     await changes.until((e) => e.approvalId === approval.approvalId && e.type === "approval.created");
-    const res = await carol.post(`/api/threads/${threadId}/stream`, { input: { kind: "decision", decision: "approve", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash } });
+    const res = await carol.post(`/api/threads/${threadId}/stream`, {
+      input: { kind: "decision", decision: "approve", approvalId: approval.approvalId, token: approval.token, argsHash: approval.argsHash },
+    });
     expect(res.status).toBe(200);
     const chunks = await readStream(res);
     expect(lastPart(chunks, "data-run")?.status).toBe("completed");

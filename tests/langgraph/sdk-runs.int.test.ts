@@ -13,7 +13,10 @@ import { startServer, type TestServer } from "../http/server";
  */
 
 type Chunk = { event: string; data: unknown; id?: string };
-type Interrupt = { id: string; value: { action_request: { action: string; args: Record<string, unknown>; approval: { id: string; token?: string; args_hash: string } }; config: Record<string, boolean>; description: string }[] };
+type Interrupt = {
+  id: string;
+  value: { action_request: { action: string; args: Record<string, unknown>; approval: { id: string; token?: string; args_hash: string } }; config: Record<string, boolean>; description: string }[];
+};
 
 async function collect(stream: AsyncIterable<Chunk>): Promise<Chunk[]> {
   const out: Chunk[] = [];
@@ -140,7 +143,9 @@ describe("LangGraph SDK: runs", () => {
     expect(await status(viewer.sdk.runs.wait(threadId, flowId, { command: { resume: [{ type: "edit", args: inboxEdit }] } }))).toBe(403);
     // As Agent Inbox streams a resume: the `events` mode, whose on_chain_start names the current node.
     const resumed = await collect(sdk.runs.stream(threadId, flowId, { command: { resume: [{ type: "edit", args: inboxEdit }] }, streamMode: ["updates", "events"] }) as AsyncIterable<Chunk>);
-    const started = resumed.flatMap((c) => (c.event === "events" && (c.data as { event: string }).event === "on_chain_start" ? [(c.data as { metadata: { langgraph_node: string } }).metadata.langgraph_node] : []));
+    const started = resumed.flatMap((c) =>
+      c.event === "events" && (c.data as { event: string }).event === "on_chain_start" ? [(c.data as { metadata: { langgraph_node: string } }).metadata.langgraph_node] : [],
+    );
     expect(started).toEqual(expect.arrayContaining(["approval_handler", "risk_gate", "await_approval"]));
     expect(resumed.some((c) => c.event === "events" && (c.data as { event: string; name: string }).event === "on_chain_end" && (c.data as { name: string }).name === "risk_gate")).toBe(true);
     expect(file(threadId, "inbox-edit.md")).toBe(false);

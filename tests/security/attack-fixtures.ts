@@ -176,7 +176,14 @@ export async function seedTenant(s: TestServer, client: Client, user: { id: stri
       data: { workspaceId, url: `https://${marker}.example.com/hook`, events: '["approval.required"]', secret: "not-a-sealed-secret", enabled: false, createdById: user.id },
     });
     const { id: deliveryId } = await db.webhookDelivery.create({
-      data: { endpointId: webhookId, event: "approval.required", eventKey: `approval.required:${approval.approvalId}`, payload: JSON.stringify({ id: `evt_${marker}` }), status: "succeeded", attempts: 1 },
+      data: {
+        endpointId: webhookId,
+        event: "approval.required",
+        eventKey: `approval.required:${approval.approvalId}`,
+        payload: JSON.stringify({ id: `evt_${marker}` }),
+        status: "succeeded",
+        attempts: 1,
+      },
     });
     // A secret every tenant has under the same name, so that the attack table can name it.
     await db.workspaceSecret.create({ data: { workspaceId, name: "SEEDED_TOKEN", sealedValue: "not-a-sealed-value", hosts: '["api.example.com"]', createdById: user.id } });
@@ -187,7 +194,25 @@ export async function seedTenant(s: TestServer, client: Client, user: { id: stri
     writeFileSync(path.join(s.workspacesDir, threadId, "secret.md"), `${marker}\n`);
     const { token, argsHash } = approval;
     const { id: runId } = await db.run.findFirstOrThrow({ where: { threadId }, orderBy: { startedAt: "desc" }, select: { id: true } });
-    return { marker, workspaceId, flowId: user.flowId, threadId, checkpointId, blobId, approvalId: approval.approvalId, token, argsHash, factId, mcpServerId, webhookId, deliveryId, memberUserId, invitationId, apiKeyId, runId };
+    return {
+      marker,
+      workspaceId,
+      flowId: user.flowId,
+      threadId,
+      checkpointId,
+      blobId,
+      approvalId: approval.approvalId,
+      token,
+      argsHash,
+      factId,
+      mcpServerId,
+      webhookId,
+      deliveryId,
+      memberUserId,
+      invitationId,
+      apiKeyId,
+      runId,
+    };
   } finally {
     await db.$disconnect();
   }

@@ -130,7 +130,11 @@ describe("input hygiene at the boundary", () => {
   it("URL fields that do not parse are a 422 naming the field, not a crash in a refinement", async () => {
     const ws = ((await (await alice.fetch("/api/workspaces")).json()) as { workspaces: { id: string }[] }).workspaces[0]?.id;
     for (const u of ["http://[", "http://%", "javascript:alert(1)", "http://%zz/"]) {
-      const provider = await alice.fetch("/api/settings/providers", { method: "PUT", headers: { "content-type": "application/json" }, body: JSON.stringify({ provider: "openai-compatible", baseUrl: u, model: "m" }) });
+      const provider = await alice.fetch("/api/settings/providers", {
+        method: "PUT",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ provider: "openai-compatible", baseUrl: u, model: "m" }),
+      });
       expect(provider.status, u).toBe(422);
       expect((await json(provider)).error.issues?.[0]?.path).toBe("baseUrl");
       const mcp = await alice.post(`/api/workspaces/${ws}/mcp`, { name: "bad-url", transport: "http", url: u });

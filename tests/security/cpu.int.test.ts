@@ -53,7 +53,10 @@ describe("CPU isolation: endless scripts", () => {
     expect(percentile(health, 99)).toBeLessThan(1_000);
     expect(pageMs).toBeLessThan(2_000);
     const endings = (await Promise.all(runs.map((r) => r.done))).map(scriptEnding);
-    expect(endings.every((e) => e === "js_timeout" || e === "timeout"), endings.join(", ")).toBe(true);
+    expect(
+      endings.every((e) => e === "js_timeout" || e === "timeout"),
+      endings.join(", "),
+    ).toBe(true);
     expect(endings).toContain("js_timeout");
   }, 60_000);
 

@@ -72,7 +72,11 @@ describe("cross-site requests carrying an owner's session cookie", () => {
     const made = await alice.post("/api/keys", { name: "agent inbox" });
     const { key } = (await made.json()) as { key: string };
     const keyed = withHeaders(signedOut(s.url), { authorization: `Bearer ${key}`, origin: "https://inbox.example.com", "sec-fetch-site": "cross-site" });
-    const res = await keyed.fetch(`/api/workspaces/${victim.workspaceId}/memory`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify({ content: "Deploys happen on Fridays." }) });
+    const res = await keyed.fetch(`/api/workspaces/${victim.workspaceId}/memory`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify({ content: "Deploys happen on Fridays." }),
+    });
     expect(res.status, await res.clone().text()).toBe(201);
     const lg = await keyed.fetch("/api/langgraph/threads", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({}) });
     expect(lg.status, await lg.clone().text()).toBe(200);

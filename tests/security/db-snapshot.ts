@@ -52,8 +52,7 @@ async function openReader(dbUrl: string): Promise<Reader> {
   const all = async (sql: string, params: unknown[] = []) => (await client.query(sql, params)).rows as Record<string, unknown>[];
   return {
     all,
-    tables: async () =>
-      (await all(`SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)).map((r) => String(r.name)),
+    tables: async () => (await all(`SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)).map((r) => String(r.name)),
     close: () => client.end(),
   };
 }

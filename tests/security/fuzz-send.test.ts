@@ -103,7 +103,11 @@ describe("the fuzzer's transport judgement", () => {
 
   it("names a failure by its cause's code", () => {
     const cause = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
-    expect(classifyFailure(new TypeError("fetch failed", { cause }), 1)).toEqual({ kind: "reset", code: "UND_ERR_SOCKET", message: "TypeError: fetch failed (cause UND_ERR_SOCKET: other side closed)" });
+    expect(classifyFailure(new TypeError("fetch failed", { cause }), 1)).toEqual({
+      kind: "reset",
+      code: "UND_ERR_SOCKET",
+      message: "TypeError: fetch failed (cause UND_ERR_SOCKET: other side closed)",
+    });
     expect(classifyFailure(new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code: "UND_ERR_HEADERS_TIMEOUT" }) }), 1).kind).toBe("hang");
     expect(classifyFailure(new TypeError("fetch failed", { cause: Object.assign(new Error("refused"), { code: "ECONNREFUSED" }) }), 1)).toMatchObject({ kind: "error", code: "ECONNREFUSED" });
   });

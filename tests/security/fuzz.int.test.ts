@@ -103,7 +103,7 @@ const errorOf = (o: Outcome) => {
   }
 };
 
-describe("fuzzing every JSON route at the boundary (docs/security.md \"Input limits\")", () => {
+describe('fuzzing every JSON route at the boundary (docs/security.md "Input limits")', () => {
   let s: TestServer;
   let alice: Client;
   const routes = discoverRoutes(process.cwd());
@@ -224,7 +224,10 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     expect(routes.length).toBeGreaterThan(20);
     for (const r of routes) expect(r.methods, `${r.file} exports no handler the fuzzer can call`).not.toHaveLength(0);
     for (const [t, why] of Object.entries({ ...EXCLUDED, ...NOT_WRAPPED })) {
-      expect(routes.map((r) => r.template), `stale exclusion ${t}`).toContain(t);
+      expect(
+        routes.map((r) => r.template),
+        `stale exclusion ${t}`,
+      ).toContain(t);
       expect(why.length).toBeGreaterThan(20);
     }
     // Every base body belongs to a route and method that exists (a renamed route is noticed).
@@ -261,7 +264,15 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
   it("a body nested 10,000 deep is refused with 422 before any recursive walk, on every route that reads a body", async () => {
     const outcomes = await runAll(
       alice,
-      bodyRoutes().map(({ r, m }) => ({ cls: "deep_nesting" as const, route: r.template, method: m, path: url(r, real), body: `{"input":${"[".repeat(10_000)}${"]".repeat(10_000)}}`, contentType: "application/json", label: "10,000 deep" })),
+      bodyRoutes().map(({ r, m }) => ({
+        cls: "deep_nesting" as const,
+        route: r.template,
+        method: m,
+        path: url(r, real),
+        body: `{"input":${"[".repeat(10_000)}${"]".repeat(10_000)}}`,
+        contentType: "application/json",
+        label: "10,000 deep",
+      })),
       CONCURRENCY,
     );
     for (const o of outcomes) {
@@ -307,7 +318,10 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
         if (m === "GET") continue;
         // Bodies: the whole-body corpus, then field mutations of each valid-looking base.
         const baseList = bases[`${m} ${route}`] ?? [{}];
-        const cases: BodyCase[] = [...wholeBodyCases(baseList[0]), ...baseList.flatMap((b) => [{ cls: "valid_base" as const, label: "base", body: stringifyWithRaw(b), contentType: "application/json" }, ...fieldCases(b, rnd)])];
+        const cases: BodyCase[] = [
+          ...wholeBodyCases(baseList[0]),
+          ...baseList.flatMap((b) => [{ cls: "valid_base" as const, label: "base", body: stringifyWithRaw(b), contentType: "application/json" }, ...fieldCases(b, rnd)]),
+        ];
         if (r.template === "/api/auth/[...nextauth]") {
           for (const f of ["email=%ED%A0%80&password=x", `email=${"a".repeat(10_000)}@x&password=y`, "email=alice%40test.dev&password=%00", "csrfToken=__proto__&callbackUrl=javascript:alert(1)"]) {
             cases.push({ cls: "content_type", label: `form ${f.slice(0, 20)}`, body: f, contentType: "application/x-www-form-urlencoded" });
@@ -318,7 +332,18 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     }
     // Destructive calls (DELETE) last, so the others still find the real rows.
     const started = Date.now();
-    const outcomes = [...(await runAll(alice, jobs.filter((j) => j.method !== "DELETE"), CONCURRENCY)), ...(await runAll(alice, jobs.filter((j) => j.method === "DELETE"), CONCURRENCY))];
+    const outcomes = [
+      ...(await runAll(
+        alice,
+        jobs.filter((j) => j.method !== "DELETE"),
+        CONCURRENCY,
+      )),
+      ...(await runAll(
+        alice,
+        jobs.filter((j) => j.method === "DELETE"),
+        CONCURRENCY,
+      )),
+    ];
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const counts = tally(outcomes);
     const total = outcomes.length;
@@ -327,7 +352,10 @@ describe("fuzzing every JSON route at the boundary (docs/security.md \"Input lim
     const resets = outcomes.filter((o) => o.failure && o.failure.kind !== "hang");
     const retried = outcomes.filter((o) => o.retriedAfter);
     const show = (o: Outcome) =>
-      `${o.status} ${o.job.method} ${o.job.path.slice(0, 120)} [${o.job.cls}: ${o.job.label}] ${o.failure ? `${o.failure.kind} ${o.failure.code}: ${o.failure.message}` : (o.body ?? "")}${o.retriedAfter ? ` (sent again after ${o.retriedAfter.kind} ${o.retriedAfter.code})` : ""}`.slice(0, 400);
+      `${o.status} ${o.job.method} ${o.job.path.slice(0, 120)} [${o.job.cls}: ${o.job.label}] ${o.failure ? `${o.failure.kind} ${o.failure.code}: ${o.failure.message}` : (o.body ?? "")}${o.retriedAfter ? ` (sent again after ${o.retriedAfter.kind} ${o.retriedAfter.code})` : ""}`.slice(
+        0,
+        400,
+      );
     console.info(
       `fuzz: ${total} requests to ${fuzzed().length} route files in ${seconds} s; per class (sent/2xx/3xx/4xx/5xx/hang/reset/error):\n${Object.entries(counts)
         .map(([k, v]) => `  ${k.padEnd(17)} ${v.sent}/${v["2xx"]}/${v["3xx"]}/${v["4xx"]}/${v["5xx"]}/${v.hang}/${v.reset}/${v.error}`)

@@ -120,7 +120,9 @@ describe("stdio MCP servers: a workspace owner cannot reach the host", () => {
     }
     expect(await t.db.mcpServer.count()).toBe(0);
     // A row saved before (or planted in the database) runs nothing either.
-    const row = await t.db.mcpServer.create({ data: { workspaceId: ws, name: "legacy", transport: "stdio", command: "/bin/sh", args: JSON.stringify(["-c", `touch ${pwned}`]), createdById: mallory } });
+    const row = await t.db.mcpServer.create({
+      data: { workspaceId: ws, name: "legacy", transport: "stdio", command: "/bin/sh", args: JSON.stringify(["-c", `touch ${pwned}`]), createdById: mallory },
+    });
     expect((await answer(() => refreshServer(t.db, mallory, ws, row.id))).status).toBe(403);
     expect((await answer(() => updateServer(t.db, mallory, ws, row.id, { secrets: { X: "y" } }))).status).toBe(403);
     await t.db.mcpServer.update({ where: { id: row.id }, data: { tools: JSON.stringify([{ name: "run", description: "", inputSchema: { type: "object" } }]) } });
@@ -344,10 +346,14 @@ describe("stdio MCP servers: a workspace owner cannot reach the host", () => {
   });
 
   it("a stored row with a program path or free arguments (from before named commands) is refused at connect and runs nothing", async () => {
-    const legacy = await t.db.mcpServer.create({ data: { workspaceId: ws, name: "legacy", transport: "stdio", command: "/bin/sh", args: JSON.stringify(["-c", `touch ${pwned}`]), createdById: mallory } });
+    const legacy = await t.db.mcpServer.create({
+      data: { workspaceId: ws, name: "legacy", transport: "stdio", command: "/bin/sh", args: JSON.stringify(["-c", `touch ${pwned}`]), createdById: mallory },
+    });
     const one = await refreshServer(t.db, mallory, ws, legacy.id);
     expect(one.lastError).toMatch(/not one the operator enabled on this instance \(MCP_STDIO_COMMANDS\)/);
-    const freeArgs = await t.db.mcpServer.create({ data: { workspaceId: ws, name: "freeargs", transport: "stdio", command: "notes", args: JSON.stringify(["-c", `touch ${pwned}`]), createdById: mallory } });
+    const freeArgs = await t.db.mcpServer.create({
+      data: { workspaceId: ws, name: "freeargs", transport: "stdio", command: "notes", args: JSON.stringify(["-c", `touch ${pwned}`]), createdById: mallory },
+    });
     expect((await refreshServer(t.db, mallory, ws, freeArgs.id)).lastError).toMatch(/saved with free arguments/);
     const withdrawn = await t.db.mcpServer.create({ data: { workspaceId: ws, name: "withdrawn", transport: "stdio", command: "notes", args: JSON.stringify({ root: "/etc" }), createdById: mallory } });
     expect((await refreshServer(t.db, mallory, ws, withdrawn.id)).lastError).toMatch(/no longer one the operator allows/);

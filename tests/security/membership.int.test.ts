@@ -97,7 +97,11 @@ describe("membership by consent over HTTP", () => {
       const ws = client === alice ? aliceWs : bobWs;
       const res = await invite(client, ws, email, "viewer");
       const body = (await json(res)).invitation as Record<string, unknown>;
-      answers[kind] = { status: res.status, keys: Object.keys(body).sort(), body: { ...body, id: typeof body.id, email: typeof body.email, createdAt: typeof body.createdAt, invitedBy: typeof body.invitedBy } };
+      answers[kind] = {
+        status: res.status,
+        keys: Object.keys(body).sort(),
+        body: { ...body, id: typeof body.id, email: typeof body.email, createdAt: typeof body.createdAt, invitedBy: typeof body.invitedBy },
+      };
     }
     const unknown = answers.unknown;
     for (const kind of ["account", "member", "self"]) expect(answers[kind]).toEqual(unknown);

@@ -179,7 +179,7 @@ const REDIRECTS: Case[] = [
 
 const redirectVia = (to: string, status = 302) => `http://127.0.0.1:${O()}/redirect?status=${status}&to=${encodeURIComponent(to)}`;
 
-describe("outbound requests: address encodings (docs/security.md \"Outbound requests\")", () => {
+describe('outbound requests: address encodings (docs/security.md "Outbound requests")', () => {
   it.each(ENCODINGS)("an attacker cannot reach %s", async (_what, url, reason) => {
     await expect(guard(url())).rejects.toMatchObject({ reason });
   });
@@ -229,7 +229,14 @@ describe("outbound requests: the connection layer on its own", () => {
   it("an attacker who slips past the URL check still cannot connect: the socket layer judges literals and every DNS answer", async () => {
     const agent = createGuardedAgent({ openHosts: () => [], resolve: attackerResolve });
     try {
-      for (const url of [`http://127.0.0.1:${P()}/`, `http://[::1]:${Q()}/`, `http://[::ffff:7f00:1]:${P()}/`, `http://0.0.0.0:${P()}/`, `http://loopback.attacker.test:${P()}/`, `http://loopback-last.attacker.test:${P()}/`]) {
+      for (const url of [
+        `http://127.0.0.1:${P()}/`,
+        `http://[::1]:${Q()}/`,
+        `http://[::ffff:7f00:1]:${P()}/`,
+        `http://0.0.0.0:${P()}/`,
+        `http://loopback.attacker.test:${P()}/`,
+        `http://loopback-last.attacker.test:${P()}/`,
+      ]) {
         const err = await undiciFetch(url, { dispatcher: agent }).catch((e: unknown) => e);
         expect((err as { cause?: unknown }).cause, url).toMatchObject({ reason: "address_not_allowed" });
       }

@@ -25,7 +25,10 @@ function filesNamed(root: string, name: string): string[] {
 
 /** `app/(app)/threads/[threadId]/page.tsx` -> `/threads/[threadId]` (route groups dropped). */
 function urlPattern(file: string, appDir: string): string {
-  const segments = path.relative(appDir, path.dirname(file)).split(path.sep).filter((s) => s !== "" && !/^\(.*\)$/.test(s));
+  const segments = path
+    .relative(appDir, path.dirname(file))
+    .split(path.sep)
+    .filter((s) => s !== "" && !/^\(.*\)$/.test(s));
   return `/${segments.join("/")}`;
 }
 
@@ -36,7 +39,13 @@ export function exportedMethods(source: string): Method[] {
     if (METHODS.includes(m[1] as Method)) found.add(m[1] as Method);
   }
   for (const m of source.matchAll(/export\s+const\s*\{([^}]*)\}/g)) {
-    for (const name of (m[1] ?? "").split(",").map((s) => s.trim().split(/\s*:\s*/).pop() ?? "")) {
+    for (const name of (m[1] ?? "").split(",").map(
+      (s) =>
+        s
+          .trim()
+          .split(/\s*:\s*/)
+          .pop() ?? "",
+    )) {
       if (METHODS.includes(name as Method)) found.add(name as Method);
     }
   }

@@ -23,7 +23,10 @@ interface Prepared {
 
 async function prepare(base: string): Promise<Prepared> {
   const res = await fetch(`${base}/api/auth/csrf`);
-  const cookie = res.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const { csrfToken } = (await res.json()) as { csrfToken: string };
   return { base, cookie, csrfToken };
 }

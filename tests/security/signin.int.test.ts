@@ -21,7 +21,10 @@ describe("an attacker guessing passwords is throttled", () => {
   /** One credentials sign-in attempt from `address` (the proxy-appended X-Forwarded-For). */
   async function attempt(email: string, password: string, address: string): Promise<Response> {
     const csrf = await fetch(`${server.url}/api/auth/csrf`);
-    const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const cookie = csrf.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     const { csrfToken } = (await csrf.json()) as { csrfToken: string };
     return fetch(`${server.url}/api/auth/callback/credentials`, {
       method: "POST",
@@ -83,7 +86,10 @@ describe("an attacker guessing passwords is throttled", () => {
     }
     const timed = async (email: string, address: string) => {
       const csrf = await fetch(`${server.url}/api/auth/csrf`);
-      const cookie = csrf.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const cookie = csrf.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
       const started = performance.now();
       const res = await fetch(`${server.url}/api/auth/callback/credentials`, {

@@ -53,7 +53,12 @@ describe("approval tokens typed in a refused form", () => {
 
   /** The ways to write the token that a viewer could turn back into it. */
   const needles = () => [approval.token, fullwidth(approval.token), approval.token.toLowerCase()];
-  const found = (answers: [string, string][]) => answers.flatMap(([p, text]) => needles().filter((t) => text.includes(t)).map((t) => `${p} carries ${t.slice(0, 8)}…`));
+  const found = (answers: [string, string][]) =>
+    answers.flatMap(([p, text]) =>
+      needles()
+        .filter((t) => text.includes(t))
+        .map((t) => `${p} carries ${t.slice(0, 8)}…`),
+    );
 
   it("the token is still live: alice, who may decide, is shown it on the card", async () => {
     expect(approval.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -64,7 +69,11 @@ describe("approval tokens typed in a refused form", () => {
     const res = await alice.fetch(`/api/langgraph/threads/${threadId}/runs/stream`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ assistant_id: flowId, input: { messages: [{ role: "user", content: `approve ${approval.approvalId} ${approval.token}` }] }, stream_mode: ["values", "updates", "custom"] }),
+      body: JSON.stringify({
+        assistant_id: flowId,
+        input: { messages: [{ role: "user", content: `approve ${approval.approvalId} ${approval.token}` }] },
+        stream_mode: ["values", "updates", "custom"],
+      }),
     });
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -126,7 +135,9 @@ describe("approval tokens typed in a refused form", () => {
   });
 
   it("victor (viewer) pressing Accept in Agent Inbox gets 403 role_forbidden, not a request for a token", async () => {
-    const state = JSON.parse(await (await victor.fetch(`/api/langgraph/threads/${threadId}/state`)).text()) as { interrupts: { id: string; value: { action_request: { action: string; args: Record<string, unknown> } }[] }[] };
+    const state = JSON.parse(await (await victor.fetch(`/api/langgraph/threads/${threadId}/state`)).text()) as {
+      interrupts: { id: string; value: { action_request: { action: string; args: Record<string, unknown> } }[] }[];
+    };
     const shown = state.interrupts[0]?.value[0]?.action_request;
     expect(shown).toBeDefined();
     // What Agent Inbox sends on Accept: the action request it was shown (a viewer's has no token).

@@ -43,15 +43,13 @@ export default async function ApiReferencePage() {
           <section id="getting-started" className={`card ${styles.intro}`} data-testid="api-intro">
             <h2>Getting started</h2>
             <p>
-              Every JSON route below can be called by a program. Make an API key in <Link href="/settings">Settings</Link> and send it with
-              each request as <code>Authorization: Bearer phy_…</code> (or <code>x-api-key: phy_…</code>). A key acts as you, with your
-              roles, and a key limited to one workspace reaches only that workspace. In the browser, your session cookie works too.
+              Every JSON route below can be called by a program. Make an API key in <Link href="/settings">Settings</Link> and send it with each request as <code>Authorization: Bearer phy_…</code> (or{" "}
+              <code>x-api-key: phy_…</code>). A key acts as you, with your roles, and a key limited to one workspace reaches only that workspace. In the browser, your session cookie works too.
             </p>
             <pre>{`curl -H "Authorization: Bearer phy_…" ${base}/api/workspaces`}</pre>
             <p>
-              Errors are JSON: <code>{"{ error: { code, reason, message, issues? } }"}</code>, where <code>reason</code> is a stable code
-              and, for invalid input (422), <code>issues</code> names each field. Under <code>/api/langgraph</code> they come in the
-              LangGraph Platform's shape, <code>{"{ detail, error }"}</code>, which its clients show.
+              Errors are JSON: <code>{"{ error: { code, reason, message, issues? } }"}</code>, where <code>reason</code> is a stable code and, for invalid input (422), <code>issues</code> names each
+              field. Under <code>/api/langgraph</code> they come in the LangGraph Platform's shape, <code>{"{ detail, error }"}</code>, which its clients show.
             </p>
             <p>
               The machine-readable description is{" "}
@@ -61,8 +59,8 @@ export default async function ApiReferencePage() {
               (OpenAPI 3.1, public): load it into an API client or a code generator.
             </p>
             <p>
-              The LangGraph Platform API (assistants are flows; threads, runs and their stream modes) lives under{" "}
-              <code>/api/langgraph</code>, so the official LangGraph SDK works unchanged with the same key:
+              The LangGraph Platform API (assistants are flows; threads, runs and their stream modes) lives under <code>/api/langgraph</code>, so the official LangGraph SDK works unchanged with the
+              same key:
             </p>
             <pre>{`import { Client } from "@langchain/langgraph-sdk";\nconst client = new Client({ apiUrl: "${base}/api/langgraph", apiKey: "phy_…" });`}</pre>
           </section>

@@ -70,11 +70,7 @@ function parseQuery(params: SearchParams): { query: DashboardQuery; notes: strin
 
 /** What the filters ask for, in words ("status Completed, flow X, search “notes”"). */
 function describeFilters(query: DashboardQuery, flowName: string | undefined): string {
-  return [
-    query.status ? `status ${STATUS_LABEL[query.status] ?? query.status}` : null,
-    query.flow ? `flow ${flowName ?? query.flow}` : null,
-    query.q ? `search “${query.q}”` : null,
-  ]
+  return [query.status ? `status ${STATUS_LABEL[query.status] ?? query.status}` : null, query.flow ? `flow ${flowName ?? query.flow}` : null, query.q ? `search “${query.q}”` : null]
     .filter(Boolean)
     .join(", ");
 }
@@ -90,12 +86,7 @@ function describeFilters(query: DashboardQuery, flowName: string | undefined): s
 export default async function FlowsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const user = await requireUser();
   const { query, notes } = parseQuery(await searchParams);
-  const [flows, labels, targets, invitations] = await Promise.all([
-    listFlows(db(), user.id),
-    flowWorkspaceLabels(db(), user.id),
-    newFlowTargets(db(), user.id),
-    myInvitations(db(), user.id),
-  ]);
+  const [flows, labels, targets, invitations] = await Promise.all([listFlows(db(), user.id), flowWorkspaceLabels(db(), user.id), newFlowTargets(db(), user.id), myInvitations(db(), user.id)]);
   if (query.flow && !flows.some((f) => f.id === query.flow)) {
     notes.push(`Ignored flow="${query.flow}": no flow of your workspaces has that id.`);
     query.flow = undefined;

@@ -54,9 +54,7 @@ function parseQuery(params: SearchParams): { query: MemoryQuery; notes: string[]
 
 /** What the filters ask for, in words ("search “format”, status proposed, tag reports"). */
 function describe(query: MemoryQuery): string {
-  return [query.q ? `search “${query.q}”` : null, query.status && query.status !== "all" ? `status ${query.status}` : null, query.tag ? `tag ${query.tag}` : null]
-    .filter(Boolean)
-    .join(", ");
+  return [query.q ? `search “${query.q}”` : null, query.status && query.status !== "all" ? `status ${query.status}` : null, query.tag ? `tag ${query.tag}` : null].filter(Boolean).join(", ");
 }
 
 /**
@@ -65,9 +63,7 @@ function describe(query: MemoryQuery): string {
  */
 async function withProvenance(facts: (FactView | RetrievedFact)[], workspaceId: string, searched: boolean): Promise<FactRow[]> {
   const threadIds = [...new Set(facts.flatMap((f) => (f.source.threadId ? [f.source.threadId] : [])))];
-  const threads = threadIds.length
-    ? await db().thread.findMany({ where: { id: { in: threadIds } }, select: { id: true, title: true, flow: { select: { workspaceId: true } } } })
-    : [];
+  const threads = threadIds.length ? await db().thread.findMany({ where: { id: { in: threadIds } }, select: { id: true, title: true, flow: { select: { workspaceId: true } } } }) : [];
   const byId = new Map(threads.map((t) => [t.id, t]));
   const emails = await emailsOf(
     db(),
@@ -158,12 +154,7 @@ export default async function MemoryPage({ searchParams }: { searchParams: Promi
           <Link href={memoryHref({ ...current, fact: undefined })}>Show every fact</Link>
         </p>
       ) : null}
-      <FactList
-        rows={rows}
-        workspaceId={ws.id}
-        canEdit={canEdit}
-        empty={query.fact ? null : filtered ? <NoMatch what={describe(query)} workspaceId={ws.id} /> : <NoMemory canEdit={canEdit} />}
-      />
+      <FactList rows={rows} workspaceId={ws.id} canEdit={canEdit} empty={query.fact ? null : filtered ? <NoMatch what={describe(query)} workspaceId={ws.id} /> : <NoMemory canEdit={canEdit} />} />
       <AddFactForm workspaceId={ws.id} canEdit={canEdit} />
     </main>
   );

@@ -68,9 +68,8 @@ export default async function SettingsPage() {
       </p>
       <h2>Model providers</h2>
       <p className="muted">
-        With nothing configured here, runs use the server's environment (<code>OPENAI_API_KEY</code>, <code>ANTHROPIC_API_KEY</code>,{" "}
-        <code>OPENAI_COMPATIBLE_BASE_URL</code>) and, without those, the built-in offline model. API keys are encrypted at rest
-        (AES-256-GCM) and never sent back to the browser.
+        With nothing configured here, runs use the server's environment (<code>OPENAI_API_KEY</code>, <code>ANTHROPIC_API_KEY</code>, <code>OPENAI_COMPATIBLE_BASE_URL</code>) and, without those, the
+        built-in offline model. API keys are encrypted at rest (AES-256-GCM) and never sent back to the browser.
       </p>
       {PROVIDERS.map((p) => (
         <ProviderForm key={p.provider} provider={p.provider} label={p.label} needsUrl={p.needsUrl} saved={saved.find((s) => s.provider === p.provider) ?? null} />
@@ -83,10 +82,9 @@ export default async function SettingsPage() {
       <ProviderForm key="named-new" provider="named-new" label="Another OpenAI-compatible server, under its own name (docs/models.md)" needsUrl saved={null} naming="new" />
       <h2>Workspaces and members</h2>
       <p className="muted">
-        Flows, their runs and approvals belong to a workspace. <strong>Owners</strong> edit flows, run them, decide approvals and manage
-        members; <strong>approvers</strong> run flows and decide approvals; <strong>viewers</strong> see. An owner invites people by email;
-        they join only when they accept the invitation here, signed in with that email. There is no sign-up: an instance admin creates
-        accounts.
+        Flows, their runs and approvals belong to a workspace. <strong>Owners</strong> edit flows, run them, decide approvals and manage members; <strong>approvers</strong> run flows and decide
+        approvals; <strong>viewers</strong> see. An owner invites people by email; they join only when they accept the invitation here, signed in with that email. There is no sign-up: an instance
+        admin creates accounts.
       </p>
       {workspaces.length === 0 ? <p className="muted">You are in no workspace yet; creating a flow gives you one.</p> : null}
       {workspaces.map(({ ws, members, invitations: pending }) => (
@@ -94,14 +92,12 @@ export default async function SettingsPage() {
       ))}
       <h2>API keys</h2>
       <p className="muted">
-        A key lets code act as you in every JSON API, with your roles, or in one workspace only. Send it as{" "}
-        <code>Authorization: Bearer &lt;key&gt;</code> or <code>x-api-key</code>. Keys cannot make or revoke keys; that is done here.
+        A key lets code act as you in every JSON API, with your roles, or in one workspace only. Send it as <code>Authorization: Bearer &lt;key&gt;</code> or <code>x-api-key</code>. Keys cannot make
+        or revoke keys; that is done here.
       </p>
       <ApiKeys keys={keys} workspaces={workspaces.map(({ ws }) => ({ id: ws.id, name: ws.name }))} />
       <h2>Webhooks</h2>
-      <p className="muted">
-        Owners of a workspace can have its approvals and runs POSTed to their own URLs, each request signed with a secret shown once.
-      </p>
+      <p className="muted">Owners of a workspace can have its approvals and runs POSTed to their own URLs, each request signed with a secret shown once.</p>
       {workspaces.some((w) => w.webhooks) ? null : <p className="muted">You own no workspace: only owners manage webhooks.</p>}
       {workspaces.map(({ ws, webhooks }) => (webhooks ? <WebhooksSection key={ws.id} workspace={ws} webhooks={webhooks} /> : null))}
       <h2>Secrets</h2>
@@ -112,10 +108,7 @@ export default async function SettingsPage() {
         <SecretsSection key={ws.id} workspace={ws} secrets={secrets} owner={ws.role === "owner"} />
       ))}
       <h2>Library</h2>
-      <p className="muted">
-        Files a flow can mount read-only into every thread (flow settings, "Mount the workspace library"). Owners upload text, PDF and
-        DOCX files; every member sees the list.
-      </p>
+      <p className="muted">Files a flow can mount read-only into every thread (flow settings, "Mount the workspace library"). Owners upload text, PDF and DOCX files; every member sees the list.</p>
       {workspaces.map(({ ws, library }) => (
         <LibrarySection key={ws.id} workspace={ws} files={library} canManage={ws.role === "owner"} />
       ))}

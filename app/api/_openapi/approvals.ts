@@ -29,7 +29,7 @@ export const approvalOperations: ApiOperation[] = [
     tag: TAG,
     summary: "Follow the pending count",
     description:
-      "Server-sent events: `event: approvals` with `data: {\"pending\": N}` on connect, then the same event with the approval's id, change type and status whenever an approval the user may see changes; a `: keep-alive` comment every 15 s.",
+      'Server-sent events: `event: approvals` with `data: {"pending": N}` on connect, then the same event with the approval\'s id, change type and status whenever an approval the user may see changes; a `: keep-alive` comment every 15 s.',
     auth: "session-or-key",
     stream: "sse",
     query: EventsQuery,

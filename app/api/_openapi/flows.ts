@@ -54,8 +54,7 @@ export const flowOperations: ApiOperation[] = [
     path: "/api/flows/{flowId}/versions",
     tag: TAG,
     summary: "Save a version",
-    description:
-      "Validates the flow document (`document`) and saves it as the flow's next immutable version (owners only). The body may have up to 5 MiB (other routes: 1 MiB).",
+    description: "Validates the flow document (`document`) and saves it as the flow's next immutable version (owners only). The body may have up to 5 MiB (other routes: 1 MiB).",
     auth: "session-or-key",
     params: VersionsParams,
     body: SaveBody,

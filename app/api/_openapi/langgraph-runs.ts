@@ -3,8 +3,7 @@ import type { ApiOperation } from "@/lib/openapi/operation";
 import { TAG } from "./langgraph";
 
 /** What `runs.wait` and `runs.join` answer (lib/langgraph-api/runs-api.ts finalValues). */
-const FINAL_VALUES =
-  "The thread's state values after the run (secrets redacted); with `__interrupt__` (the interrupts) when it waits on a person, and `__error__ { error, message }` when it failed.";
+const FINAL_VALUES = "The thread's state values after the run (secrets redacted); with `__interrupt__` (the interrupts) when it waits on a person, and `__error__ { error, message }` when it failed.";
 
 /** A Platform run stream (lib/langgraph-api/run-stream.ts), as both stream operations answer it. */
 const RUN_STREAM =
@@ -13,10 +12,10 @@ const RUN_STREAM =
 /** Why a run may be refused before it is accepted (lib/langgraph-api/accept-run.ts, lib/runs/run-thread.ts). */
 const RUN_REFUSALS: ApiOperation["responses"] = {
   403: { description: "A viewer may not run the thread's flow; a decision's token does not verify (`bad_token`) or the user may not decide (`role_forbidden`)." },
-  404: { description: "No such thread for this caller (unless `if_not_exists: \"create\"` and the id is free), or no such assistant." },
+  404: { description: 'No such thread for this caller (unless `if_not_exists: "create"` and the id is free), or no such assistant.' },
   409: {
     description:
-      "Another run holds the thread (`run_in_progress`; only `multitask_strategy: \"reject\"`), the thread runs another assistant (`assistant_mismatch`), the approval was already decided, or the resume matches no interrupt.",
+      'Another run holds the thread (`run_in_progress`; only `multitask_strategy: "reject"`), the thread runs another assistant (`assistant_mismatch`), the approval was already decided, or the resume matches no interrupt.',
   },
   410: { description: "The approval has expired (`approval_expired`); the waiting run is told." },
   429: { description: "Too many runs at once; retry later." },
@@ -37,7 +36,7 @@ export const langgraphRunOperations: ApiOperation[] = [
     auth: "session-or-key",
     params: RunsParams,
     body: RunBody,
-    responses: { 200: { description: "The Run (`status: \"pending\"`); `Content-Location` names it." }, ...RUN_REFUSALS },
+    responses: { 200: { description: 'The Run (`status: "pending"`); `Content-Location` names it.' }, ...RUN_REFUSALS },
   },
   {
     method: "GET",

@@ -119,8 +119,7 @@ export const langgraphOperations: ApiOperation[] = [
     path: "/api/langgraph/assistants/{assistantId}/schemas",
     tag: TAG,
     summary: "An assistant's schemas",
-    description:
-      "JSON Schemas of the graph's `input_schema` (`{ messages }`), `state_schema`, `output_schema`, and the empty `config_schema` and `context_schema` (nothing is configured per call).",
+    description: "JSON Schemas of the graph's `input_schema` (`{ messages }`), `state_schema`, `output_schema`, and the empty `config_schema` and `context_schema` (nothing is configured per call).",
     auth: "session-or-key",
     params: SchemasParams,
     responses: { 200: { description: "`{ graph_id, input_schema, output_schema, state_schema, config_schema, context_schema }`." } },
@@ -168,9 +167,9 @@ export const langgraphOperations: ApiOperation[] = [
     auth: "session-or-key",
     body: NewThreadBody,
     responses: {
-      200: { description: "The Thread (`status: \"idle\"`)." },
+      200: { description: 'The Thread (`status: "idle"`).' },
       404: { description: "`metadata.graph_id` names no assistant the caller sees." },
-      409: { description: "The id is taken (`thread_exists`); `if_exists: \"do_nothing\"` returns the caller's own thread with that id instead." },
+      409: { description: 'The id is taken (`thread_exists`); `if_exists: "do_nothing"` returns the caller\'s own thread with that id instead.' },
     },
   },
   {
@@ -271,7 +270,7 @@ export const langgraphOperations: ApiOperation[] = [
     tag: TAG,
     summary: "Mark a thread as resolved (other state updates are not offered)",
     description:
-      "Only Agent Inbox's \"Mark as resolved\": `{ values: null, as_node: \"__end__\" }` dismisses the approval the thread waits on (the `ignore` decision: nothing runs, the run ends cancelled) and answers the checkpoint config. Any other update answers 405: to go back in time, fork the thread at a checkpoint (the run view, or `POST /api/threads/{threadId}/fork`), then run the fork. Another workspace's thread answers 404 first.",
+      'Only Agent Inbox\'s "Mark as resolved": `{ values: null, as_node: "__end__" }` dismisses the approval the thread waits on (the `ignore` decision: nothing runs, the run ends cancelled) and answers the checkpoint config. Any other update answers 405: to go back in time, fork the thread at a checkpoint (the run view, or `POST /api/threads/{threadId}/fork`), then run the fork. Another workspace\'s thread answers 404 first.',
     auth: "session-or-key",
     params: StateParams,
     body: UpdateStateBody,

@@ -35,8 +35,7 @@ export const memoryOperations: ApiOperation[] = [
     path: "/api/threads/{threadId}/memory/promote",
     tag: TAG,
     summary: "Propose facts from a thread",
-    description:
-      "Proposes long-term facts from the thread's completed steps (accepted at once when the flow auto-promotes). Owners and approvers. The request has no body.",
+    description: "Proposes long-term facts from the thread's completed steps (accepted at once when the flow auto-promotes). Owners and approvers. The request has no body.",
     auth: "session-or-key",
     params: PromoteParams,
     responses: { 200: { description: "`{ facts }`: the facts proposed or accepted." }, 403: { description: "Viewers may not add facts." } },
@@ -56,8 +55,7 @@ export const memoryOperations: ApiOperation[] = [
     path: "/api/workspaces/{workspaceId}/memory",
     tag: TAG,
     summary: "List or search facts",
-    description:
-      "The workspace's long-term facts (any member); with `q` or `tag`, the best matches of a search on content and tags (and on meaning, with an embedding model).",
+    description: "The workspace's long-term facts (any member); with `q` or `tag`, the best matches of a search on content and tags (and on meaning, with an embedding model).",
     auth: "session-or-key",
     params: WorkspaceMemoryParams,
     query: WorkspaceMemoryQuery,

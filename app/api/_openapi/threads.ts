@@ -89,7 +89,7 @@ export const threadOperations: ApiOperation[] = [
     tag: TAG,
     summary: "Hear about new runs of a thread",
     description:
-      "Server-sent events: `event: run` with `data: {\"runId\": \"…\"}` once for each run that starts on the thread after the stream opened (from the inbox, another tab or another device), so a viewer can follow it; a `: keep-alive` comment every 15 s.",
+      'Server-sent events: `event: run` with `data: {"runId": "…"}` once for each run that starts on the thread after the stream opened (from the inbox, another tab or another device), so a viewer can follow it; a `: keep-alive` comment every 15 s.',
     auth: "session-or-key",
     stream: "sse",
     params: EventsParams,
@@ -159,7 +159,7 @@ export const threadOperations: ApiOperation[] = [
     tag: TAG,
     summary: "Upload files into the workspace",
     description:
-      'A `multipart/form-data` body with one or more parts named `file`; each part\'s filename is its workspace path (the sandbox\'s path rules; sub-folders are made). The type is judged from the content: PDF, DOCX, PNG, JPEG, GIF, WebP or UTF-8 text; PDF and DOCX text is extracted, and `read_file` returns it. Limits: UPLOAD_MAX_FILE_BYTES per file (10 MB), UPLOAD_MAX_WORKSPACE_BYTES per workspace (50 MB), UPLOAD_MAX_FILES per workspace (200). Owners and approvers; not while a run owns the thread. A cookie request must come from the app\'s page (Origin / Sec-Fetch-Site). See docs/documents.md.',
+      "A `multipart/form-data` body with one or more parts named `file`; each part's filename is its workspace path (the sandbox's path rules; sub-folders are made). The type is judged from the content: PDF, DOCX, PNG, JPEG, GIF, WebP or UTF-8 text; PDF and DOCX text is extracted, and `read_file` returns it. Limits: UPLOAD_MAX_FILE_BYTES per file (10 MB), UPLOAD_MAX_WORKSPACE_BYTES per workspace (50 MB), UPLOAD_MAX_FILES per workspace (200). Owners and approvers; not while a run owns the thread. A cookie request must come from the app's page (Origin / Sec-Fetch-Site). See docs/documents.md.",
     auth: "session-or-key",
     params: FilesParams,
     responses: {
@@ -187,7 +187,8 @@ export const threadOperations: ApiOperation[] = [
     path: "/api/threads/{threadId}/files/{path}",
     tag: TAG,
     summary: "Download one workspace file",
-    description: "The original bytes of one file (a PDF as the PDF, not its text), as an attachment with its detected content type and `nosniff`. `path` may hold `/` for files in folders. See docs/documents.md.",
+    description:
+      "The original bytes of one file (a PDF as the PDF, not its text), as an attachment with its detected content type and `nosniff`. `path` may hold `/` for files in folders. See docs/documents.md.",
     auth: "session-or-key",
     params: z.object({ threadId: z.string().min(1).max(64), path: z.string().min(1).max(1024).describe("The workspace path, e.g. `contract.pdf` or `docs/spec.md`.") }),
     responses: {

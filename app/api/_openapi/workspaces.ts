@@ -32,8 +32,7 @@ export const workspaceOperations: ApiOperation[] = [
     path: "/api/workspaces/{workspaceId}/members",
     tag: TAG,
     summary: "Invite someone",
-    description:
-      "Invites an email with a role (owners only). Nobody joins here: the invitee accepts in the app. The answer is the same whether or not an account has that email.",
+    description: "Invites an email with a role (owners only). Nobody joins here: the invitee accepts in the app. The answer is the same whether or not an account has that email.",
     auth: "session-or-key",
     params: MembersParams,
     body: InviteBody,

@@ -6,4 +6,3 @@ import { InboxFilters } from "@/lib/approvals/inbox-item";
  * (expiry|-expiry). Empty values count as absent; bad ones are a 422 naming the field.
  */
 export const Query = InboxFilters;
-

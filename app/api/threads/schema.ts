@@ -7,6 +7,6 @@ import { MAX_TASK_CHARS, taskTooLongIssue } from "@/lib/task-text";
  */
 export const Body = z.object({
   flowId: z.string().min(1).max(64),
-  task: z.string().trim().min(1, "Write a task for the flow, e.g. \"Summarize notes.md into summary.md\".").max(MAX_TASK_CHARS, { error: taskTooLongIssue }),
+  task: z.string().trim().min(1, 'Write a task for the flow, e.g. "Summarize notes.md into summary.md".').max(MAX_TASK_CHARS, { error: taskTooLongIssue }),
   version: z.number({ error: "a version number: 1, 2, 3…" }).int("a version number: 1, 2, 3…").positive("a version number: 1, 2, 3…").optional(),
 });

@@ -137,7 +137,9 @@ describe("approvalHandlerNode: edit, respond, ignore, expired", () => {
     const t = targets(cmd);
     const next = canonicalArgs(edited);
     expect(t.map((x) => x.node)).toEqual(["tools"]);
-    expect(deps.consumed).toEqual([{ approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", toolCallId: "call_1-abcd1234", argsHash: p.args_hash, editedArgsHash: next.hash }]);
+    expect(deps.consumed).toEqual([
+      { approvalId: "apv_123456", token: "tok_abcdefgh", threadId: "thread-1", userId: "user-1", toolCallId: "call_1-abcd1234", argsHash: p.args_hash, editedArgsHash: next.hash },
+    ]);
     expect(t[0]?.arg?.branch.proposed_tool).toEqual({ ...p, args: edited, canonical_args: next.canonical, args_hash: next.hash });
     expect(t[0]?.arg?.branch.approval_outcome).toMatchObject({ decision: "edited" });
     // The agent's conversation shows the call that runs.
@@ -204,7 +206,10 @@ describe("approvalHandlerNode: edit, respond, ignore, expired", () => {
 
   it("respondedCall: null once the agent made another call after the response, or for any other result", () => {
     const call = (id: string, path: string) => ({ role: "assistant" as const, content: [{ type: "tool-call" as const, toolCallId: id, toolName: "write_file", input: { path } }] });
-    const denied = { role: "tool" as const, content: [{ type: "tool-result" as const, toolCallId: "c1", toolName: "write_file", output: { type: "execution-denied" as const, reason: "Ann did not run this call and answered: use b.md" } }] };
+    const denied = {
+      role: "tool" as const,
+      content: [{ type: "tool-result" as const, toolCallId: "c1", toolName: "write_file", output: { type: "execution-denied" as const, reason: "Ann did not run this call and answered: use b.md" } }],
+    };
     const ran = { role: "tool" as const, content: [{ type: "tool-result" as const, toolCallId: "c2", toolName: "write_file", output: { type: "json" as const, value: { bytes: 3 } } }] };
     expect(respondedCall([{ role: "user", content: "go" }, call("c1", "a.md"), denied])).toBe("write_file a.md was not run: Ann did not run this call and answered: use b.md.");
     expect(respondedCall([{ role: "user", content: "go" }, call("c1", "a.md"), denied, call("c2", "b.md"), ran])).toBeNull();

@@ -211,9 +211,7 @@ async function approveOrEdit(
     records.push(record("approval_edited", `arguments edited by the approver: sha256 ${p.args_hash} -> ${edited.hash}`, edited.hash));
     // The agent's conversation shows the call that actually runs.
     messages = messages.map((m) =>
-      m.role === "assistant" && Array.isArray(m.content)
-        ? { ...m, content: m.content.map((c) => (c.type === "tool-call" && c.toolCallId === p.tool_call_id ? { ...c, input: args } : c)) }
-        : m,
+      m.role === "assistant" && Array.isArray(m.content) ? { ...m, content: m.content.map((c) => (c.type === "tool-call" && c.toolCallId === p.tool_call_id ? { ...c, input: args } : c)) } : m,
     );
     emit(config, {
       type: "data-tool",

@@ -10,7 +10,7 @@ import { executorNode } from "./executor";
 
 describe("executorNode", () => {
   it("a tool call becomes proposed_tool with RFC 8785 canonical args and their SHA-256 -> RiskGate", async () => {
-    const args = { path: "summary.md", content: "ünïcode é \"q\"\n" };
+    const args = { path: "summary.md", content: 'ünïcode é "q"\n' };
     const deps = fakeDeps([toolTurn("write_file", args, "call_7")]);
     const { config, chunks } = recorder();
     const cmd = await executorNode(deps)(branchTask(), config as never);
@@ -50,7 +50,17 @@ describe("executorNode", () => {
   it("a reply after a failed call is a failed try with the call's error, whatever the reply claims", async () => {
     const deps = fakeDeps([textTurn("Here is todo.md: ERROR: no such file")]);
     const call: ModelMessage = { role: "assistant", content: [{ type: "tool-call", toolCallId: "c1", toolName: "read_file", input: { path: "todo.md" } }] };
-    const failed = { tool_name: "read_file", call_id: "c1", output: "File not found: todo.md", status: "error" as const, evicted: false, pointer: null, size_chars: 23, rehydration_allowed: false, metadata: {} };
+    const failed = {
+      tool_name: "read_file",
+      call_id: "c1",
+      output: "File not found: todo.md",
+      status: "error" as const,
+      evicted: false,
+      pointer: null,
+      size_chars: 23,
+      rehydration_allowed: false,
+      metadata: {},
+    };
     const result: ModelMessage = { role: "tool", content: [{ type: "tool-result", toolCallId: "c1", toolName: "read_file", output: { type: "text", value: "ERROR: File not found: todo.md" } }] };
     const cmd = await executorNode(deps)(branchTask({ executor_messages: [{ role: "user", content: "Read todo.md" }, call, result], last_tool_result: failed }));
     expect(gotoOf(cmd)).toBe("supervisor");

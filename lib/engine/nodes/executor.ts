@@ -113,7 +113,17 @@ export function executorNode(deps: EngineDeps) {
         emit(config, {
           type: "data-tool",
           id: call.toolCallId,
-          data: { toolCallId: call.toolCallId, agentId: branch.agent.id, toolName: call.toolName, args: call.input, argsHash: canon.hash, status: "proposed", decision: null, rule: null, output: null },
+          data: {
+            toolCallId: call.toolCallId,
+            agentId: branch.agent.id,
+            toolName: call.toolName,
+            args: call.input,
+            argsHash: canon.hash,
+            status: "proposed",
+            decision: null,
+            rule: null,
+            output: null,
+          },
         });
         const next: StepBranch = {
           ...branch,

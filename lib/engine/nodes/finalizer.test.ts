@@ -31,7 +31,7 @@ describe("finalizerNode", () => {
     ]);
   });
 
-  it("streams the answer word by word as live deltas, then emits the finished text once (docs/runs.md \"Streaming\")", async () => {
+  it('streams the answer word by word as live deltas, then emits the finished text once (docs/runs.md "Streaming")', async () => {
     const deps = fakeDeps([textTurn("  Hello there, how can I help?  ")]);
     const { config, chunks } = recorder();
     await finalizerNode(deps)(baseState({ intent: "conversation", messages: [{ role: "user", content: "hi" }] }), config as never);
@@ -53,13 +53,9 @@ describe("finalizerNode", () => {
 
   it("a completed plan: the finalizer prompt with each step's status and result; COMPLETED", async () => {
     const deps = fakeDeps([textTurn("Summary written.")]);
-    const p = plan(
-      [
-        step(0, { status: "completed", task: "Read notes.md", result: "NOTES-TEXT" }),
-        step(1, { status: "completed", task: "Write summary.md", result: "wrote 12 chars" }),
-      ],
-      { status: "completed" },
-    );
+    const p = plan([step(0, { status: "completed", task: "Read notes.md", result: "NOTES-TEXT" }), step(1, { status: "completed", task: "Write summary.md", result: "wrote 12 chars" })], {
+      status: "completed",
+    });
     const cmd = await finalizerNode(deps)(baseState({ intent: "task", plan: p }));
     expect(updateOf(cmd)).toMatchObject({ final_answer: "Summary written.", messages: [{ role: "assistant", content: "Summary written." }], lifecycle: "COMPLETED" });
     const prompt = promptOf(deps);
@@ -92,7 +88,9 @@ describe("finalizerNode", () => {
 
   it("nothing done: no model call, the answer says so and why; a model's claim cannot enter it", async () => {
     const deps = fakeDeps([textTurn("Deleted release-notes.md.")]);
-    const p = plan([step(0, { status: "blocked", task: "Delete release-notes.md", error: "delete_file release-notes.md was not done: blocked by policy (File safety #4)." })], { status: "incomplete" });
+    const p = plan([step(0, { status: "blocked", task: "Delete release-notes.md", error: "delete_file release-notes.md was not done: blocked by policy (File safety #4)." })], {
+      status: "incomplete",
+    });
     const cmd = await finalizerNode(deps)(baseState({ intent: "task", plan: p }));
     const answer = updateOf(cmd).final_answer as string;
     expect(answer).toMatch(/^Nothing was done\.\n\nNot done:\n- Step 1 "Delete release-notes\.md" was blocked: delete_file release-notes\.md was not done: blocked by policy/);

@@ -58,7 +58,12 @@ export function finalizerNode(deps: EngineDeps) {
     // The answer streams as it is written (docs/runs.md "Streaming"), under the id of the text
     // part stored once it is finished; the run's cancel and the call's time limit end the model's stream.
     const id = `final-${state.messages.length}`;
-    const write = (d: ModelCallDeadline) => ({ ...settings, abortSignal: d.signal, onPart: d.touch, onText: (delta: string) => emitLive(config, { type: "text-delta", id, node: "finalizer", delta }) });
+    const write = (d: ModelCallDeadline) => ({
+      ...settings,
+      abortSignal: d.signal,
+      onPart: d.touch,
+      onText: (delta: string) => emitLive(config, { type: "text-delta", id, node: "finalizer", delta }),
+    });
     try {
       if (plan?.status === "cancelled") {
         // Dismissed by an approver: say so plainly; no model call.
@@ -76,8 +81,13 @@ export function finalizerNode(deps: EngineDeps) {
         if (done.length > 0) {
           // The model is told that not everything was done (not what failed: the report says that), so it never calls the task done.
           const missed = plan.steps.filter((s) => NOT_DONE.includes(s.status)).length;
-          const note = missed > 0 ? `${PARTLY_DONE} ${missed} step${missed === 1 ? " was" : "s were"} not done; the run's report after your answer lists them. Do not say the task is done.` : undefined;
-          const res = await withModelDeadline(callLimit, (d) => streamCall({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), ...write(d) }), config?.signal);
+          const note =
+            missed > 0 ? `${PARTLY_DONE} ${missed} step${missed === 1 ? " was" : "s were"} not done; the run's report after your answer lists them. Do not say the task is done.` : undefined;
+          const res = await withModelDeadline(
+            callLimit,
+            (d) => streamCall({ model, system: finalizerSystem(), prompt: finalizerPrompt({ task: plan.query, steps: done, ...(note ? { note } : {}) }), ...write(d) }),
+            config?.signal,
+          );
           text = res.text;
           spent = usageOf(res.usage);
         } else {
@@ -92,7 +102,17 @@ export function finalizerNode(deps: EngineDeps) {
     emit(config, { type: "text", id, text });
     // Small talk never fails, even after a failed task in the same thread.
     const failed = state.intent !== "conversation" && (Boolean(state.error) || plan?.status === "failed");
-    return new Command({ goto: END, update: { token_usage: spent, model_usage: spent.input_tokens + spent.output_tokens > 0 ? { [modelKey(resolved)]: spent } : {}, messages: [{ role: "assistant", content: text }], final_answer: text, lifecycle: failed ? "FAILED" : "COMPLETED", current_agent: null } });
+    return new Command({
+      goto: END,
+      update: {
+        token_usage: spent,
+        model_usage: spent.input_tokens + spent.output_tokens > 0 ? { [modelKey(resolved)]: spent } : {},
+        messages: [{ role: "assistant", content: text }],
+        final_answer: text,
+        lifecycle: failed ? "FAILED" : "COMPLETED",
+        current_agent: null,
+      },
+    });
   };
 }
 

@@ -28,7 +28,18 @@ function withMemory(deps: EngineDeps, got: RetrievedMemory | Error) {
 }
 
 const remembered: RetrievedMemory = {
-  shortTerm: [{ id: "e1", threadId: "t1", agentId: "assistant", action: "read_file", result: "notes.md says the launch is on Friday", stepId: "s0", createdAt: "2026-11-22T09:00:00.000Z", expiresAt: "2026-11-23T09:00:00.000Z" }],
+  shortTerm: [
+    {
+      id: "e1",
+      threadId: "t1",
+      agentId: "assistant",
+      action: "read_file",
+      result: "notes.md says the launch is on Friday",
+      stepId: "s0",
+      createdAt: "2026-11-22T09:00:00.000Z",
+      expiresAt: "2026-11-23T09:00:00.000Z",
+    },
+  ],
   facts: [
     {
       id: "f1",
@@ -66,7 +77,11 @@ describe("Executor memory", () => {
     expect(prompt).toContain('action="read_file">notes.md says the launch is on Friday</recent>');
     expect(prompt).toContain("<fact>Summaries go to the team lead, Ana.</fact>");
     const part = chunks.find((c) => c.type === "data-memory");
-    expect(part).toMatchObject({ type: "data-memory", id: "memory-s0-1", data: { stepId: "s0", query: "Read notes.md", facts: [{ id: "f1", score: 2.5, via: ["lexical"] }], shortTerm: [{ id: "e1", action: "read_file" }] } });
+    expect(part).toMatchObject({
+      type: "data-memory",
+      id: "memory-s0-1",
+      data: { stepId: "s0", query: "Read notes.md", facts: [{ id: "f1", score: 2.5, via: ["lexical"] }], shortTerm: [{ id: "e1", action: "read_file" }] },
+    });
   });
 
   it("nothing remembered: no memory block and no part", async () => {

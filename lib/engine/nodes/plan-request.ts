@@ -44,28 +44,30 @@ export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsa
   const messages: ModelMessage[] = [{ role: "user", content: prompt }];
   const problems: Unusable[] = [];
   for (let attempt = 1; attempt <= PLAN_ATTEMPTS; attempt++) {
-    const answered = await withModelDeadline(timeoutMs, (d) =>
-      generateText({
-        model,
-        ...callSettingsOf(flow.supervisor),
-        system,
-        ...(attempt === 1 ? { prompt } : { messages }),
-        tools,
-        toolChoice: { type: "tool", toolName: "create_plan" },
-        abortSignal: d.signal,
-        // Every answer's tokens count, also one the SDK then refuses (no create_plan call).
-        onLanguageModelCallEnd: (e) => {
-          const call = usageOf(e.usage);
-          spent.input_tokens += call.input_tokens;
-          spent.output_tokens += call.output_tokens;
-          const before = used[key] ?? { input_tokens: 0, output_tokens: 0 };
-          used[key] = { input_tokens: before.input_tokens + call.input_tokens, output_tokens: before.output_tokens + call.output_tokens };
-        },
-      }).catch((err: unknown) => {
-        // The forced call is missing (prose or an empty answer): the SDK throws; read its text.
-        if (ToolChoiceViolationError.isInstance(err)) return { toolCalls: [], text: textOf(err.content) };
-        throw err;
-      }),
+    const answered = await withModelDeadline(
+      timeoutMs,
+      (d) =>
+        generateText({
+          model,
+          ...callSettingsOf(flow.supervisor),
+          system,
+          ...(attempt === 1 ? { prompt } : { messages }),
+          tools,
+          toolChoice: { type: "tool", toolName: "create_plan" },
+          abortSignal: d.signal,
+          // Every answer's tokens count, also one the SDK then refuses (no create_plan call).
+          onLanguageModelCallEnd: (e) => {
+            const call = usageOf(e.usage);
+            spent.input_tokens += call.input_tokens;
+            spent.output_tokens += call.output_tokens;
+            const before = used[key] ?? { input_tokens: 0, output_tokens: 0 };
+            used[key] = { input_tokens: before.input_tokens + call.input_tokens, output_tokens: before.output_tokens + call.output_tokens };
+          },
+        }).catch((err: unknown) => {
+          // The forced call is missing (prose or an empty answer): the SDK throws; read its text.
+          if (ToolChoiceViolationError.isInstance(err)) return { toolCalls: [], text: textOf(err.content) };
+          throw err;
+        }),
       signal,
     );
     const call = answered.toolCalls.find((c) => c.toolName === "create_plan") ?? answered.toolCalls[0];
@@ -74,7 +76,10 @@ export async function askForPlan(deps: EngineDeps, task: string, spent: TokenUsa
       problems.push(problem.why);
       const text = answered.text.trim();
       if (text) messages.push({ role: "assistant", content: text });
-      messages.push({ role: "user", content: `That was not a usable plan: ${problem.why.error}. Call the create_plan tool once, with arguments that are valid JSON matching its schema. Do not answer in prose.` });
+      messages.push({
+        role: "user",
+        content: `That was not a usable plan: ${problem.why.error}. Call the create_plan tool once, with arguments that are valid JSON matching its schema. Do not answer in prose.`,
+      });
       continue;
     }
     return problem.plan;

@@ -52,7 +52,11 @@ describe("plannerNode", () => {
     expect(out).toMatchObject({ lifecycle: "PLAN_CHECK", replan_reason: null, token_usage: { input_tokens: 10, output_tokens: 5 } });
     expect(out.error).toBeUndefined();
     expect(chunks).toHaveLength(1);
-    expect(chunks[0]).toMatchObject({ type: "data-plan", id: p.id, data: { planId: p.id, status: "executing", steps: [{ agentName: "Assistant" }, { agentName: "Writer" }, { agentName: "Assistant" }] } });
+    expect(chunks[0]).toMatchObject({
+      type: "data-plan",
+      id: p.id,
+      data: { planId: p.id, status: "executing", steps: [{ agentName: "Assistant" }, { agentName: "Writer" }, { agentName: "Assistant" }] },
+    });
   });
 
   it("forces create_plan and lists the agents with their tools in the system prompt", async () => {

@@ -4,7 +4,7 @@ import { structuredError } from "../../errors";
 import { newStep } from "../plan-factory";
 import type { EngineDeps } from "../deps";
 import { emitPlan, emitStep, iso } from "../emit";
-import type { GraphStateValue, GraphUpdate, Plan, PlanStep, TokenUsage, } from "../state";
+import type { GraphStateValue, GraphUpdate, Plan, PlanStep, TokenUsage } from "../state";
 import { askForPlan } from "./plan-request";
 
 /**

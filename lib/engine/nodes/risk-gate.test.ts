@@ -68,7 +68,10 @@ describe("riskGateNode", () => {
     const cmd = await riskGateNode(deps)(at(p), config as never);
     expect(targets(cmd).map((x) => x.node)).toEqual(["await_approval"]);
     expect(deps.created).toHaveLength(1);
-    expect(chunks).toMatchObject([{ type: "data-tool", data: { status: "awaiting_approval", decision: "AUTH_REQUIRED", rule: expect.stringMatching(/edited by an approver from apv_1/) } }, { type: "data-approval" }]);
+    expect(chunks).toMatchObject([
+      { type: "data-tool", data: { status: "awaiting_approval", decision: "AUTH_REQUIRED", rule: expect.stringMatching(/edited by an approver from apv_1/) } },
+      { type: "data-approval" },
+    ]);
   });
 
   it("a revised call the policy BLOCKS is still blocked", async () => {

@@ -78,7 +78,15 @@ export function riskGateNode(deps: EngineDeps) {
       return refuse(`BLOCKED by policy (${ruleText}): ${p.name} may not run in this flow.`, "tool_blocked", "blocked", "BLOCKED", ruleText);
     }
     // Keyed by the call: the node running again after a crash records it once.
-    const proposed = { action: "tool_proposed", at, actor: branch.agent.id, tool: p.name, args_hash: p.args_hash, detail: `${policy.reason} (risk ${policy.risk_level})`, key: `tool_proposed:${p.tool_call_id}` };
+    const proposed = {
+      action: "tool_proposed",
+      at,
+      actor: branch.agent.id,
+      tool: p.name,
+      args_hash: p.args_hash,
+      detail: `${policy.reason} (risk ${policy.risk_level})`,
+      key: `tool_proposed:${p.tool_call_id}`,
+    };
     await deps.audit(task.thread_id, proposed);
     if (decision === "ALLOW") {
       emit(config, { type: "data-tool", id: p.tool_call_id, data: { ...view, ...risk, status: "allowed", decision, rule: ruleText } });

@@ -87,7 +87,15 @@ function route(deps: EngineDeps, state: GraphStateValue, config?: LangGraphRunna
     emit(config, {
       type: "data-handoff",
       id: handoff.id,
-      data: { from: routed.routerId, to: routed.agentId, agentName: agent?.name ?? routed.agentId, icon: agent?.icon ?? "🤖", color: agent?.color ?? "#5b3cc4", reason: handoff.reason, stepId: handoff.step_id },
+      data: {
+        from: routed.routerId,
+        to: routed.agentId,
+        agentName: agent?.name ?? routed.agentId,
+        icon: agent?.icon ?? "🤖",
+        color: agent?.color ?? "#5b3cc4",
+        reason: handoff.reason,
+        stepId: handoff.step_id,
+      },
     });
     return new Command({ update: { ...fresh(intent), plan, handoffs: [handoff], lifecycle: "EXECUTION_PREPARE" }, goto: "supervisor" });
   }

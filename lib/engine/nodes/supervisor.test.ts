@@ -116,7 +116,17 @@ describe("supervisorNode", () => {
   it("a try that fails on the very call and error of the previous try ends the retries early: the step goes on to the new plan", async () => {
     const failedTry = (): StepBranch =>
       done("s0", "run_javascript failed: ran longer than 5000 ms", false, {
-        last_tool_result: { tool_name: "run_javascript", call_id: "c", output: "ran longer than 5000 ms", status: "error", evicted: false, pointer: null, size_chars: 23, rehydration_allowed: false, metadata: {} },
+        last_tool_result: {
+          tool_name: "run_javascript",
+          call_id: "c",
+          output: "ran longer than 5000 ms",
+          status: "error",
+          evicted: false,
+          pointer: null,
+          size_chars: 23,
+          rehydration_allowed: false,
+          metadata: {},
+        },
         tool_history: [{ tool: "run_javascript", args_hash: "a1", output_hash: "o1" }],
       });
     // First failure: retried, and the failed call is remembered.
@@ -310,5 +320,4 @@ describe("supervisorNode with steps side by side", () => {
     expect(gotoOf(cmd)).toBe("finalizer");
     expect(updateOf(cmd).plan).toMatchObject({ status: "failed", failure_reason: "loop" });
   });
-
 });

@@ -234,15 +234,7 @@ function skipUnreachable(config: LangGraphRunnableConfig | undefined, deps: Engi
  * clarification handoff is recorded, and the Finalizer asks the node's question and waits
  * (an interrupt; status awaiting_input). The answer comes back as `human_answer`.
  */
-function askHuman(
-  config: LangGraphRunnableConfig | undefined,
-  deps: EngineDeps,
-  step: PlanStep,
-  plan: Plan,
-  update: GraphUpdate,
-  handoffs: Handoff[],
-  now: string,
-): Command {
+function askHuman(config: LangGraphRunnableConfig | undefined, deps: EngineDeps, step: PlanStep, plan: Plan, update: GraphUpdate, handoffs: Handoff[], now: string): Command {
   const human = deps.flow.humanInputs.find((h) => h.id === step.agent_id);
   const steps = plan.steps.map((s) => (s.id === step.id ? { ...s, status: "in_progress" as const, tries: s.status === "pending" ? s.tries + 1 : s.tries, started_at: s.started_at ?? now } : s));
   const asked = steps.find((s) => s.id === step.id) as PlanStep;
@@ -250,7 +242,11 @@ function askHuman(
   const identity = identityOf(deps, asked);
   const record: Handoff = { id: randomUUID(), from: "supervisor", to: identity.id, reason: "clarification", explanation: `Step ${asked.index + 1}: ${asked.task}`, step_id: asked.id, timestamp: now };
   emitPlan(config, deps.flow, next);
-  emit(config, { type: "data-handoff", id: record.id, data: { from: "supervisor", to: identity.id, agentName: identity.name, icon: identity.icon, color: identity.color, reason: record.reason, stepId: asked.id } });
+  emit(config, {
+    type: "data-handoff",
+    id: record.id,
+    data: { from: "supervisor", to: identity.id, agentName: identity.name, icon: identity.icon, color: identity.color, reason: record.reason, stepId: asked.id },
+  });
   emitStep(config, deps.flow, asked, "plan_step_started");
   const question = human?.prompt ?? asked.task;
   return new Command({
@@ -271,13 +267,7 @@ function handoff(step: PlanStep, b: StepBranch, reason: Handoff["reason"], expla
   return { id: randomUUID(), from: "supervisor", to: b.agent.id, reason, explanation, step_id: step.id, timestamp: at };
 }
 
-function finish(
-  config: LangGraphRunnableConfig | undefined,
-  deps: EngineDeps,
-  update: Omit<GraphUpdate, "plan"> & { plan?: Plan },
-  outcome: "completed" | "failed",
-): Command {
+function finish(config: LangGraphRunnableConfig | undefined, deps: EngineDeps, update: Omit<GraphUpdate, "plan"> & { plan?: Plan }, outcome: "completed" | "failed"): Command {
   if (update.plan) emitPlan(config, deps.flow, update.plan);
   return new Command({ update: { ...update, lifecycle: outcome === "completed" ? "GLOBAL_REVIEW" : "FAILED" }, goto: "finalizer" });
 }
-

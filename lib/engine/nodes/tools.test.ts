@@ -21,7 +21,17 @@ describe("toolsNode", () => {
     expect(t[0]?.arg?.branch.last_tool_result).toMatchObject(result);
     expect(mirrored(cmd)?.last_tool_result).toMatchObject(result);
     expect(deps.audits).toEqual([{ threadId: "thread-1", action: "tool_executed", tool: "read_file" }]);
-    expect(updateOf(cmd).audit_trail).toEqual([{ action: "tool_executed", at: new Date(deps.clock.now).toISOString(), actor: "assistant", tool: "read_file", args_hash: p.args_hash, detail: "success in 1 ms", key: `tool_executed:${p.tool_call_id}:1` }]);
+    expect(updateOf(cmd).audit_trail).toEqual([
+      {
+        action: "tool_executed",
+        at: new Date(deps.clock.now).toISOString(),
+        actor: "assistant",
+        tool: "read_file",
+        args_hash: p.args_hash,
+        detail: "success in 1 ms",
+        key: `tool_executed:${p.tool_call_id}:1`,
+      },
+    ]);
     expect(chunks.map((c) => (c.type === "data-tool" ? [c.id, c.data.status, c.data.output] : c.type))).toEqual([
       [p.tool_call_id, "running", null],
       [p.tool_call_id, "done", "hello from notes"],
@@ -123,5 +133,4 @@ describe("toolsNode eviction", () => {
       expect(deps.stored.get(r.pointer ?? "")?.content).toHaveLength(size);
     }
   });
-
 });

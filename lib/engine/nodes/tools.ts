@@ -174,7 +174,17 @@ async function skipped(deps: EngineDeps, task: BranchTask, p: ProposedTool, by: 
     id: p.tool_call_id,
     data: { toolCallId: p.tool_call_id, agentId: branch.agent.id, toolName: p.name, args: p.args, argsHash: p.args_hash, status: "rejected", decision: null, rule: null, output: text },
   });
-  const result: ToolResultState = { tool_name: p.name, call_id: p.tool_call_id, output: text, status: "error", evicted: false, pointer: null, size_chars: text.length, rehydration_allowed: false, metadata: { code: "skipped" } };
+  const result: ToolResultState = {
+    tool_name: p.name,
+    call_id: p.tool_call_id,
+    output: text,
+    status: "error",
+    evicted: false,
+    pointer: null,
+    size_chars: text.length,
+    rehydration_allowed: false,
+    metadata: { code: "skipped" },
+  };
   const next: StepBranch = { ...branch, phase: "done", proposed_tool: null, last_tool_result: result, output: { step_id: branch.step_id, text, ok: false, final: "skipped" } };
   return new Command({ update: { audit_trail: [record], ...mirror(next) }, goto: "supervisor" });
 }

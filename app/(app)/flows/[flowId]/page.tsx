@@ -36,7 +36,16 @@ export default async function FlowPage({ params }: { params: Promise<{ flowId: s
   const access = { role: found.role, canEdit: can(found.role, "edit"), canRun: can(found.role, "run") };
   return (
     <main className="editor-page">
-      <FlowEditor key={found.version.id} flowId={found.flow.id} version={found.version.version} document={found.document} tools={tools} access={access} defaultTask={suggestedTask(found.flow.templateKey)} providers={providers} />
+      <FlowEditor
+        key={found.version.id}
+        flowId={found.flow.id}
+        version={found.version.version}
+        document={found.document}
+        tools={tools}
+        access={access}
+        defaultTask={suggestedTask(found.flow.templateKey)}
+        providers={providers}
+      />
     </main>
   );
 }

@@ -26,9 +26,8 @@ export default async function McpSettingsPage() {
       </p>
       <h1>MCP servers</h1>
       <p className="muted">
-        Tools from Model Context Protocol servers, for the flows of a workspace. Their tools are listed when a server is added and when you
-        press Refresh; runs call them through the same gateway (input checked against the tool's schema, 30 s timeout) and the same
-        policies as built-in tools.
+        Tools from Model Context Protocol servers, for the flows of a workspace. Their tools are listed when a server is added and when you press Refresh; runs call them through the same gateway
+        (input checked against the tool's schema, 30 s timeout) and the same policies as built-in tools.
       </p>
       {workspaces.length === 0 ? <p className="muted">You are in no workspace yet; creating a flow gives you one.</p> : null}
       {workspaces.map(({ ws, servers }) => (

@@ -104,9 +104,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
     select: { id: true, status: true, decision: true, expiresAt: true, threadId: true, userId: true, toolName: true, argsHash: true, createdAt: true },
   });
   const now = Date.now();
-  const approvalStates = Object.fromEntries(
-    approvals.map((a) => [a.id, { status: a.status === "pending" && a.expiresAt.getTime() <= now ? "expired" : a.status, decision: a.decision }]),
-  );
+  const approvalStates = Object.fromEntries(approvals.map((a) => [a.id, { status: a.status === "pending" && a.expiresAt.getTime() <= now ? "expired" : a.status, decision: a.decision }]));
   const canDecide = can(thread.role, "decide");
   const canMessage = thread.userId === user.id;
   const requester = canMessage ? user.email : ((await emailsOf(db(), [thread.userId])).get(thread.userId) ?? "the user");

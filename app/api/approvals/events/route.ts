@@ -31,11 +31,13 @@ export const GET = withUser({ query: Query }, async (req, { user }) => {
       }
     };
     // The bus calls subscribers in the publisher's context: keep this stream's workspace scope.
-    const unsubscribe = onApprovalAnywhere(bindWorkspaceScope((e) => {
-      void approvalVisible(db(), user.id, e.approvalId)
-        .then((visible) => (visible ? push({ approvalId: e.approvalId, type: e.type, status: e.status }) : undefined))
-        .catch((err: unknown) => log.error({ err }, "approvals events: visibility check failed"));
-    }));
+    const unsubscribe = onApprovalAnywhere(
+      bindWorkspaceScope((e) => {
+        void approvalVisible(db(), user.id, e.approvalId)
+          .then((visible) => (visible ? push({ approvalId: e.approvalId, type: e.type, status: e.status }) : undefined))
+          .catch((err: unknown) => log.error({ err }, "approvals events: visibility check failed"));
+      }),
+    );
     // The first count, at once.
     await push({});
     return unsubscribe;

@@ -37,13 +37,10 @@ export default async function VersionsPage({ params }: { params: Promise<{ flowI
         <Link href="/flows">Flows</Link> / <Link href={`/flows/${flow.id}`}>{flow.name}</Link> / history
       </p>
       <h1>Version history</h1>
-      <p className="muted">
-        Every save is an immutable version. Runs record the version they ran; restoring a version saves its document as a new one.
-      </p>
+      <p className="muted">Every save is an immutable version. Runs record the version they ran; restoring a version saves its document as a new one.</p>
       {canRestore ? null : (
         <p className="card small" role="note" data-testid="restore-denied">
-          Your role in this workspace is {role}: you can read and compare versions, but only owners restore one. Ask an owner of the
-          workspace for the owner role.
+          Your role in this workspace is {role}: you can read and compare versions, but only owners restore one. Ask an owner of the workspace for the owner role.
         </p>
       )}
 
@@ -88,15 +85,7 @@ export default async function VersionsPage({ params }: { params: Promise<{ flowI
                   />
                 </td>
                 <td className={styles.pick}>
-                  <input
-                    type="radio"
-                    name="to"
-                    value={v.version}
-                    form="compare-form"
-                    defaultChecked={i === 0}
-                    aria-label={`Compare to v${v.version}`}
-                    data-testid={`compare-to-${v.version}`}
-                  />
+                  <input type="radio" name="to" value={v.version} form="compare-form" defaultChecked={i === 0} aria-label={`Compare to v${v.version}`} data-testid={`compare-to-${v.version}`} />
                 </td>
                 <td>
                   <strong>v{v.version}</strong>

@@ -34,7 +34,10 @@ export default async function AuditPage({ params }: { params: Promise<{ threadId
   const { threadId } = await params;
   const thread = await orNotFound(getThread(db(), user.id, threadId));
   const entries = await threadAuditTrail(db(), threadId, thread.flow.workspaceId);
-  const users = await emailsOf(db(), entries.map((e) => e.actorId));
+  const users = await emailsOf(
+    db(),
+    entries.map((e) => e.actorId),
+  );
   const transitions = lifecycleOf(await prismaRunStore(db()).events({ threadId, types: ["lifecycle_transition"] }));
   return (
     <main className="wide">

@@ -4,4 +4,6 @@ import { unsupported } from "@/lib/langgraph-api/unsupported";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withPlatform({}, async () => unsupported("Pruning threads is not offered: delete each thread with DELETE /threads/{thread_id}; old checkpoints are pruned by the server's checkpoint retention."));
+export const POST = withPlatform({}, async () =>
+  unsupported("Pruning threads is not offered: delete each thread with DELETE /threads/{thread_id}; old checkpoints are pruned by the server's checkpoint retention."),
+);

@@ -18,7 +18,10 @@ export const Body = z.object({
       kind: z.literal("message"),
       text: z.string().trim().min(1, "Write a message.").max(MAX_TASK_CHARS, { error: taskTooLongIssue }),
       /** Directed mode: run the message on this agent only. */
-      agentId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
+      agentId: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,64}$/)
+        .optional(),
     }),
     z.object({
       kind: z.literal("decision"),
@@ -26,9 +29,15 @@ export const Body = z.object({
       /** LangGraph HumanResponse kinds (issue 4): approve = accept, edit, respond, reject, ignore. */
       decision: HumanDecision,
       /** The card's one-time token; required to approve or edit. */
-      token: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "tokens are base64url").optional(),
+      token: z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{1,128}$/, "tokens are base64url")
+        .optional(),
       /** The SHA-256 of the arguments the approver was shown (hex). */
-      argsHash: z.string().regex(/^[0-9a-f]{64}$/, "a lower-case hex SHA-256").optional(),
+      argsHash: z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, "a lower-case hex SHA-256")
+        .optional(),
       /** edit: the new arguments, a JSON object (at most 64 KB once serialised). */
       args: z
         .record(z.string(), z.unknown())
@@ -55,7 +64,10 @@ export const Body = z.object({
  */
 export const FollowQuery = z.object({
   /** Follow this run of the thread (even one that has ended: its events are replayed). */
-  runId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "run ids are 1-64 of [A-Za-z0-9_-]").optional(),
+  runId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "run ids are 1-64 of [A-Za-z0-9_-]")
+    .optional(),
   /** Only events with a seq above this one (a cursor from an earlier follow). */
   after: z.coerce.number({ error: "after: a seq, a whole number of 0 or more" }).int("after: a whole number").min(0, "after: 0 or more").optional(),
 });

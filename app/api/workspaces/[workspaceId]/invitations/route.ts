@@ -6,4 +6,6 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params, need: { capability: "manage", workspace: "workspaceId" } }, async (_req, { params, access }) => Response.json({ invitations: await listInvitations(db(), access, params.workspaceId) }));
+export const GET = withUser({ params: Params, need: { capability: "manage", workspace: "workspaceId" } }, async (_req, { params, access }) =>
+  Response.json({ invitations: await listInvitations(db(), access, params.workspaceId) }),
+);

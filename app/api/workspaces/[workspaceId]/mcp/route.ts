@@ -6,7 +6,9 @@ import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params, need: { capability: "see", workspace: "workspaceId" } }, async (_req, { params, access }) => Response.json({ servers: await listServers(db(), access, params.workspaceId) }));
+export const GET = withUser({ params: Params, need: { capability: "see", workspace: "workspaceId" } }, async (_req, { params, access }) =>
+  Response.json({ servers: await listServers(db(), access, params.workspaceId) }),
+);
 
 export const POST = withUser({ params: Params, body: Body, need: { capability: "manage", refusal: MCP_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access, body }) =>
   Response.json({ server: await addServer(db(), access, params.workspaceId, body) }, { status: 201 }),

@@ -7,7 +7,9 @@ import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params, need: { capability: "see", workspace: "workspaceId" } }, async (_req, { params, access }) => Response.json({ members: await listMembers(db(), access, params.workspaceId) }));
+export const GET = withUser({ params: Params, need: { capability: "see", workspace: "workspaceId" } }, async (_req, { params, access }) =>
+  Response.json({ members: await listMembers(db(), access, params.workspaceId) }),
+);
 
 /** No membership is created here: the invitee accepts or declines in the app (docs/security.md "Membership"). */
 export const POST = withUser({ params: Params, body: Body, need: { capability: "manage", workspace: "workspaceId" } }, async (_req, { params, access, body }) =>

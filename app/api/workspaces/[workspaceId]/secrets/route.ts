@@ -6,6 +6,10 @@ import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params, need: { capability: "see", workspace: "workspaceId" } }, async (_req, { params, access }) => Response.json({ secrets: await listSecrets(db(), access, params.workspaceId) }));
+export const GET = withUser({ params: Params, need: { capability: "see", workspace: "workspaceId" } }, async (_req, { params, access }) =>
+  Response.json({ secrets: await listSecrets(db(), access, params.workspaceId) }),
+);
 
-export const POST = withUser({ params: Params, body: Body, need: { capability: "manage", refusal: SECRETS_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access, body }) => Response.json({ secret: await addSecret(db(), access, params.workspaceId, body) }, { status: 201 }));
+export const POST = withUser({ params: Params, body: Body, need: { capability: "manage", refusal: SECRETS_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access, body }) =>
+  Response.json({ secret: await addSecret(db(), access, params.workspaceId, body) }, { status: 201 }),
+);

@@ -7,6 +7,10 @@ import { Body, Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withUser({ params: Params, need: { capability: "manage", refusal: WEBHOOK_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access }) => Response.json({ webhooks: await listWebhooks(db(), access, params.workspaceId) }));
+export const GET = withUser({ params: Params, need: { capability: "manage", refusal: WEBHOOK_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access }) =>
+  Response.json({ webhooks: await listWebhooks(db(), access, params.workspaceId) }),
+);
 
-export const POST = withUser({ params: Params, body: Body, need: { capability: "manage", refusal: WEBHOOK_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access, body }) => Response.json(await addWebhook(db(), access, params.workspaceId, body), { status: 201 }));
+export const POST = withUser({ params: Params, body: Body, need: { capability: "manage", refusal: WEBHOOK_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access, body }) =>
+  Response.json(await addWebhook(db(), access, params.workspaceId, body), { status: 201 }),
+);

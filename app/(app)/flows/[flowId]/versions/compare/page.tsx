@@ -39,11 +39,7 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
   const to = query.success ? (query.data.to ?? latest) : 0;
   const wanted = { from, to };
   const missing = (["from", "to"] as const).find((key) => !versions.some((v) => v.version === wanted[key]));
-  const problem = query.success
-    ? missing
-      ? `${missing}: this flow has no version ${wanted[missing]}.`
-      : null
-    : query.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  const problem = query.success ? (missing ? `${missing}: this flow has no version ${wanted[missing]}.` : null) : query.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
   // Versions are never deleted: both exist once listed.
   const pair = problem ? null : await Promise.all([getVersion(db(), user.id, flow.id, from), getVersion(db(), user.id, flow.id, to)]);
 

@@ -8,7 +8,9 @@ export const Params = z.object({ threadId: ThreadId });
 const Before = z.union([
   CheckpointId,
   // A config first: its object would also pass as a reference with no fields.
-  z.object({ configurable: CheckpointRef }).transform((c) => c.configurable.checkpoint_id),
+  z
+    .object({ configurable: CheckpointRef })
+    .transform((c) => c.configurable.checkpoint_id),
   CheckpointRef.transform((c) => c.checkpoint_id),
 ]);
 

@@ -39,6 +39,9 @@ export const JoinStreamQuery = z.object({
 /** POST query of cancel (runs.cancel). */
 export const CancelQuery = z.object({
   wait: flag.optional(),
-  action: z.enum(["interrupt", "rollback"]).refine((a) => a === "interrupt", "action: only interrupt (rollback would erase the run's checkpoints)").optional(),
+  action: z
+    .enum(["interrupt", "rollback"])
+    .refine((a) => a === "interrupt", "action: only interrupt (rollback would erase the run's checkpoints)")
+    .optional(),
   reason: z.string().max(500).optional(),
 });

@@ -18,7 +18,7 @@ export const POST = withPlatform({ params: Params, body: UpdateBody }, async (re
     return Response.json(await markResolved(db(), user, params.threadId, req.signal));
   }
   return unsupported(
-    "Editing a thread's state is not offered, except marking a thread waiting on an approval as resolved ({ values: null, as_node: \"__end__\" }). To go back in time, fork the thread at a checkpoint in the run view (or POST /api/threads/{thread_id}/fork), then run the fork.",
+    'Editing a thread\'s state is not offered, except marking a thread waiting on an approval as resolved ({ values: null, as_node: "__end__" }). To go back in time, fork the thread at a checkpoint in the run view (or POST /api/threads/{thread_id}/fork), then run the fork.',
   );
 });
 

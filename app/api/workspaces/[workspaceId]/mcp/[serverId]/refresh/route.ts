@@ -6,4 +6,6 @@ import { Params } from "./schema";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withUser({ params: Params, need: { capability: "manage", refusal: MCP_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access }) => Response.json({ server: await refreshServer(db(), access, params.workspaceId, params.serverId) }));
+export const POST = withUser({ params: Params, need: { capability: "manage", refusal: MCP_REFUSAL, workspace: "workspaceId" } }, async (_req, { params, access }) =>
+  Response.json({ server: await refreshServer(db(), access, params.workspaceId, params.serverId) }),
+);
