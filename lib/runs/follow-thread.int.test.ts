@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { engineFixture, type EngineFixture } from "./test-helpers";
 import type { RunChunk } from "../events/ui-parts";
 import type { Fanout, FanoutHandler } from "../events/fanout";
-import { type FollowedChunk, type FollowedLive, followThread, LIVE_READ_MS } from "./follow-thread";
+import { type FollowedChunk, type FollowedLive, followThread } from "./follow-thread";
 import { appendLiveText, clearLiveText } from "../events/live-text";
 import { InProcessFanout } from "../events/in-process-fanout";
 import { notifyThreadEvent } from "../events/thread-events";
@@ -95,41 +95,6 @@ describe("followThread", () => {
     await done;
     clearLiveText(threadId, runId);
     rowReads.mockRestore();
-    await fan.close();
-  });
-
-  it("reads the stored events at most once per LIVE_READ_MS for live text alone, and loses no word or event", async () => {
-    const fan = new InProcessFanout();
-    const { threadId, runId, store } = await threadWithRun();
-    await store(runPart(runId, "running"), "run_started");
-    const reads = vi.spyOn(f.t.db.runEvent, "findMany");
-    const stop = new AbortController();
-    const out: (FollowedChunk | FollowedLive)[] = [];
-    const done = (async () => {
-      for await (const c of followThread(f.t.db, threadId, { after: 0, runId, fanout: fan, pollMs: 60_000, live: true, signal: stop.signal })) out.push(c);
-    })();
-    await until(() => out.length === 1);
-    const before = reads.mock.calls.length;
-    const started = Date.now();
-    // 40 words, one every 2 ms, as a fast model writes them.
-    for (let i = 0; i < 40; i++) {
-      appendLiveText(threadId, runId, "answer", "finalizer", `w${i} `);
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    await until(() => out.filter((c) => "live" in c).length === 40);
-    const elapsed = Date.now() - started;
-    expect(reads.mock.calls.length - before).toBeLessThanOrEqual(Math.ceil(elapsed / LIVE_READ_MS) + 1);
-    // A word, then a stored event within the same LIVE_READ_MS: both come, the words whole.
-    appendLiveText(threadId, runId, "answer", "finalizer", "last ");
-    await notifyThreadEvent(threadId, await store(stepPart(9)), runId, fan);
-    await until(() => out.length === 43);
-    const words = out.flatMap((c) => ("live" in c && c.live.type === "text-delta" ? [c.live.delta] : []));
-    expect(words.join("")).toBe(`${Array.from({ length: 40 }, (_, i) => `w${i} `).join("")}last `);
-    expect(out.filter((c) => !("live" in c) && c.chunk.type === "data-lifecycle")).toHaveLength(1);
-    stop.abort();
-    await done;
-    clearLiveText(threadId, runId);
-    reads.mockRestore();
     await fan.close();
   });
 

@@ -60,13 +60,6 @@ export interface FollowedLive {
   live: LiveChunk;
 }
 
-/**
- * Least time between two reads of the stored events that live text alone asks for, ms: the
- * words that arrive meanwhile go out together after the next read. A stored event's notice
- * is never held back by it.
- */
-export const LIVE_READ_MS = 50;
-
 /** Run row statuses of a run that has not ended: waiting for a worker, or executing. */
 export const ACTIVE_RUN_STATUSES: readonly string[] = ["queued", "running"];
 
@@ -95,29 +88,19 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
   const store = prismaRunStore(db);
   let followed = opts.runId ?? null;
   let pending = true;
-  /** A stored event was announced (or the follow was aborted) since the last read. */
-  let noticed = true;
   let wake: (() => void) | null = null;
-  let wakeOnNotice: (() => void) | null = null;
-  /** When the stored events were last read (ms). */
-  let lastRead = 0;
   const rouse = () => {
     pending = true;
     wake?.();
   };
-  const notice = () => {
-    noticed = true;
-    wakeOnNotice?.();
-    rouse();
-  };
   const unlisten = onThreadEvent(
     threadId,
-    (n) => {
-      if (n.seq > cursor) notice();
+    (notice) => {
+      if (notice.seq > cursor) rouse();
     },
     opts.fanout,
   );
-  signal?.addEventListener("abort", notice);
+  signal?.addEventListener("abort", rouse);
   // Live text waits here until the stored events before it are read (they were stored first).
   const liveQueue: LiveTextEvent[] = [];
   /** Parts whose finished text was read from the database: their late deltas are dropped. */
@@ -135,23 +118,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
   let endedSince: number | null = null;
   try {
     while (!signal?.aborted) {
-      // Woken by live text alone: its words wait for a read of the events stored before them,
-      // at most one read per LIVE_READ_MS (a word every 10 ms would otherwise cost a read each).
-      const wait = noticed ? 0 : lastRead + LIVE_READ_MS - Date.now();
-      if (wait > 0) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          wakeOnNotice = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wakeOnNotice = null;
-        if (signal?.aborted) return;
-      }
       pending = false;
-      noticed = false;
-      lastRead = Date.now();
       const rows = await store.events({ threadId, afterSeq: cursor, take: batch });
       for (const row of rows) {
         if (signal?.aborted) return;
@@ -169,10 +136,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
         yield { seq: row.seq, chunk };
       }
       if (rows.length > 0) endedSince = null;
-      if (rows.length === batch) {
-        noticed = true;
-        continue;
-      }
+      if (rows.length === batch) continue;
       // Everything stored before this live text was just read: now the text, in order.
       for (const e of liveQueue.splice(0)) {
         if (signal?.aborted) return;
@@ -194,13 +158,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
       }
       if (pending || signal?.aborted) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(
-          () => {
-            noticed = true;
-            resolve();
-          },
-          endedSince === null ? pollMs : Math.min(pollMs, endedGraceMs),
-        );
+        const timer = setTimeout(resolve, endedSince === null ? pollMs : Math.min(pollMs, endedGraceMs));
         wake = () => {
           clearTimeout(timer);
           resolve();
@@ -211,7 +169,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
   } finally {
     unlisten();
     stopLive();
-    signal?.removeEventListener("abort", notice);
+    signal?.removeEventListener("abort", rouse);
   }
 }
 
