@@ -32,8 +32,7 @@ export default defineConfig({
     command: `rm -rf .data/e2e.db .data/e2e-workspaces && mkdir -p .data && npx prisma migrate deploy && node scripts/run-ts.mjs prisma/seed.ts && node node_modules/next/dist/bin/next start -p ${PORT} -H 127.0.0.1`,
     url: `http://127.0.0.1:${PORT}/api/health`,
     // The e2e fixtures (provider, MCP server) listen on loopback: the operator opens it, as a deployment would.
-    // RUN_IN=process, as `npm start`: runs execute in the worker child, so the browser proves live text and approvals through it.
-    env: { DATABASE_URL, WORKSPACES_DIR: "./.data/e2e-workspaces", OUTBOUND_ALLOW_PRIVATE: "127.0.0.1", MCP_STDIO_COMMANDS, RUN_IN: "process" },
+    env: { DATABASE_URL, WORKSPACES_DIR: "./.data/e2e-workspaces", OUTBOUND_ALLOW_PRIVATE: "127.0.0.1", MCP_STDIO_COMMANDS },
     timeout: 120_000,
     reuseExistingServer: false,
   },

@@ -23,9 +23,9 @@
  * the official SDK (@langchain/langgraph-sdk), LOAD_RUNS runs at once, each on its own thread:
  * the run streamed (`updates`, `custom`, `messages-tuple`) to its one interrupt (the write's
  * approval), then resumed (accept) and streamed to its end.
- *    - ours: the embedded default as `npm start` runs it (one `next start` on SQLite whose runs
- *      execute in its worker child, RUN_IN=process, RUN_WORKERS=4, offline model; LOAD_RUN_IN=web
- *      executes them in the web process) through /api/langgraph, the Workspace assistant as shipped (the write waits for approval);
+ *    - ours: the embedded default as `npm start` runs it (one `next start` on SQLite executing
+ *      its runs, RUN_IN=web, RUN_WORKERS=4, offline model; LOAD_RUN_IN=process executes them in
+ *      its worker child) through /api/langgraph, the Workspace assistant as shipped (the write waits for approval);
  *    - peer: bench/peer/graph.mts, the same super-steps (plan, one step per file that reads it,
  *      the interrupt, the write, the answer), no model.
  *    Measured per side: first byte (first event of the stream), run to interrupt, resume to end
@@ -241,8 +241,8 @@ async function peerMain(): Promise<void> {
   const peerDir = mkdtempSync(path.join(tmpdir(), "phylactery-peer-"));
   try {
     const webNodeArgs = CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROF}`, ...(process.env.LOAD_NODE_ARGS ?? "").split(" ").filter(Boolean)] : [];
-    // As `npm start` runs it: the runs execute in the web process's worker child (RUN_IN=process).
-    const embedded = await startCluster({ webs: 1, workers: 0, database: "sqlite", webRunWorkers: 4, webNodeArgs, env: { RUN_IN: process.env.LOAD_RUN_IN ?? "process" } });
+    // As `npm start` runs it (RUN_IN=web; LOAD_RUN_IN=process: the runs in the web process's worker child).
+    const embedded = await startCluster({ webs: 1, workers: 0, database: "sqlite", webRunWorkers: 4, webNodeArgs, env: { RUN_IN: process.env.LOAD_RUN_IN ?? "web" } });
     const web = embedded.webs[0];
     try {
       const db = createDb(embedded.dbUrl);
@@ -253,7 +253,7 @@ async function peerMain(): Promise<void> {
       const flowId = (await createFlow(db, a.id, { ...structuredClone(workspaceAssistant), settings: { ...workspaceAssistant.settings, name: "Load (approval)" } })).id;
       await db.$disconnect();
       const ours: SdkSide = {
-        setup: `ours: embedded SQLite, npm start (RUN_IN=${process.env.LOAD_RUN_IN ?? "process"}, RUN_WORKERS=4)`,
+        setup: `ours: embedded SQLite, npm start (RUN_IN=${process.env.LOAD_RUN_IN ?? "web"}, RUN_WORKERS=4)`,
         client: new SdkClient({ apiUrl: `${web.url}/api/langgraph`, apiKey: key.key }),
         assistantId: flowId,
         async prepare(threadId) {

@@ -5,8 +5,10 @@ set -euo pipefail
 export NEXT_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 export DATABASE_URL="${DATABASE_URL:-file:./.data/phylactery.db}"
-# Runs execute in a worker child of the web process, off its event loop (docs/durability.md#runs-are-jobs).
-export RUN_IN="${RUN_IN:-process}"
+# RUN_IN=process runs the runs in a worker child of the web process, off its event loop
+# (docs/durability.md "The worker child"); not yet the default: an approval edited from its
+# detail page did not show its outcome in the e2e suite with it.
+export RUN_IN="${RUN_IN:-web}"
 PORT="${PORT:-3000}"
 # Loopback only unless the operator says otherwise (BIND_HOST=0.0.0.0 behind a reverse proxy).
 umask 077  # owner-only database, secrets and workspaces (docs/security.md "Secrets at rest")
