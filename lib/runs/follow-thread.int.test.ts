@@ -98,6 +98,40 @@ describe("followThread", () => {
     await fan.close();
   });
 
+  it("never lets live text overtake an event stored while it read the events: the text heard during a read waits for the next", async () => {
+    const fan = new InProcessFanout();
+    const { threadId, runId, store } = await threadWithRun();
+    await store(runPart(runId, "running"), "run_started");
+    const stop = new AbortController();
+    const out: (FollowedChunk | FollowedLive)[] = [];
+    const real = f.t.db.runEvent.findMany.bind(f.t.db.runEvent);
+    let race = false;
+    // The writer stores an event after the read's snapshot, then writes text, before the read returns.
+    const reads = vi.spyOn(f.t.db.runEvent, "findMany").mockImplementation((async (args: never) => {
+      const rows = await real(args);
+      if (race) {
+        race = false;
+        await notifyThreadEvent(threadId, await store(stepPart(1)), runId, fan);
+        appendLiveText(threadId, runId, "answer", "finalizer", "Done.");
+      }
+      return rows;
+    }) as never);
+    const done = (async () => {
+      for await (const c of followThread(f.t.db, threadId, { after: 0, runId, fanout: fan, pollMs: 60_000, live: true, signal: stop.signal })) out.push(c);
+    })();
+    await until(() => out.length === 1);
+    race = true;
+    await notifyThreadEvent(threadId, await store(stepPart(0)), runId, fan);
+    await until(() => out.length === 4);
+    const kinds = out.map((c) => ("live" in c ? `live:${c.live.type === "text-delta" ? c.live.delta : ""}` : c.chunk.type === "data-lifecycle" ? c.chunk.data.to : c.chunk.type));
+    expect(kinds).toEqual(["data-run", "S0", "S1", "live:Done."]);
+    stop.abort();
+    await done;
+    reads.mockRestore();
+    clearLiveText(threadId, runId);
+    await fan.close();
+  });
+
   it("has no gaps when notifications are lost and no duplicates when they repeat or come early: it re-reads by seq", async () => {
     const handlers = new Set<FanoutHandler>();
     // Delivers only every other notification, each one three times, ahead of the real seq.

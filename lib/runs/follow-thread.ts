@@ -119,6 +119,10 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
   try {
     while (!signal?.aborted) {
       pending = false;
+      // Live text heard before this read follows events stored before it, so the read sees them.
+      // Text heard during the read may follow an event stored after the read's snapshot: it waits
+      // for the next read (`pending` is set), or it would overtake that event.
+      const heardBefore = liveQueue.length;
       const rows = await store.events({ threadId, afterSeq: cursor, take: batch });
       for (const row of rows) {
         if (signal?.aborted) return;
@@ -138,7 +142,7 @@ export async function* followThread(db: Db, threadId: string, opts: FollowOption
       if (rows.length > 0) endedSince = null;
       if (rows.length === batch) continue;
       // Everything stored before this live text was just read: now the text, in order.
-      for (const e of liveQueue.splice(0)) {
+      for (const e of liveQueue.splice(0, heardBefore)) {
         if (signal?.aborted) return;
         if (followed === null || e.runId !== followed || finished.has(e.id)) continue;
         if (e.kind === "end") finished.add(e.id);
