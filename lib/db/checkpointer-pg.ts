@@ -2,6 +2,7 @@ import pg from "pg";
 import { logger } from "../log";
 import { groupReadRows, type ReadRow } from "./checkpointer-read-rows";
 import { type BlobRow, bytesOf, type CheckpointKey, type CheckpointRow, type CheckpointStore, type ListQuery, type StoredCheckpoint, type WriteRow } from "./checkpointer-store";
+import { pgRunEvents, type RunEventsSql } from "./run-events-sql";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -53,13 +54,18 @@ export class PgCheckpointStore implements CheckpointStore {
     this.pool.on("error", (err) => logger.warn({ err, module: "checkpointer" }, "checkpoint pool connection lost"));
   }
 
-  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
+  /** Runs `text` as a named prepared statement of the pool (one name per text). */
+  private result<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
     let name = this.names.get(text);
     if (!name) {
       name = `phylactery_ckpt_${this.names.size}`;
       this.names.set(text, name);
     }
-    return (await this.pool.query<R>({ name, text, values })).rows;
+    return this.pool.query<R>({ name, text, values });
+  }
+
+  private async query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> {
+    return (await this.result<R>(text, values)).rows;
   }
 
   async get(threadId: string, checkpointNs: string, checkpointId: string | undefined): Promise<StoredCheckpoint | undefined> {
@@ -159,6 +165,13 @@ export class PgCheckpointStore implements CheckpointStore {
        DELETE FROM "CheckpointBlob" WHERE "threadId" = $1`,
       [threadId],
     );
+  }
+
+  private events: RunEventsSql | undefined;
+  /** The run events' statements on this pool (lib/db/run-events-sql.ts). */
+  runEvents(): RunEventsSql {
+    this.events ??= pgRunEvents((text, values) => this.result(text, values));
+    return this.events;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { isSqliteBusy } from "./prisma-error-code";
 import type { BlobRow, CheckpointKey, CheckpointRow, CheckpointStore, ListQuery, StoredCheckpoint, WriteRow } from "./checkpointer-store";
+import { type RunEventsSql, sqliteRunEvents } from "./run-events-sql";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -219,6 +220,13 @@ export class SqliteCheckpointStore implements CheckpointStore {
       }
     });
     await whenUnlocked(() => tx.immediate());
+  }
+
+  private events: RunEventsSql | undefined;
+  /** The run events' statements on this connection (lib/db/run-events-sql.ts). */
+  runEvents(): RunEventsSql {
+    this.events ??= sqliteRunEvents((sql) => this.stmt(sql), whenUnlocked);
+    return this.events;
   }
 
   async close(): Promise<void> {

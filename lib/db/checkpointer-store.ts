@@ -1,3 +1,4 @@
+import type { RunEventsSql } from "./run-events-sql";
 /**
  * What the checkpointer needs from a database: rows of the Prisma models Checkpoint,
  * CheckpointBlob and CheckpointWrite, as stored (serialized bytes plus their serde type).
@@ -96,6 +97,8 @@ export interface CheckpointStore {
   putWrites(rows: WriteRow[], replace: boolean): Promise<void>;
   /** Deletes every checkpoint, blob and write of a thread, in one transaction. */
   deleteThread(threadId: string): Promise<void>;
+  /** The run events' statements on the same connection(s), when the store is the driver's (lib/db/run-events-sql.ts). */
+  runEvents?(): RunEventsSql;
   /** Releases the connection(s); the store must not be used afterwards. */
   close(): Promise<void>;
 }

@@ -51,6 +51,21 @@ describe("missingTimelineParts", () => {
     expect(parts[3]).toEqual({ type: "text", id: "final-1", text: "The summary." });
   });
 
+  it("leaves a step and a plan the timeline took further than the state (their node's events stored before its writes): the resumed node tells them again", () => {
+    const ahead = [
+      ...told,
+      row("plan_step_completed", { type: "data-step", id: done.id, data: { ...JSON.parse(told[1]?.data ?? "{}").data, status: "completed", event: "plan_step_completed" } }),
+      row("plan_completed", { type: "data-plan", id: "p1", data: { planId: "p1", status: "completed", steps: [] } }),
+    ];
+    const behind = baseState({ plan: plan([started], { id: "p1", status: "executing" }), lifecycle: "STEP_EXECUTION" });
+    const stepsAndPlans = (parts: RunChunk[]) => parts.filter((p) => p.type === "data-step" || p.type === "data-plan");
+    expect(stepsAndPlans(missingTimelineParts(ahead, behind, flow, "r", at))).toEqual([]);
+    // A later try of a failed step is the state's news, and is told.
+    const failed = row("plan_step_failed", { type: "data-step", id: done.id, data: { ...JSON.parse(told[1]?.data ?? "{}").data, status: "failed", event: "plan_step_failed" } });
+    const retried = baseState({ plan: plan([step(0, { status: "in_progress", tries: 2 })], { id: "p1", status: "executing" }), lifecycle: "STEP_EXECUTION" });
+    expect(stepsAndPlans(missingTimelineParts([...told, failed], retried, flow, "r", at))).toMatchObject([{ type: "data-step", data: { status: "in_progress", tries: 2 } }]);
+  });
+
   it("adds nothing once the timeline says what the state says (a second repair writes nothing)", () => {
     const parts = missingTimelineParts(told, state, flow, "r", at);
     const repaired = [...told, ...parts.map((p) => row("repaired", p))];

@@ -6,6 +6,7 @@ import { type FollowedChunk, type FollowedLive, followThread } from "./follow-th
 import { appendLiveText, clearLiveText } from "../events/live-text";
 import { InProcessFanout } from "../events/in-process-fanout";
 import { notifyThreadEvent } from "../events/thread-events";
+import { checkpointStoreFor } from "../db/checkpointer-stores";
 
 /** Follows of a thread's stored run events on a real SQLite file: replay, live, loss, end, abort. */
 describe("followThread", () => {
@@ -104,18 +105,21 @@ describe("followThread", () => {
     await store(runPart(runId, "running"), "run_started");
     const stop = new AbortController();
     const out: (FollowedChunk | FollowedLive)[] = [];
-    const real = f.t.db.runEvent.findMany.bind(f.t.db.runEvent);
+    // The follower's reads go to the driver's statements (lib/db/run-events-sql.ts).
+    const sql = checkpointStoreFor(f.t.url)?.runEvents?.();
+    if (!sql) throw new Error("no driver statements for the test database");
+    const real = sql.after.bind(sql);
     let race = false;
     // The writer stores an event after the read's snapshot, then writes text, before the read returns.
-    const reads = vi.spyOn(f.t.db.runEvent, "findMany").mockImplementation((async (args: never) => {
-      const rows = await real(args);
+    const reads = vi.spyOn(sql, "after").mockImplementation(async (...args) => {
+      const rows = await real(...args);
       if (race) {
         race = false;
         await notifyThreadEvent(threadId, await store(stepPart(1)), runId, fan);
         appendLiveText(threadId, runId, "answer", "finalizer", "Done.");
       }
       return rows;
-    }) as never);
+    });
     const done = (async () => {
       for await (const c of followThread(f.t.db, threadId, { after: 0, runId, fanout: fan, pollMs: 60_000, live: true, signal: stop.signal })) out.push(c);
     })();

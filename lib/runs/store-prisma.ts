@@ -1,6 +1,9 @@
 import "server-only";
 import type { Prisma } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
+import { checkpointStoreFor } from "../db/checkpointer-stores";
+import { dbUrlOf } from "../db/db-url";
+import type { RunEventsSql } from "../db/run-events-sql";
 import { claimLease, lapsedLeases, releaseLease, renewLease, takeLease } from "../db/lease";
 import { isSqliteBusy, prismaErrorCode } from "../db/prisma-error-code";
 import { endWaitingRuns } from "../db/waiting-runs";
@@ -22,6 +25,19 @@ export function eventWhere(q: EventQuery): Prisma.RunEventWhereInput {
 }
 
 /**
+ * The driver's run-event statements for `db`'s database (lib/db/run-events-sql.ts), when `db`
+ * is a root client with a known URL: a transaction's client has none, so its writes stay in
+ * its transaction. Looked up per call: a closed driver store reopens on next use.
+ */
+function eventsSqlOf(db: Db): RunEventsSql | undefined {
+  const url = dbUrlOf(db);
+  return url === undefined ? undefined : checkpointStoreFor(url)?.runEvents?.();
+}
+
+/** A seq another writer took first (the driver path's answer; Prisma's is P2002). */
+class SeqTaken extends Error {}
+
+/**
  * The run store on the database (see store.ts): Run, RunJob and RunEvent rows and the
  * Thread's lease columns. `db` may be a transaction's client: every write then joins it.
  * Appends write the thread's next seq and rely on the (threadId, seq) unique key: a seq
@@ -29,7 +45,11 @@ export function eventWhere(q: EventQuery): Prisma.RunEventWhereInput {
  * 100 ms × attempt; 6 attempts in all.
  */
 export function prismaRunStore(db: Db): RunStore {
-  const lastSeq = async (client: Db, threadId: string) => (await client.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } }))?.seq ?? 0;
+  const lastSeq = async (client: Db, threadId: string) => {
+    const sql = eventsSqlOf(client);
+    if (sql) return sql.lastSeq(threadId);
+    return (await client.runEvent.findFirst({ where: { threadId }, orderBy: { seq: "desc" }, select: { seq: true } }))?.seq ?? 0;
+  };
   /** The last seq this store wrote per thread: a run's writer (the lease holder) reads it once. */
   const written = new Map<string, number>();
   /** Writes `write(seq)` with the thread's next seq, retrying a taken seq or a busy database. */
@@ -44,7 +64,7 @@ export function prismaRunStore(db: Db): RunStore {
         // A seq taken meanwhile: read the last one again. SQLite busy past its timeout: nothing
         // was written, so the same write is tried again after a pause.
         const busy = isSqliteBusy(err);
-        if ((prismaErrorCode(err) !== "P2002" && !busy) || attempt >= 5) throw err;
+        if ((prismaErrorCode(err) !== "P2002" && !(err instanceof SeqTaken) && !busy) || attempt >= 5) throw err;
         if (busy) await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
         else written.delete(threadId);
       }
@@ -57,13 +77,20 @@ export function prismaRunStore(db: Db): RunStore {
   return {
     append: (e) =>
       withNextSeq(e.threadId, async (seq) => {
-        await db.runEvent.create({ data: { threadId: e.threadId, runId: e.runId, seq, type: e.type, data: e.data } });
+        const sql = eventsSqlOf(db);
+        if (!sql) await db.runEvent.create({ data: { threadId: e.threadId, runId: e.runId, seq, type: e.type, data: e.data } });
+        else if (!(await sql.insert({ threadId: e.threadId, runId: e.runId, seq, type: e.type, data: e.data }, new Date()))) throw new SeqTaken(`seq ${seq} of thread ${e.threadId} is taken`);
       }),
     lastSeq: (threadId) => lastSeq(db, threadId),
     async firstSeqOf(runId) {
       return (await db.runEvent.findFirst({ where: { runId }, orderBy: { seq: "asc" }, select: { seq: true } }))?.seq ?? null;
     },
     async events(q): Promise<StoredEvent[]> {
+      // A follower's read (one thread, after a seq, maybe of one run, in seq order) on the driver.
+      if (q.threadId !== undefined && q.runId !== null && !q.threadIds && !q.runIds && !q.types && q.dataContains === undefined && !q.newestFirst) {
+        const sql = eventsSqlOf(db);
+        if (sql) return sql.after(q.threadId, q.afterSeq ?? 0, q.take, q.runId);
+      }
       return db.runEvent.findMany({ where: eventWhere(q), orderBy: { seq: q.newestFirst ? "desc" : "asc" }, ...(q.take !== undefined ? { take: q.take } : {}), select: eventColumns });
     },
     countEvents: (threadId) => db.runEvent.count({ where: { threadId } }),

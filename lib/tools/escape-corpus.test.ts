@@ -210,7 +210,9 @@ const jsRefusals: JsAttempt[] = [
   ["replacing the console in strict mode", "'use strict'; console.log = () => {}", "js_error", /TypeError/],
 ];
 
-describe("JavaScript escape corpus", () => {
+// The sandbox's own 10 s deadline judges a slow script, not vitest's 5 s: at load 9.5 on 2 cores,
+// exhausting the host stack took longer than 5 s.
+describe("JavaScript escape corpus", { timeout: 30_000 }, () => {
   it("has at least 25 refusals", () => {
     expect(jsRefusals.length).toBeGreaterThanOrEqual(25);
   });
