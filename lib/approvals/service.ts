@@ -29,6 +29,12 @@ export interface ApprovalOptions {
   secret: string;
   /** Clock, ms since the epoch. */
   now?: () => number;
+  /**
+   * The decider's role in the thread's workspace, when the caller resolved it for this same
+   * user and thread in this request (lib/runs/run-checks.ts): the challenge is then read
+   * alone, not joined again with the membership. The thread must still be the challenge's.
+   */
+  deciderRole?: Role;
 }
 
 /** Who decides which challenge of which thread. */
@@ -135,6 +141,12 @@ export function challengeToken(secret: string, a: ChallengeRow): string {
  *   member of its workspace), forbidden ("role_forbidden": a viewer).
  */
 async function loadForDecider(opts: ApprovalOptions, input: Decider): Promise<Approval> {
+  if (opts.deciderRole !== undefined) {
+    const a = await opts.db.approval.findUnique({ where: { id: input.approvalId } });
+    if (!a || a.threadId !== input.threadId) throw new AppError("not_found", "approval_not_found", `No approval ${input.approvalId} in this thread.`);
+    if (!can(opts.deciderRole, "decide")) throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${opts.deciderRole}; only owners and approvers decide approvals.`);
+    return a;
+  }
   // One query: the challenge and the decider's membership of its thread's workspace.
   const a = await opts.db.approval.findUnique({
     where: { id: input.approvalId },

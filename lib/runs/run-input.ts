@@ -6,6 +6,7 @@ import { AppError } from "../errors";
 import { classifyIntent } from "../engine/intent";
 import type { QuestionInterrupt } from "../engine/nodes/finalizer";
 import type { RunContext } from "./run-context";
+import type { Role } from "../auth/roles";
 import { applyDecision, type DecisionInput, waitingCalls } from "./run-decision";
 import { applyOutcomeChoice, type OutcomeInput, waitingOutcomes } from "./run-outcome";
 
@@ -66,6 +67,8 @@ export interface ResolveInputOptions {
   tx: Db;
   threadId: string;
   userId: string;
+  /** `userId`'s role in the thread's workspace, as the run checks resolved it (null: the system's own input). */
+  role: Role | null;
   input: RunInput;
   /** The thread's status and latest state, read before the transaction. */
   status: string;
@@ -98,7 +101,7 @@ export async function resolveRunInput(o: ResolveInputOptions): Promise<JobInput>
     return { kind: "continue", label: "Continue the interrupted run", intent: null, graph: { type: "none" } };
   }
   if (input.kind === "decision" || input.kind === "expired") {
-    const decided = await applyDecision({ db: o.tx, secret: o.secret, now }, o.threadId, o.userId, input, waitingCalls(snapshot), o.ctx.deps);
+    const decided = await applyDecision({ db: o.tx, secret: o.secret, now, ...(o.role ? { deciderRole: o.role } : {}) }, o.threadId, o.userId, input, waitingCalls(snapshot), o.ctx.deps);
     return {
       kind: input.kind,
       label: decided.label,

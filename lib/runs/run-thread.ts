@@ -96,6 +96,7 @@ export async function enqueueRun(opts: PrepareRunOptions): Promise<AcceptedRun> 
           tx,
           threadId,
           userId,
+          role: thread.role,
           input,
           status: thread.status,
           snapshot,
