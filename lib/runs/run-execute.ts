@@ -97,7 +97,8 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
     Math.min(HEARTBEAT_MS, Math.floor(ttl / 3)),
   );
   try {
-    const result = yield* runGraph({ db, store, ctx, job, input, snapshot, graphInput, recovered, signal: abort.signal, now, onStored: opts.onStored, crash: opts.crashPoint ?? (() => {}) });
+    const flow = { id: thread.flowId, version: thread.flowVersion.version };
+    const result = yield* runGraph({ db, store, ctx, job, flow, input, snapshot, graphInput, recovered, signal: abort.signal, now, onStored: opts.onStored, crash: opts.crashPoint ?? (() => {}) });
     return result;
   } finally {
     clearInterval(heartbeat);
@@ -111,6 +112,8 @@ interface RunGraphOptions {
   store: RunStore;
   ctx: RunContext;
   job: { id: string; runId: string; threadId: string; attempts: number };
+  /** The thread's flow and its pinned version's number (for the run's trace). */
+  flow: { id: string; version: number };
   input: JobInput;
   snapshot: Awaited<ReturnType<RunContext["graph"]["getState"]>>;
   graphInput: unknown;
@@ -131,12 +134,11 @@ async function* runGraph(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcom
 }
 
 async function* runGraphBody(o: RunGraphOptions): AsyncGenerator<RunChunk, JobOutcome> {
-  const { db, store, ctx, job, input, snapshot, now } = o;
+  const { store, ctx, job, input, snapshot, now } = o;
   const { threadId, runId } = job;
   const values = snapshot.values as Partial<GraphStateValue>;
-  const thread = await db.thread.findUniqueOrThrow({ where: { id: threadId }, select: { flowId: true, flowVersion: { select: { version: true } } } });
   const runTrace = startRunTrace(
-    { "thread.id": threadId, "run.id": runId, "run.kind": input.kind, "run.attempt": job.attempts + 1, "flow.id": thread.flowId, "flow.version": thread.flowVersion.version },
+    { "thread.id": threadId, "run.id": runId, "run.kind": input.kind, "run.attempt": job.attempts + 1, "flow.id": o.flow.id, "flow.version": o.flow.version },
     input.traceId,
   );
   const ids: TraceIds = { traceId: runTrace.traceId, threadId, runId };
