@@ -32,6 +32,8 @@ const sqliteOnly = [
   "lib/db/prisma-error-code.int.test.ts",
 ];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+/** On PostgreSQL, drops the test database made ahead and left unused after each file (lib/db/test-pg.ts). */
+const setupFiles = onPostgres ? ["lib/db/test-pg-setup.ts"] : [];
 
 /** Test kinds: unit beside the code, database *.int.test.ts, the conformance suite. */
 export default defineConfig({
@@ -56,6 +58,7 @@ export default defineConfig({
           env,
           include: ["**/*.int.test.ts"],
           exclude: ["node_modules/**", ...alone, ...(onPostgres ? sqliteOnly : [])],
+          setupFiles,
           testTimeout: 60_000,
           // A beforeAll that starts the built app waits for it to be healthy; with files side by
           // side (or a busy machine) that takes longer than vitest's default 10 s.
@@ -70,6 +73,7 @@ export default defineConfig({
           environment: "node",
           env,
           include: alone,
+          setupFiles,
           testTimeout: 60_000,
           hookTimeout: 120_000,
           maxWorkers: 1,
