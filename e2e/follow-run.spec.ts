@@ -1,7 +1,7 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Page, Route } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { InboxPage, runUntilApproval } from "./pages/approvals";
-import { RunPage, SignInPage } from "./pages/app";
+import { FlowsPage, RunPage, SignInPage } from "./pages/app";
 import { APPROVER, VIEWER } from "./pages/members";
 
 /**
@@ -56,4 +56,51 @@ test("open run views follow the run an approval decided in the inbox starts, wit
   expect(await new RunPage(page).openWorkspaceFile("summary.md")).toContain("# Summary of notes.md");
   await viewer.context().close();
   await approver.context().close();
+});
+
+test("a page loaded while a run is under way shows its end, even when the run ends before the page asks to follow it", async ({ page, baseURL }) => {
+  test.setTimeout(90_000);
+  const flows = new FlowsPage(page);
+  await flows.newFromTemplate();
+  const flowId = new URL(page.url()).pathname.split("/").at(-1);
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  // The page's follow request waits until the run has ended: the follow finds the run over.
+  let held: Route | null = null;
+  await page.route(/\/api\/threads\/[^/]+\/stream(\?|$)/, (route) => {
+    if (route.request().method() !== "GET" || held) return route.continue();
+    held = route;
+  });
+  // The page must be rendered while the run is under way (it then follows it); a run that ended
+  // before the render shows its end without following: try again with a new thread.
+  for (let attempt = 1; ; attempt++) {
+    const created = await page.request.post("/api/threads", { data: { flowId, task: "hello" } });
+    expect(created.status()).toBe(201);
+    const { threadId } = (await created.json()) as { threadId: string };
+    // Accepted once the headers arrive; the body follows the run to its end.
+    const started = await fetch(`${baseURL}/api/threads/${threadId}/stream`, {
+      method: "POST",
+      headers: { cookie, origin: baseURL ?? "", "content-type": "application/json" },
+      body: JSON.stringify({ input: { kind: "message", text: "hello" } }),
+    });
+    expect(started.status).toBe(200);
+    await page.goto(`/threads/${threadId}`);
+    const run = new RunPage(page);
+    // Rendered while the run was under way, the page asks to follow it (held); rendered after, it shows its end.
+    let seen = "";
+    await expect
+      .poll(async () => {
+        seen = held ? "follow" : ((await run.status().getAttribute("data-status")) ?? "");
+        return seen === "follow" || seen === "completed";
+      })
+      .toBe(true);
+    await started.text();
+    if (seen !== "follow") {
+      expect(attempt).toBeLessThan(5);
+      continue;
+    }
+    await (held as Route | null)?.continue();
+    await run.waitForStatus("completed");
+    await expect(page.getByTestId("final-answer").last()).toBeVisible();
+    return;
+  }
 });

@@ -44,6 +44,7 @@ export function RunView({
   threadId,
   initialMessages,
   initialStatus,
+  followRunId = null,
   approvals,
   outcomes = {},
   autoStartTask,
@@ -59,6 +60,8 @@ export function RunView({
   threadId: string;
   initialMessages: RunUIMessage[];
   initialStatus: string;
+  /** The run under way when the page was rendered (queued or running), which the view follows by id; null when none. */
+  followRunId?: string | null;
   /** Stored state of the thread's approvals, by id (status with expiry applied). */
   approvals: Record<string, ApprovalState>;
   /** The execution records of the thread's side-effecting calls, by tool call id (status and attempt), for the unknown-outcome cards. */
@@ -84,7 +87,7 @@ export function RunView({
   // A page loaded while a run is under way follows it (replayed from its first event, it
   // replaces the run's message rendered from the stored events). An interrupted run is
   // not followed: nothing runs it any more, the view offers to continue it instead.
-  const chat = useRunChat<Input>(threadId, initialMessages, initialStatus === "running" && !interrupted);
+  const chat = useRunChat<Input>(threadId, initialMessages, initialStatus === "running" && !interrupted, followRunId);
   const { messages, sendMessage, error, clearError, stepText, busy } = chat;
   const [choiceError, setChoiceError] = useState<{ toolCallId: string; message: string } | null>(null);
   // A refused decision (403, 409, 410, 422) leaves its card pending, so it can be decided again.

@@ -72,6 +72,12 @@ function withLiveTokens(messages: RunUIMessage[], approvals: (ChallengeRow & { s
   }));
 }
 
+/** The run whose last run part in `messages` says it is running, or null. */
+function runningRunOf(messages: RunUIMessage[]): string | null {
+  const last = messages.flatMap((m) => m.parts).findLast((p) => p.type === "data-run");
+  return last?.type === "data-run" && last.data.status === "running" ? last.data.runId : null;
+}
+
 /** The fork's origin as its `thread_forked` run event recorded it (lib/runs/fork-thread.ts), or null. */
 function forkOriginOf(events: { type: string; data: string }[]): ForkOrigin | null {
   const row = events.find((e) => e.type === THREAD_FORKED);
@@ -116,6 +122,9 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   });
   const outcomes = Object.fromEntries(executions.map((e) => [e.toolCallId, { status: e.status, attempt: e.attempt }]));
   const replayed = withMissingOutcomeCards(replayMessages(events), executions, thread.status);
+  // The run under way, which the view follows by id once hydrated: the thread's active run, or
+  // else the run the events read above show running (it has ended since).
+  const followRunId = thread.status === "running" ? ((await prismaRunStore(db()).activeRun(threadId)) ?? runningRunOf(replayed)) : null;
   const origin = thread.forkedFromThreadId ? forkOriginOf(events) : null;
   // The origin is linked while it exists in a workspace the user belongs to.
   const originThread = origin ? await db().thread.findUnique({ where: { id: origin.fromThreadId }, select: { flow: { select: { workspaceId: true } } } }) : null;
@@ -164,6 +173,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
           threadId={thread.id}
           initialMessages={canDecide ? withLiveTokens(replayed, approvals, now) : withoutTokens(replayed)}
           initialStatus={thread.status}
+          followRunId={followRunId}
           approvals={approvalStates}
           outcomes={outcomes}
           autoStartTask={canMessage && events.length === 0 && thread.status === "idle" ? (thread.task ?? thread.title) : null}
