@@ -3,6 +3,8 @@ import type { Approval } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
 import { can, Role } from "../auth/roles";
 import { membershipWhere } from "../auth/membership";
+import { workspaceScope } from "../auth/workspace-scope";
+import { accessSqlOf } from "../db/checkpointer-stores";
 import { AppError } from "../errors";
 import { publishApproval } from "../events/approval-bus";
 import { canonicalArgs, sha256Hex } from "../policy/canonical";
@@ -147,17 +149,34 @@ async function loadForDecider(opts: ApprovalOptions, input: Decider): Promise<Ap
     if (!can(opts.deciderRole, "decide")) throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${opts.deciderRole}; only owners and approvers decide approvals.`);
     return a;
   }
+  // One statement on the driver for a root client (lib/db/access-sql.ts): the challenge and the
+  // decider's membership of its thread's workspace, outside the request's workspace scope none.
+  const sql = accessSqlOf(opts.db);
+  if (sql) {
+    const found = await sql.approvalWithRole(input.approvalId, input.userId);
+    const scope = workspaceScope();
+    const member = Role.safeParse(found?.approval.threadId === input.threadId && (!scope || scope === found.workspaceId) ? found.role : undefined);
+    return deciderMay(found?.approval ?? null, member.success ? member.data : null, input);
+  }
   // One query: the challenge and the decider's membership of its thread's workspace.
   const a = await opts.db.approval.findUnique({
     where: { id: input.approvalId },
     include: { thread: { select: { flow: { select: { workspace: { select: { members: { where: membershipWhere(input.userId), select: { role: true } } } } } } } } },
   });
   const member = Role.safeParse(a?.threadId === input.threadId ? a.thread.flow.workspace.members[0]?.role : undefined);
-  const role = member.success ? member.data : null;
+  if (!a) return deciderMay(null, null, input);
+  const { thread: _thread, ...row } = a;
+  return deciderMay(row, member.success ? member.data : null, input);
+}
+
+/**
+ * The challenge when the decider may decide it.
+ * @throws AppError not_found (no challenge, or no role: not a member), forbidden (a viewer).
+ */
+function deciderMay(a: Approval | null, role: Role | null, input: Decider): Approval {
   if (!a || !role) throw new AppError("not_found", "approval_not_found", `No approval ${input.approvalId} in this thread.`);
   if (!can(role, "decide")) throw new AppError("forbidden", "role_forbidden", `Your role in this workspace is ${role}; only owners and approvers decide approvals.`);
-  const { thread: _thread, ...row } = a;
-  return row;
+  return a;
 }
 
 /**

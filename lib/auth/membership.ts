@@ -1,4 +1,5 @@
 import "server-only";
+import { accessSqlOf } from "../db/checkpointer-stores";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import { Role } from "./roles";
@@ -105,10 +106,44 @@ const findFlow = (db: Db, flowId: string) => db.flow.findUnique({ where: { id: f
  */
 export async function threadAccess(db: Db, who: Caller, threadId: string) {
   if (typeof who !== "string" && who.thread?.id === threadId) return { thread: who.thread, role: who.role };
-  const thread = await findThread(db, threadId);
-  const role = thread ? await roleIn(db, callerId(who), thread.flow.workspaceId) : null;
+  const { thread, role } = await readThreadAccess(db, callerId(who), threadId);
   if (!thread || !role) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
   return { thread, role };
+}
+
+/**
+ * The thread and the user's role in its workspace (null outside the request's workspace
+ * scope): one statement on the driver for a root client (lib/db/access-sql.ts), else two
+ * Prisma queries (a transaction's client reads in its transaction).
+ */
+async function readThreadAccess(db: Db, userId: string, threadId: string): Promise<{ thread: ThreadRow | null; role: Role | null }> {
+  const sql = accessSqlOf(db);
+  if (!sql) {
+    const thread = await findThread(db, threadId);
+    return { thread, role: thread ? await roleIn(db, userId, thread.flow.workspaceId) : null };
+  }
+  const found = await sql.threadWithRole(threadId, userId);
+  if (!found) return { thread: null, role: null };
+  const scope = workspaceScope();
+  const role = Role.safeParse(found.role);
+  return { thread: found.thread, role: role.success && (!scope || scope === found.thread.flow.workspaceId) ? role.data : null };
+}
+
+/**
+ * A thread with its flow and pinned version, and its own user's role in the workspace (null:
+ * no longer a member, or outside the request's workspace scope): what a worker reads before it
+ * executes the thread's run. One statement on the driver for a root client, else two queries.
+ * @throws AppError not_found ("thread_not_found") when the thread does not exist.
+ */
+export async function threadWithOwnerRole(db: Db, threadId: string): Promise<ThreadRow & { ownerRole: Role | null }> {
+  const sql = accessSqlOf(db);
+  const found = sql ? await sql.threadWithRole(threadId, null) : null;
+  const thread = sql ? (found?.thread ?? null) : await findThread(db, threadId);
+  if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
+  const role = Role.safeParse(found?.role);
+  const scope = workspaceScope();
+  const ownerRole = !sql ? await roleIn(db, thread.userId, thread.flow.workspaceId) : role.success && (!scope || scope === thread.flow.workspaceId) ? role.data : null;
+  return Object.assign(thread, { ownerRole });
 }
 
 /** What {@link threadAccess} resolves: the thread (with its flow and pinned version) and the caller's role. */

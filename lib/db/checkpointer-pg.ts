@@ -1,5 +1,6 @@
 import pg from "pg";
 import { logger } from "../log";
+import { type AccessSql, pgAccess } from "./access-sql";
 import { groupReadRows, type ReadRow } from "./checkpointer-read-rows";
 import { type BlobRow, bytesOf, type CheckpointKey, type CheckpointRow, type CheckpointStore, type ListQuery, type StoredCheckpoint, type WriteRow } from "./checkpointer-store";
 import { pgRunEvents, type RunEventsSql } from "./run-events-sql";
@@ -172,6 +173,13 @@ export class PgCheckpointStore implements CheckpointStore {
   runEvents(): RunEventsSql {
     this.events ??= pgRunEvents((text, values) => this.result(text, values));
     return this.events;
+  }
+
+  private reads: AccessSql | undefined;
+  /** The run path's reads on this pool (lib/db/access-sql.ts). */
+  access(): AccessSql {
+    this.reads ??= pgAccess((text, values) => this.result(text, values));
+    return this.reads;
   }
 
   async close(): Promise<void> {

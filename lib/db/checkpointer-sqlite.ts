@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { type AccessSql, sqliteAccess } from "./access-sql";
 import { isSqliteBusy } from "./prisma-error-code";
 import type { BlobRow, CheckpointKey, CheckpointRow, CheckpointStore, ListQuery, StoredCheckpoint, WriteRow } from "./checkpointer-store";
 import { type RunEventsSql, sqliteRunEvents } from "./run-events-sql";
@@ -227,6 +228,13 @@ export class SqliteCheckpointStore implements CheckpointStore {
   runEvents(): RunEventsSql {
     this.events ??= sqliteRunEvents((sql) => this.stmt(sql), whenUnlocked);
     return this.events;
+  }
+
+  private reads: AccessSql | undefined;
+  /** The run path's reads on this connection (lib/db/access-sql.ts). */
+  access(): AccessSql {
+    this.reads ??= sqliteAccess((sql) => this.stmt(sql));
+    return this.reads;
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import type { AccessSql } from "./access-sql";
 import type { RunEventsSql } from "./run-events-sql";
 /**
  * What the checkpointer needs from a database: rows of the Prisma models Checkpoint,
@@ -99,6 +100,8 @@ export interface CheckpointStore {
   deleteThread(threadId: string): Promise<void>;
   /** The run events' statements on the same connection(s), when the store is the driver's (lib/db/run-events-sql.ts). */
   runEvents?(): RunEventsSql;
+  /** The run path's reads on the same connection(s), when the store is the driver's (lib/db/access-sql.ts). */
+  access?(): AccessSql;
   /** Releases the connection(s); the store must not be used afterwards. */
   close(): Promise<void>;
 }

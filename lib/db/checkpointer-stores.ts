@@ -1,7 +1,9 @@
 import path from "node:path";
+import type { AccessSql } from "./access-sql";
 import { PgCheckpointStore } from "./checkpointer-pg";
 import { SqliteCheckpointStore, sqliteFileOf } from "./checkpointer-sqlite";
 import type { CheckpointStore } from "./checkpointer-store";
+import { dbUrlOf } from "./db-url";
 
 // One driver connection (SQLite) or pool (PostgreSQL) per database per process, shared by
 // every saver: a saver is made per run, and opening a pool per run would exhaust the server.
@@ -54,4 +56,15 @@ export async function closeCheckpointStores(): Promise<void> {
   const all = [...stores.values()];
   stores.clear();
   await Promise.all(all.map((s) => s.close()));
+}
+
+/**
+ * The run path's reads on the driver for `db`'s database (lib/db/access-sql.ts), when `db` is a
+ * root client with a known URL; `undefined` for a transaction's client (its reads stay in its
+ * transaction) or a database without a driver store (in-memory SQLite). Looked up per call: a
+ * closed store reopens on next use.
+ */
+export function accessSqlOf(db: object): AccessSql | undefined {
+  const url = dbUrlOf(db);
+  return url === undefined ? undefined : checkpointStoreFor(url)?.access?.();
 }

@@ -1,9 +1,9 @@
 import "server-only";
 import { expireChallenge } from "../approvals/service";
 import type { Db } from "../db/client";
-import { leaseRunOf } from "../db/lease";
+import { accessSqlOf } from "../db/checkpointer-stores";
 import { type Role, requireCapability } from "../auth/roles";
-import { type Caller, callerId, threadAccess } from "../auth/membership";
+import { type Caller, callerId, threadAccess, threadWithOwnerRole } from "../auth/membership";
 import { AppError } from "../errors";
 import type { RunInput } from "./run-input";
 
@@ -26,9 +26,7 @@ export async function checkRun(db: Db, threadId: string, who: Caller, input: Run
   let thread: CheckedThread;
   let role: Role | null = null;
   if (input.kind === "expired") {
-    const found = await db.thread.findUnique({ where: { id: threadId }, include: { flow: true, flowVersion: true } });
-    if (!found) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
-    thread = found;
+    thread = await threadWithOwnerRole(db, threadId);
   } else {
     const access = await threadAccess(db, who, threadId);
     thread = access.thread;
@@ -43,14 +41,23 @@ export async function checkRun(db: Db, threadId: string, who: Caller, input: Run
   // A decision on an expired challenge is told so (410) whatever else holds the thread: the
   // expiry sweeper's own run may own it at that very moment, telling the run.
   if (input.kind === "decision") {
-    const a = await db.approval.findFirst({ where: { id: input.approvalId, threadId }, select: { status: true, expiresAt: true } });
+    const a = await approvalState(db, input.approvalId, threadId);
     if (a && (a.status === "expired" || (a.status === "pending" && a.expiresAt.getTime() <= now()))) {
       if (a.status === "pending") await expireChallenge({ db, now }, input.approvalId);
       throw new AppError("gone", "approval_expired", `This approval expired at ${a.expiresAt.toISOString()}; the run was told.`);
     }
   }
-  if (await leaseRunOf(db, threadId)) throw runInProgress();
+  // The thread was read just now (by this check or the request's route wrapper).
+  if (thread.leaseRunId) throw runInProgress();
   return Object.assign(thread, { role });
+}
+
+/** An approval's status and expiry when it belongs to the thread: one statement on the driver for a root client (lib/db/access-sql.ts), else Prisma. */
+async function approvalState(db: Db, approvalId: string, threadId: string): Promise<{ status: string; expiresAt: Date } | null> {
+  const sql = accessSqlOf(db);
+  if (!sql) return db.approval.findFirst({ where: { id: approvalId, threadId }, select: { status: true, expiresAt: true } });
+  const found = await sql.approvalWithRole(approvalId, null);
+  return found?.approval.threadId === threadId ? found.approval : null;
 }
 
 /** The 409 every refused concurrent run gets, whichever check caught it. */

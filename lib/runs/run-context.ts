@@ -1,7 +1,7 @@
 import "server-only";
 import { PrismaCheckpointSaver } from "../db/checkpointer";
 import type { Db } from "../db/client";
-import { permissionOf } from "../auth/roles";
+import { permissionOf, type Role } from "../auth/roles";
 import { roleIn, type threadAccess } from "../auth/membership";
 import type { FlowDocument } from "../flow/schema";
 import { userModelResolver } from "../models/provider-settings";
@@ -32,15 +32,16 @@ export interface RunContext {
  * (the thread's owner's role in the workspace: an approver deciding does not lend their
  * role), the user's own model provider (Settings, else the server's, else offline) and the
  * workspace's tools (built-ins and MCP). `leased`: the caller holds the thread's lease for
- * the context's whole life (a worker executing the run).
+ * the context's whole life (a worker executing the run). `thread.ownerRole`, when the caller
+ * read it with the thread (lib/auth/membership.ts `threadWithOwnerRole`), saves the role's query.
  */
-export async function runContext(db: Db, thread: CheckedThread, overrides: RunDepsOverrides = {}, opts: { leased?: boolean } = {}): Promise<RunContext> {
+export async function runContext(db: Db, thread: CheckedThread & { ownerRole?: Role | null }, overrides: RunDepsOverrides = {}, opts: { leased?: boolean } = {}): Promise<RunContext> {
   const { doc, graph } = flowGraph(db, thread.flowVersion.document);
   const now = overrides.now ?? Date.now;
   const toolNames = doc.nodes.flatMap((n) => (n.type === "tool" ? [n.data.tool] : []));
   // Three independent reads: side by side (on PostgreSQL, three connections of the pool).
   const [role, resolveModel, registry] = await Promise.all([
-    roleIn(db, thread.userId, thread.flow.workspaceId),
+    thread.ownerRole !== undefined ? thread.ownerRole : roleIn(db, thread.userId, thread.flow.workspaceId),
     overrides.resolveModel ?? userModelResolver(db, thread.userId),
     overrides.registry ?? workspaceToolRegistry(db, thread.flow.workspaceId, toolNames),
   ]);

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db } from "../db/client";
+import { threadWithOwnerRole } from "../auth/membership";
 import { HEARTBEAT_MS, LEASE_TTL_MS } from "../db/lease";
 import { type CrashHook, type CrashPoint, WorkerKilled } from "./crash-points";
 import { CANCEL_REQUESTED, RunCancelled } from "./run-cancel";
@@ -72,7 +73,7 @@ export async function* executeJob(opts: ExecuteJobOptions): AsyncGenerator<RunCh
   if (!job || job.status === "done") return { kind: "not_claimed" };
   if (!(await store.claim(job, workerId, now(), ttl))) return { kind: "not_claimed" };
   const input = JobInput.parse(JSON.parse(job.input));
-  const thread = await db.thread.findUniqueOrThrow({ where: { id: job.threadId }, include: { flow: true, flowVersion: true } });
+  const thread = await threadWithOwnerRole(db, job.threadId);
   const ctx = await runContext(db, thread, opts.deps, { leased: true });
   const snapshot = await ctx.graph.getState(ctx.config);
   // A thread without checkpoints has no checkpoint_id (undefined) and its job stored null:

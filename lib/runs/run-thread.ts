@@ -3,6 +3,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { trace } from "@opentelemetry/api";
+import { accessSqlOf } from "../db/checkpointer-stores";
 import type { Db } from "../db/client";
 import type { Role } from "../auth/roles";
 import type { ResolvedAccess } from "../auth/membership";
@@ -152,11 +153,13 @@ export function newWorkerId(role: string): string {
  */
 async function admit(db: Db, ownerId: string): Promise<void> {
   const settings = env();
-  const waiting = await db.runJob.count({ where: { status: "queued" } });
+  // One statement on the driver for a root client (lib/db/access-sql.ts); in a transaction, Prisma.
+  const counted = await accessSqlOf(db)?.admissionCounts(ownerId);
+  const waiting = counted?.waiting ?? (await db.runJob.count({ where: { status: "queued" } }));
   if (waiting >= settings.MAX_QUEUED_RUNS) {
     throw new AppError("too_many_requests", "queue_full", `${waiting} runs are waiting for a worker; try again in a few seconds.`, { retryAfterSeconds: 5 });
   }
-  const active = await db.run.count({ where: { status: { in: ["queued", "running"] }, thread: { userId: ownerId } } });
+  const active = counted?.active ?? (await db.run.count({ where: { status: { in: ["queued", "running"] }, thread: { userId: ownerId } } }));
   if (active >= settings.MAX_ACTIVE_RUNS_PER_USER) {
     throw new AppError("too_many_requests", "too_many_runs", `This user already has ${active} runs going (the limit is ${settings.MAX_ACTIVE_RUNS_PER_USER}); wait for some to finish.`, {
       retryAfterSeconds: 5,
