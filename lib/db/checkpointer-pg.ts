@@ -4,6 +4,7 @@ import { type AccessSql, pgAccess } from "./access-sql";
 import { groupReadRows, type ReadRow } from "./checkpointer-read-rows";
 import { type BlobRow, bytesOf, type CheckpointKey, type CheckpointRow, type CheckpointStore, type ListQuery, type StoredCheckpoint, type WriteRow } from "./checkpointer-store";
 import { pgRunEvents, type RunEventsSql } from "./run-events-sql";
+import { pgRunJobs, type RunJobsSql } from "./run-jobs-sql";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -180,6 +181,13 @@ export class PgCheckpointStore implements CheckpointStore {
   access(): AccessSql {
     this.reads ??= pgAccess((text, values) => this.result(text, values));
     return this.reads;
+  }
+
+  private jobs: RunJobsSql | undefined;
+  /** A worker's job read and claim on this pool (lib/db/run-jobs-sql.ts). */
+  runJobs(): RunJobsSql {
+    this.jobs ??= pgRunJobs((text, values) => this.result(text, values));
+    return this.jobs;
   }
 
   async close(): Promise<void> {

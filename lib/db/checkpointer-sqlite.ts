@@ -3,6 +3,7 @@ import { type AccessSql, sqliteAccess } from "./access-sql";
 import { isSqliteBusy } from "./prisma-error-code";
 import type { BlobRow, CheckpointKey, CheckpointRow, CheckpointStore, ListQuery, StoredCheckpoint, WriteRow } from "./checkpointer-store";
 import { type RunEventsSql, sqliteRunEvents } from "./run-events-sql";
+import { type RunJobsSql, sqliteRunJobs } from "./run-jobs-sql";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -235,6 +236,16 @@ export class SqliteCheckpointStore implements CheckpointStore {
   access(): AccessSql {
     this.reads ??= sqliteAccess((sql) => this.stmt(sql));
     return this.reads;
+  }
+
+  private jobs: RunJobsSql | undefined;
+  /** A worker's job read and claim on this connection (lib/db/run-jobs-sql.ts). */
+  runJobs(): RunJobsSql {
+    this.jobs ??= sqliteRunJobs(
+      (sql) => this.stmt(sql),
+      (fn) => whenUnlocked(() => this.db.transaction(fn).immediate()),
+    );
+    return this.jobs;
   }
 
   async close(): Promise<void> {

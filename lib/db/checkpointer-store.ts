@@ -1,5 +1,6 @@
 import type { AccessSql } from "./access-sql";
 import type { RunEventsSql } from "./run-events-sql";
+import type { RunJobsSql } from "./run-jobs-sql";
 /**
  * What the checkpointer needs from a database: rows of the Prisma models Checkpoint,
  * CheckpointBlob and CheckpointWrite, as stored (serialized bytes plus their serde type).
@@ -102,6 +103,8 @@ export interface CheckpointStore {
   runEvents?(): RunEventsSql;
   /** The run path's reads on the same connection(s), when the store is the driver's (lib/db/access-sql.ts). */
   access?(): AccessSql;
+  /** A worker's job read and claim on the same connection(s), when the store is the driver's (lib/db/run-jobs-sql.ts). */
+  runJobs?(): RunJobsSql;
   /** Releases the connection(s); the store must not be used afterwards. */
   close(): Promise<void>;
 }

@@ -70,3 +70,48 @@ describe("run events on the driver", () => {
     }
   });
 });
+
+/** A worker's job read and claim go through the driver too (lib/db/run-jobs-sql.ts, docs/storage.md "Reads on the driver"). */
+describe("a job's read and claim on the driver", () => {
+  it("reads and claims without a Prisma query; two workers claiming at once get one claim; Prisma reads the rows it wrote", async () => {
+    const t = await createTestDb();
+    try {
+      const user = await t.db.user.create({ data: { email: "ada@test.dev", name: "Ada" } });
+      const flow = await createFlow(t.db, user.id, workspaceAssistant);
+      const thread = await createThread(t.db, user.id, flow.id, "First");
+      const store = prismaRunStore(t.db);
+      const runId = await store.createRun({ threadId: thread.id, flowVersionId: thread.flowVersionId, kind: "start" });
+      expect(await store.takeLease(thread.id, runId)).toBe(true);
+      const jobId = await store.createJob({ runId, threadId: thread.id, requestedBy: user.id, input: "{}", startCheckpointId: null });
+      const finds = vi.spyOn(t.db.runJob, "findUnique");
+      const transactions = vi.spyOn(t.db, "$transaction");
+      const job = await store.job({ id: jobId });
+      expect(job).toEqual({ id: jobId, runId, threadId: thread.id, requestedBy: user.id, input: "{}", startCheckpointId: null, status: "queued", attempts: 0, holder: null });
+      const before = Date.now();
+      const now = Date.UTC(2030, 0, 1);
+      const claims = await Promise.all(["w1", "w2", "w3"].map((w) => store.claim({ id: jobId, runId, threadId: thread.id }, w, now, 30_000)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(finds).not.toHaveBeenCalled();
+      expect(transactions).not.toHaveBeenCalled();
+      finds.mockRestore();
+      transactions.mockRestore();
+      const holder = ["w1", "w2", "w3"][claims.indexOf(true)];
+      const row = await t.db.runJob.findUniqueOrThrow({ where: { id: jobId } });
+      expect(row).toMatchObject({ status: "claimed", holder, attempts: 1 });
+      expect(row.updatedAt.getTime()).toBeGreaterThanOrEqual(before - 1);
+      expect(row.updatedAt.getTime()).toBeLessThanOrEqual(Date.now());
+      expect(await t.db.thread.findUniqueOrThrow({ where: { id: thread.id } })).toMatchObject({ leaseRunId: runId, leaseHolder: holder, leaseExpiresAt: new Date(now + 30_000) });
+      expect((await t.db.run.findUniqueOrThrow({ where: { id: runId } })).status).toBe("running");
+      // Prisma's own lease writes and the driver's compare as times: a renewal by Prisma, then a claim before it lapses, refused.
+      expect(await store.heartbeat(thread.id, runId, holder ?? "", now + 10_000, 30_000)).toBe(true);
+      expect(await store.claim({ id: jobId, runId, threadId: thread.id }, "w4", now + 35_000, 30_000)).toBe(false);
+      expect(await store.claim({ id: jobId, runId, threadId: thread.id }, "w4", now + 40_001, 30_000)).toBe(true);
+      // A job that is done is never claimed again.
+      await t.db.runJob.update({ where: { id: jobId }, data: { status: "done" } });
+      expect(await store.claim({ id: jobId, runId, threadId: thread.id }, "w5", now + 100_000, 30_000)).toBe(false);
+      expect(await store.job({ id: "no-such-job" })).toBeNull();
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

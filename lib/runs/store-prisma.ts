@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { checkpointStoreFor } from "../db/checkpointer-stores";
 import { dbUrlOf } from "../db/db-url";
 import type { RunEventsSql } from "../db/run-events-sql";
+import type { RunJobsSql } from "../db/run-jobs-sql";
 import { claimLease, lapsedLeases, releaseLease, renewLease, takeLease } from "../db/lease";
 import { isSqliteBusy, prismaErrorCode } from "../db/prisma-error-code";
 import { endWaitingRuns } from "../db/waiting-runs";
@@ -32,6 +33,12 @@ export function eventWhere(q: EventQuery): Prisma.RunEventWhereInput {
 function eventsSqlOf(db: Db): RunEventsSql | undefined {
   const url = dbUrlOf(db);
   return url === undefined ? undefined : checkpointStoreFor(url)?.runEvents?.();
+}
+
+/** The driver's job read and claim for `db`'s database (lib/db/run-jobs-sql.ts), as {@link eventsSqlOf}. */
+function jobsSqlOf(db: Db): RunJobsSql | undefined {
+  const url = dbUrlOf(db);
+  return url === undefined ? undefined : checkpointStoreFor(url)?.runJobs?.();
 }
 
 /** A seq another writer took first (the driver path's answer; Prisma's is P2002). */
@@ -107,6 +114,8 @@ export function prismaRunStore(db: Db): RunStore {
       return (await db.runJob.create({ data: { runId: j.runId, threadId: j.threadId, requestedBy: j.requestedBy, input: j.input, startCheckpointId: j.startCheckpointId } })).id;
     },
     async job(by): Promise<JobRecord | null> {
+      const sql = "id" in by ? jobsSqlOf(db) : undefined;
+      if (sql && "id" in by) return sql.job(by.id);
       return db.runJob.findUnique({
         where: "id" in by ? { id: by.id } : { runId: by.runId },
         select: { id: true, runId: true, threadId: true, requestedBy: true, input: true, startCheckpointId: true, status: true, attempts: true, holder: true },
@@ -117,6 +126,7 @@ export function prismaRunStore(db: Db): RunStore {
     },
     takeLease: (threadId, runId) => takeLease(db, threadId, runId),
     claim: (job, holder, now, ttlMs) =>
+      jobsSqlOf(db)?.claim(job, holder, now, ttlMs) ??
       inTransaction(async (tx) => {
         const open = await tx.runJob.count({ where: { id: job.id, status: { not: "done" } } });
         if (open === 0 || !(await claimLease(tx, job.threadId, job.runId, holder, now, ttlMs))) return false;
