@@ -6,13 +6,14 @@ const alias = { "@": path.resolve(__dirname), "server-only": path.resolve(__dirn
 // Quiet logs (servers the tests start inherit it); a test that reads logs raises the level itself.
 const env = { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" };
 /**
- * How many integration files run side by side (TEST_INT_WORKERS, default 1, vitest's own default
- * on 2 cores). Files are isolated (each has its own database, a copy of a migrated template,
- * lib/db/test-db.ts, its own temporary folders and free ports), so more is safe; whether it is
- * faster depends on idle CPU: on a loaded 2-core machine 3 workers ran slower than 1 and pushed
- * HTTP tests past their timeouts (docs/testing.md).
+ * How many integration files run side by side (TEST_INT_WORKERS, default 2). Files are isolated
+ * (each has its own database, a copy of a migrated template, lib/db/test-db.ts, its own
+ * temporary folders and free ports), so more is safe; whether it is faster depends on idle CPU:
+ * on a quiet 2-core machine 2 workers took 0.68-0.70 of 1 worker's time on each database, while
+ * on a loaded one 3 workers ran slower than 1 and pushed HTTP tests past their timeouts
+ * (docs/testing.md).
  */
-const intWorkers = Number(process.env.TEST_INT_WORKERS ?? 1);
+const intWorkers = Number(process.env.TEST_INT_WORKERS ?? 2);
 /** Files that assert latency under load (health p99 while CPU-bound tools run): alone, after the rest (docs/testing.md). */
 const alone = ["tests/security/cpu.int.test.ts"];
 /**
