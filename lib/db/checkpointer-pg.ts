@@ -5,6 +5,7 @@ import { groupReadRows, type ReadRow } from "./checkpointer-read-rows";
 import { type BlobRow, bytesOf, type CheckpointKey, type CheckpointRow, type CheckpointStore, type ListQuery, type StoredCheckpoint, type WriteRow } from "./checkpointer-store";
 import { pgRunEvents, type RunEventsSql } from "./run-events-sql";
 import { pgRunJobs, type RunJobsSql } from "./run-jobs-sql";
+import { pgToolExecutions, type ToolExecutionsSql } from "./tool-executions-sql";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -188,6 +189,13 @@ export class PgCheckpointStore implements CheckpointStore {
   runJobs(): RunJobsSql {
     this.jobs ??= pgRunJobs((text, values) => this.result(text, values));
     return this.jobs;
+  }
+
+  private calls: ToolExecutionsSql | undefined;
+  /** A tool call's intent and outcome writes on this pool (lib/db/tool-executions-sql.ts). */
+  toolExecutions(): ToolExecutionsSql {
+    this.calls ??= pgToolExecutions((text, values) => this.result(text, values));
+    return this.calls;
   }
 
   async close(): Promise<void> {

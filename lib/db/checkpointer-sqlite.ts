@@ -4,6 +4,7 @@ import { isSqliteBusy } from "./prisma-error-code";
 import type { BlobRow, CheckpointKey, CheckpointRow, CheckpointStore, ListQuery, StoredCheckpoint, WriteRow } from "./checkpointer-store";
 import { type RunEventsSql, sqliteRunEvents } from "./run-events-sql";
 import { type RunJobsSql, sqliteRunJobs } from "./run-jobs-sql";
+import { sqliteToolExecutions, type ToolExecutionsSql } from "./tool-executions-sql";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -246,6 +247,13 @@ export class SqliteCheckpointStore implements CheckpointStore {
       (fn) => whenUnlocked(() => this.db.transaction(fn).immediate()),
     );
     return this.jobs;
+  }
+
+  private calls: ToolExecutionsSql | undefined;
+  /** A tool call's intent and outcome writes on this connection (lib/db/tool-executions-sql.ts). */
+  toolExecutions(): ToolExecutionsSql {
+    this.calls ??= sqliteToolExecutions((sql) => this.stmt(sql), whenUnlocked);
+    return this.calls;
   }
 
   async close(): Promise<void> {
