@@ -35,6 +35,8 @@ describe("the run path's reads on the driver", () => {
         expect((await sql.threadWithRole(id, bob.id))?.role).toBeNull();
       }
       expect(await sql.threadWithRole("no-such-thread", ada.id)).toBeNull();
+      expect(await sql.workspaceOf(full.id)).toBe(flow.workspaceId);
+      expect(await sql.workspaceOf("no-such-thread")).toBeNull();
       // Bob joins as an approver; no user asks for the thread's own user's role.
       await t.db.membership.create({ data: { workspaceId: flow.workspaceId, userId: bob.id, role: "approver" } });
       expect((await sql.threadWithRole(full.id, bob.id))?.role).toBe("approver");

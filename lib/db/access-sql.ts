@@ -6,7 +6,7 @@ import type { Approval, Flow, FlowVersion, Thread } from "../../generated/prisma
 /**
  * The reads every run request makes, on the driver (docs/storage.md "Reads on the driver"):
  * a thread with its flow, pinned version and the caller's membership, an approval with the
- * decider's membership, and the admission counts. Through Prisma 6.19 the first costs four
+ * decider's membership, a thread's workspace (memory's isolation), and the admission counts. Through Prisma 6.19 the first costs four
  * statements and ~2-3 ms of CPU (its query compiler keeps no plan); here each is one prepared
  * statement of tens of µs. They run on the process's driver connection per database (the
  * checkpointer's, lib/db/checkpointer-stores.ts), so they see committed rows only: a caller
@@ -26,6 +26,8 @@ export interface AccessSql {
   threadWithRole(threadId: string, userId: string | null): Promise<{ thread: ThreadWithFlow; role: string | null } | null>;
   /** The approval, its thread's workspace, and the role of `userId` there (null: not a member, or `userId` null). Null when no such approval. */
   approvalWithRole(approvalId: string, userId: string | null): Promise<{ approval: Approval; workspaceId: string; role: string | null } | null>;
+  /** The workspace of the thread's flow; null when there is no such thread. */
+  workspaceOf(threadId: string): Promise<string | null>;
   /** Admission: the jobs waiting for a worker, and the runs queued or running on threads of `ownerId`. */
   admissionCounts(ownerId: string): Promise<{ waiting: number; active: number }>;
 }
@@ -87,6 +89,10 @@ function accessSql(all: All, dialect: Dialect): AccessSql {
       const [row] = await all(approval, [userId, approvalId]);
       if (!row) return null;
       return { approval: pick<Approval>(row, "a", APPROVAL), workspaceId: row.workspaceId as string, role: (row.role as string | null) ?? null };
+    },
+    async workspaceOf(threadId) {
+      const [row] = await all(`SELECT f."workspaceId" AS "workspaceId" FROM "Thread" t JOIN "Flow" f ON f."id" = t."flowId" WHERE t."id" = ?`, [threadId]);
+      return (row?.workspaceId as string | undefined) ?? null;
     },
     async admissionCounts(ownerId) {
       const [row] = await all(counts, [ownerId]);
