@@ -5,7 +5,7 @@ import { groupReadRows, type ReadRow } from "./checkpointer-read-rows";
 import { type BlobRow, bytesOf, type CheckpointKey, type CheckpointRow, type CheckpointStore, type ListQuery, type StoredCheckpoint, type WriteRow } from "./checkpointer-store";
 import { pgRunEvents, type RunEventsSql } from "./run-events-sql";
 import { pgRunJobs, type RunJobsSql } from "./run-jobs-sql";
-import { pgToolExecutions, type ToolExecutionsSql } from "./tool-executions-sql";
+import { pgRunWrites, type RunWritesSql } from "./run-writes-sql";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -191,10 +191,10 @@ export class PgCheckpointStore implements CheckpointStore {
     return this.jobs;
   }
 
-  private calls: ToolExecutionsSql | undefined;
-  /** A tool call's intent and outcome writes on this pool (lib/db/tool-executions-sql.ts). */
-  toolExecutions(): ToolExecutionsSql {
-    this.calls ??= pgToolExecutions((text, values) => this.result(text, values));
+  private calls: RunWritesSql | undefined;
+  /** A tool call's intent and outcome writes on this pool (lib/db/run-writes-sql.ts). */
+  runWrites(): RunWritesSql {
+    this.calls ??= pgRunWrites((text, values) => this.result(text, values));
     return this.calls;
   }
 

@@ -4,7 +4,7 @@ import { isSqliteBusy } from "./prisma-error-code";
 import type { BlobRow, CheckpointKey, CheckpointRow, CheckpointStore, ListQuery, StoredCheckpoint, WriteRow } from "./checkpointer-store";
 import { type RunEventsSql, sqliteRunEvents } from "./run-events-sql";
 import { type RunJobsSql, sqliteRunJobs } from "./run-jobs-sql";
-import { sqliteToolExecutions, type ToolExecutionsSql } from "./tool-executions-sql";
+import { sqliteRunWrites, type RunWritesSql } from "./run-writes-sql";
 
 const ROW = `"threadId", "checkpointNs", "checkpointId", "parentCheckpointId", "type", "checkpoint", "metadataType", "metadata", "metadataJson"`;
 const WRITE = `"threadId", "checkpointNs", "checkpointId", "taskId", "idx", "channel", "type", "value"`;
@@ -249,10 +249,10 @@ export class SqliteCheckpointStore implements CheckpointStore {
     return this.jobs;
   }
 
-  private calls: ToolExecutionsSql | undefined;
-  /** A tool call's intent and outcome writes on this connection (lib/db/tool-executions-sql.ts). */
-  toolExecutions(): ToolExecutionsSql {
-    this.calls ??= sqliteToolExecutions((sql) => this.stmt(sql), whenUnlocked);
+  private calls: RunWritesSql | undefined;
+  /** A tool call's intent and outcome writes on this connection (lib/db/run-writes-sql.ts). */
+  runWrites(): RunWritesSql {
+    this.calls ??= sqliteRunWrites((sql) => this.stmt(sql), whenUnlocked);
     return this.calls;
   }
 

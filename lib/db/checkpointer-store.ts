@@ -1,7 +1,7 @@
 import type { AccessSql } from "./access-sql";
 import type { RunEventsSql } from "./run-events-sql";
 import type { RunJobsSql } from "./run-jobs-sql";
-import type { ToolExecutionsSql } from "./tool-executions-sql";
+import type { RunWritesSql } from "./run-writes-sql";
 /**
  * What the checkpointer needs from a database: rows of the Prisma models Checkpoint,
  * CheckpointBlob and CheckpointWrite, as stored (serialized bytes plus their serde type).
@@ -106,8 +106,8 @@ export interface CheckpointStore {
   access?(): AccessSql;
   /** A worker's job read and claim on the same connection(s), when the store is the driver's (lib/db/run-jobs-sql.ts). */
   runJobs?(): RunJobsSql;
-  /** A tool call's intent and outcome writes on the same connection(s), when the store is the driver's (lib/db/tool-executions-sql.ts). */
-  toolExecutions?(): ToolExecutionsSql;
+  /** A tool call's intent and outcome writes on the same connection(s), when the store is the driver's (lib/db/run-writes-sql.ts). */
+  runWrites?(): RunWritesSql;
   /** Releases the connection(s); the store must not be used afterwards. */
   close(): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { AccessSql } from "./access-sql";
 import { PgCheckpointStore } from "./checkpointer-pg";
 import { SqliteCheckpointStore, sqliteFileOf } from "./checkpointer-sqlite";
 import type { CheckpointStore } from "./checkpointer-store";
+import type { RunWritesSql } from "./run-writes-sql";
 import { dbUrlOf } from "./db-url";
 
 // One driver connection (SQLite) or pool (PostgreSQL) per database per process, shared by
@@ -67,4 +68,10 @@ export async function closeCheckpointStores(): Promise<void> {
 export function accessSqlOf(db: object): AccessSql | undefined {
   const url = dbUrlOf(db);
   return url === undefined ? undefined : checkpointStoreFor(url)?.access?.();
+}
+
+/** A run's tool call and audit writes on the driver for `db`'s database (lib/db/run-writes-sql.ts), as {@link accessSqlOf}. */
+export function runWritesSqlOf(db: object): RunWritesSql | undefined {
+  const url = dbUrlOf(db);
+  return url === undefined ? undefined : checkpointStoreFor(url)?.runWrites?.();
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { approvalSecret } from "../approvals/secret";
 import { closeChallenge, consumeChallenge, createChallenge } from "../approvals/service";
+import { runWritesSqlOf } from "../db/checkpointer-stores";
 import type { Db } from "../db/client";
 import { prismaErrorCode } from "../db/prisma-error-code";
 import { env } from "../env";
@@ -129,18 +130,23 @@ export function createEngineDeps(opts: EngineDepsOptions): EngineDeps {
     },
     executions: prismaToolExecutions(opts.db),
     async audit(threadId, record) {
+      const data = {
+        threadId,
+        actorId: record.actor,
+        action: record.action,
+        toolName: record.tool ?? null,
+        argsHash: record.args_hash ?? null,
+        detail: JSON.stringify({ at: record.at, detail: record.detail ?? null }),
+        key: record.key ?? null,
+      };
+      // One statement on the driver (lib/db/run-writes-sql.ts), which drops a repeated key itself.
+      const sql = runWritesSqlOf(opts.db);
+      if (sql) {
+        await sql.audit(data);
+        return;
+      }
       try {
-        await opts.db.auditEntry.create({
-          data: {
-            threadId,
-            actorId: record.actor,
-            action: record.action,
-            toolName: record.tool ?? null,
-            argsHash: record.args_hash ?? null,
-            detail: JSON.stringify({ at: record.at, detail: record.detail ?? null }),
-            key: record.key ?? null,
-          },
-        });
+        await opts.db.auditEntry.create({ data });
       } catch (err) {
         // The same keyed entry, written by a node that ran again after a crash: once is enough.
         if (!record.key || prismaErrorCode(err) !== "P2002") throw err;

@@ -3,6 +3,7 @@ import { workspaceAssistant } from "../../templates/workspace-assistant";
 import { createFlow } from "../db/flows";
 import { createTestDb } from "../db/test-db";
 import { createThread } from "../db/threads";
+import { createEngineDeps } from "./engine-deps";
 import { prismaToolExecutions } from "./tool-executions-prisma";
 import { toolExecutionConformance } from "./tool-executions.conformance";
 
@@ -14,7 +15,7 @@ toolExecutionConformance("SQLite", async () => {
   return { store: prismaToolExecutions(t.db), threadId: thread.id, user: { id: user.id, name: "Ada" }, cleanup: t.cleanup };
 });
 
-/** A call's intent and outcome go through the driver (lib/db/tool-executions-sql.ts, docs/storage.md "Reads on the driver"). */
+/** A call's intent and outcome go through the driver (lib/db/run-writes-sql.ts, docs/storage.md "Reads on the driver"). */
 describe("a tool call's writes on the driver", () => {
   it("records the intent and the outcome without a Prisma query, as rows Prisma reads as its own; two begins at once run the call once", async () => {
     const t = await createTestDb();
@@ -47,6 +48,40 @@ describe("a tool call's writes on the driver", () => {
       expect(await store.begin(other, 7_000)).toEqual({ kind: "completed", attempt: 1, outcome });
       await store.finish(intent, 1, outcome, 8_000);
       expect(await store.begin(intent, 9_000)).toEqual({ kind: "completed", attempt: 1, outcome });
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+describe("a run's audit entries on the driver", () => {
+  it("are written without a Prisma query, once per key, as rows Prisma reads as its own", async () => {
+    const t = await createTestDb();
+    try {
+      const user = await t.db.user.create({ data: { email: "ada@test.dev", name: "Ada" } });
+      const flow = await createFlow(t.db, user.id, workspaceAssistant);
+      const thread = await createThread(t.db, user.id, flow.id, "Post the report");
+      const deps = createEngineDeps({ db: t.db, doc: workspaceAssistant });
+      const creates = vi.spyOn(t.db.auditEntry, "create");
+      const before = Date.now();
+      const record = { actor: user.id, action: "tool_executed", tool: "write_file", args_hash: "b".repeat(64), at: "2026-01-01T00:00:00.000Z", key: "tool_executed:call-1:1" };
+      // A node that ran again after a crash writes the same keyed entry: once is enough.
+      await deps.audit(thread.id, record);
+      await deps.audit(thread.id, record);
+      // Entries without a key may repeat; a lone surrogate is stored well-formed.
+      await deps.audit(thread.id, { actor: "system", action: "policy_decision\uD800", at: "2026-01-01T00:00:01.000Z" });
+      await deps.audit(thread.id, { actor: "system", action: "policy_decision\uD800", at: "2026-01-01T00:00:01.000Z" });
+      expect(creates).not.toHaveBeenCalled();
+      creates.mockRestore();
+      const rows = await t.db.auditEntry.findMany({ where: { threadId: thread.id }, orderBy: { action: "asc" } });
+      expect(rows.map((r) => [r.action, r.key])).toEqual([
+        ["policy_decision\uFFFD", null],
+        ["policy_decision\uFFFD", null],
+        ["tool_executed", "tool_executed:call-1:1"],
+      ]);
+      expect(rows[2]).toMatchObject({ actorId: user.id, toolName: "write_file", argsHash: "b".repeat(64), workspaceId: null });
+      expect(JSON.parse(rows[2]?.detail ?? "{}")).toEqual({ at: "2026-01-01T00:00:00.000Z", detail: null });
+      for (const r of rows) expect(r.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1);
     } finally {
       await t.cleanup();
     }

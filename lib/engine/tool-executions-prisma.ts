@@ -1,19 +1,11 @@
 import "server-only";
 import type { ToolExecution } from "../../generated/prisma/client";
-import { checkpointStoreFor } from "../db/checkpointer-stores";
+import { runWritesSqlOf } from "../db/checkpointer-stores";
 import type { Db } from "../db/client";
-import { dbUrlOf } from "../db/db-url";
-import type { ToolExecutionsSql } from "../db/tool-executions-sql";
 import { prismaErrorCode } from "../db/prisma-error-code";
 import { AppError } from "../errors";
 import type { ToolResultState } from "./state";
 import { mismatchMessage, type ToolCallIntent, type ToolCallKey, type ToolExecutionClaim, type ToolExecutionRecord, type ToolExecutionStore } from "./tool-executions";
-
-/** The driver's intent and outcome writes for `db`'s database when `db` is a root client (a transaction's client has no URL). */
-function toolExecutionsSqlOf(db: Db): ToolExecutionsSql | undefined {
-  const url = dbUrlOf(db);
-  return url === undefined ? undefined : checkpointStoreFor(url)?.toolExecutions?.();
-}
 
 /** The unique key of a record (threadId + toolCallId). */
 const where = (k: ToolCallKey) => ({ threadId_toolCallId: { threadId: k.threadId, toolCallId: k.toolCallId } });
@@ -60,9 +52,9 @@ export function prismaToolExecutions(db: Db): ToolExecutionStore {
 
   return {
     async begin(intent, at) {
-      // The first attempt's intent in one statement on the driver (lib/db/tool-executions-sql.ts);
+      // The first attempt's intent in one statement on the driver (lib/db/run-writes-sql.ts);
       // a call id already recorded is read and answered below, as it is without the driver.
-      const sql = toolExecutionsSqlOf(db);
+      const sql = runWritesSqlOf(db);
       if (sql && (await sql.insertStarted(intent, at))) return { kind: "run", attempt: 1 };
       const existing = await db.toolExecution.findUnique({ where: where(intent) });
       if (existing) return claimOf(existing, intent, at);
@@ -75,7 +67,7 @@ export function prismaToolExecutions(db: Db): ToolExecutionStore {
       }
     },
     async finish(key, attempt, outcome, at) {
-      const sql = toolExecutionsSqlOf(db);
+      const sql = runWritesSqlOf(db);
       if (sql) return sql.finish(key, attempt, { status: outcome.status, result: JSON.stringify(outcome.result), errorCode: outcome.errorCode, durationMs: outcome.durationMs }, at);
       await db.toolExecution.updateMany({
         where: { threadId: key.threadId, toolCallId: key.toolCallId, status: "started", attempt },
