@@ -146,6 +146,17 @@ export async function threadWithOwnerRole(db: Db, threadId: string): Promise<Thr
   return Object.assign(thread, { ownerRole });
 }
 
+/**
+ * The workspace a thread belongs to (its flow's), or null when there is no such thread: what
+ * memory and webhooks check a thread against. One statement on the driver for a root client
+ * (lib/db/access-sql.ts), else Prisma's two. Reads no workspace scope: callers compare it.
+ */
+export async function threadWorkspaceId(db: Db, threadId: string): Promise<string | null> {
+  const sql = accessSqlOf(db);
+  if (sql) return sql.workspaceOf(threadId);
+  return (await db.thread.findUnique({ where: { id: threadId }, select: { flow: { select: { workspaceId: true } } } }))?.flow.workspaceId ?? null;
+}
+
 /** What {@link threadAccess} resolves: the thread (with its flow and pinned version) and the caller's role. */
 export type ThreadAccess = Awaited<ReturnType<typeof threadAccess>>;
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { accessSqlOf } from "../db/checkpointer-stores";
+import { threadWorkspaceId } from "../auth/membership";
 import type { Db } from "../db/client";
 import type { FlowDocument } from "../flow/schema";
 import { type Embedder, embedderFromEnv } from "../memory/embeddings";
@@ -28,19 +28,6 @@ export interface MemoryBinding {
 }
 
 /**
- * The workspace of the thread's flow: one statement on the driver for a root client
- * (lib/db/access-sql.ts), else Prisma's two.
- * @throws Error when there is no such thread.
- */
-async function threadWorkspace(db: Db, threadId: string): Promise<string> {
-  const sql = accessSqlOf(db);
-  if (!sql) return (await db.thread.findUniqueOrThrow({ where: { id: threadId }, select: { flow: { select: { workspaceId: true } } } })).flow.workspaceId;
-  const workspaceId = await sql.workspaceOf(threadId);
-  if (workspaceId === null) throw new Error(`memory: no thread ${threadId}`);
-  return workspaceId;
-}
-
-/**
  * Binds the memory service (lib/memory) to the engine (SPEC.md 6). The workspace is always
  * read from the thread's own flow, never taken from a caller, so a run can only reach the
  * memory of the workspace its thread belongs to (isolation).
@@ -54,7 +41,10 @@ export function bindMemory(opts: MemoryBindingOptions): MemoryBinding | null {
   const workspaceOf = (threadId: string): Promise<string> => {
     let found = workspaces.get(threadId);
     if (!found) {
-      found = threadWorkspace(db, threadId);
+      found = threadWorkspaceId(db, threadId).then((id) => {
+        if (id === null) throw new Error(`memory: no thread ${threadId}`);
+        return id;
+      });
       workspaces.set(threadId, found);
     }
     return found;

@@ -1,4 +1,5 @@
 import "server-only";
+import { threadWorkspaceId } from "../auth/membership";
 import type { Db } from "../db/client";
 import { AppError } from "../errors";
 import type { Embedder } from "./embeddings";
@@ -31,9 +32,9 @@ export interface RetrieveInput {
  *   thread belongs to another workspace.
  */
 export async function retrieve(db: Db, input: RetrieveInput): Promise<RetrievedMemory> {
-  const thread = await db.thread.findUnique({ where: { id: input.threadId }, select: { flow: { select: { workspaceId: true } } } });
-  if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${input.threadId}.`);
-  if (thread.flow.workspaceId !== input.workspaceId) {
+  const workspaceId = await threadWorkspaceId(db, input.threadId);
+  if (workspaceId === null) throw new AppError("not_found", "thread_not_found", `No thread ${input.threadId}.`);
+  if (workspaceId !== input.workspaceId) {
     throw new AppError("forbidden", "cross_workspace", "threadId: this thread belongs to another workspace; memory is never read across workspaces.");
   }
   const [shortTerm, facts] = await Promise.all([
