@@ -14,8 +14,12 @@ const env = { LOG_LEVEL: process.env.LOG_LEVEL ?? "silent" };
  * (docs/testing.md).
  */
 const intWorkers = Number(process.env.TEST_INT_WORKERS ?? 2);
-/** Files that assert latency under load (health p99 while CPU-bound tools run): alone, after the rest (docs/testing.md). */
-const alone = ["tests/security/cpu.int.test.ts"];
+/**
+ * Files whose outcome depends on timing under load, alone, after the rest (docs/testing.md): the
+ * health p99 while CPU-bound tools run, and the crash loops, whose 2-second leases and random
+ * kills give up on a run its worker lost 5 times (a slow machine makes runs span more kills).
+ */
+const alone = ["tests/security/cpu.int.test.ts", "tests/cluster/embedded-crash.int.test.ts", "tests/cluster/cluster.int.test.ts"];
 /**
  * Integration files the PostgreSQL pass (TEST_DATABASE_URL set, scripts/test.sh) skips, because
  * nothing they check can depend on the database kind; each with its reason (docs/testing.md "The

@@ -16,7 +16,7 @@ npm run lint
 npx vitest run --project unit --project conformance
 # The HTTP integration tests serve the built app, so build first (types checked above, next.config.ts).
 NEXT_BUILD_SKIP_TYPECHECK=1 npx next build
-# Integration files (TEST_INT_WORKERS of them at a time, vitest.config.ts); the latency test alone after them.
+# Integration files (TEST_INT_WORKERS of them at a time, vitest.config.ts); the timing-sensitive ones alone after them.
 npx vitest run --project integration --project integration-alone
 # The e2e, beside the PostgreSQL pass when asked: its output is shown once it ends.
 E2E_PID=""
@@ -53,7 +53,7 @@ E2E_PID=""
 echo "--- e2e (ran beside the PostgreSQL pass)"
 cat "$E2E_LOG"
 rm -f "$E2E_LOG"
-# The latency test alone, once the e2e no longer loads the CPU.
+# The timing-sensitive files alone, once the e2e no longer loads the CPU.
 TEST_DATABASE_URL="$PG_URL" npx vitest run --project integration-alone
 stop_pg
 trap - EXIT
