@@ -148,7 +148,7 @@ export async function threadWithOwnerRole(db: Db, threadId: string): Promise<Thr
 
 /**
  * The workspace a thread belongs to (its flow's), or null when there is no such thread: what
- * memory and webhooks check a thread against. One statement on the driver for a root client
+ * memory checks a thread against. One statement on the driver for a root client
  * (lib/db/access-sql.ts), else Prisma's two. Reads no workspace scope: callers compare it.
  */
 export async function threadWorkspaceId(db: Db, threadId: string): Promise<string | null> {

@@ -35,6 +35,13 @@ describe("the run path's reads on the driver", () => {
         expect((await sql.threadWithRole(id, bob.id))?.role).toBeNull();
       }
       expect(await sql.threadWithRole("no-such-thread", ada.id)).toBeNull();
+      // Ids from a URL or a body find nothing, whatever they hold (PostgreSQL refuses a NUL in text).
+      for (const hostile of ["a\u0000b", "\uD800", "%00", "' OR 1=1 --"]) {
+        expect(await sql.threadWithRole(hostile, hostile)).toBeNull();
+        expect(await sql.approvalWithRole(hostile, hostile)).toBeNull();
+        expect(await sql.workspaceOf(hostile)).toBeNull();
+        expect(await sql.admissionCounts(hostile)).toMatchObject({ active: 0 });
+      }
       expect(await sql.workspaceOf(full.id)).toBe(flow.workspaceId);
       expect(await sql.workspaceOf("no-such-thread")).toBeNull();
       // Bob joins as an approver; no user asks for the thread's own user's role.

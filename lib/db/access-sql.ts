@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type pg from "pg";
 import { Prisma } from "../../generated/prisma/client";
+import { wellFormedDeep } from "./well-formed";
 import type { Approval, Flow, FlowVersion, Thread } from "../../generated/prisma/client";
 
 /**
@@ -67,7 +68,13 @@ function pick<T>(row: Record<string, unknown>, alias: string, c: Columns): T {
 /** Runs one statement (`?` placeholders) and returns its rows. */
 type All = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
-function accessSql(all: All, dialect: Dialect): AccessSql {
+/**
+ * The reads on a connection. Their ids come from URLs and bodies, so every parameter is made
+ * well-formed Unicode without NUL first, as Prisma's are (lib/db/well-formed.ts): PostgreSQL
+ * refuses a NUL in text with an error, where a lookup must simply find nothing.
+ */
+function accessSql(query: All, dialect: Dialect): AccessSql {
+  const all: All = (sql, params) => query(sql, wellFormedDeep(params));
   const thread = `SELECT ${selectList("t", THREAD, dialect)}, ${selectList("f", FLOW, dialect)}, ${selectList("v", VERSION, dialect)}, m."role" AS "role"
     FROM "Thread" t JOIN "Flow" f ON f."id" = t."flowId" JOIN "FlowVersion" v ON v."id" = t."flowVersionId"
     LEFT JOIN "Membership" m ON m."workspaceId" = f."workspaceId" AND m."userId" = COALESCE(?, t."userId")
