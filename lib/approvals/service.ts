@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Approval } from "../../generated/prisma/client";
 import type { Db } from "../db/client";
 import { can, Role } from "../auth/roles";
-import { membershipWhere } from "../auth/membership";
-import { workspaceScope } from "../auth/workspace-scope";
+import { membershipWhere, scopedRole } from "../auth/membership";
 import { accessSqlOf } from "../db/checkpointer-stores";
 import { AppError } from "../errors";
 import { publishApproval } from "../events/approval-bus";
@@ -154,9 +153,8 @@ async function loadForDecider(opts: ApprovalOptions, input: Decider): Promise<Ap
   const sql = accessSqlOf(opts.db);
   if (sql) {
     const found = await sql.approvalWithRole(input.approvalId, input.userId);
-    const scope = workspaceScope();
-    const member = Role.safeParse(found?.approval.threadId === input.threadId && (!scope || scope === found.workspaceId) ? found.role : undefined);
-    return deciderMay(found?.approval ?? null, member.success ? member.data : null, input);
+    const inThread = found?.approval.threadId === input.threadId ? found : null;
+    return deciderMay(inThread?.approval ?? null, inThread ? scopedRole(inThread.role, inThread.workspaceId) : null, input);
   }
   // One query: the challenge and the decider's membership of its thread's workspace.
   const a = await opts.db.approval.findUnique({

@@ -123,10 +123,19 @@ async function readThreadAccess(db: Db, userId: string, threadId: string): Promi
     return { thread, role: thread ? await roleIn(db, userId, thread.flow.workspaceId) : null };
   }
   const found = await sql.threadWithRole(threadId, userId);
-  if (!found) return { thread: null, role: null };
+  return found ? { thread: found.thread, role: scopedRole(found.role, found.thread.flow.workspaceId) } : { thread: null, role: null };
+}
+
+/**
+ * A role as stored in a Membership row of `workspaceId`, as the request may use it: null when
+ * it is no role, or the workspace is outside the request's workspace scope (docs/api.md "API
+ * keys"), as Prisma's filter {@link membershipWhere} leaves it out.
+ */
+export function scopedRole(stored: string | null | undefined, workspaceId: string): Role | null {
   const scope = workspaceScope();
-  const role = Role.safeParse(found.role);
-  return { thread: found.thread, role: role.success && (!scope || scope === found.thread.flow.workspaceId) ? role.data : null };
+  if (scope && scope !== workspaceId) return null;
+  const role = Role.safeParse(stored);
+  return role.success ? role.data : null;
 }
 
 /**
@@ -137,14 +146,17 @@ async function readThreadAccess(db: Db, userId: string, threadId: string): Promi
  */
 export async function threadWithOwnerRole(db: Db, threadId: string): Promise<ThreadRow & { ownerRole: Role | null }> {
   const sql = accessSqlOf(db);
-  const found = sql ? await sql.threadWithRole(threadId, null) : null;
-  const thread = sql ? (found?.thread ?? null) : await findThread(db, threadId);
-  if (!thread) throw new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
-  const role = Role.safeParse(found?.role);
-  const scope = workspaceScope();
-  const ownerRole = !sql ? await roleIn(db, thread.userId, thread.flow.workspaceId) : role.success && (!scope || scope === thread.flow.workspaceId) ? role.data : null;
-  return Object.assign(thread, { ownerRole });
+  if (sql) {
+    const found = await sql.threadWithRole(threadId, null);
+    if (!found) throw threadNotFound(threadId);
+    return Object.assign(found.thread, { ownerRole: scopedRole(found.role, found.thread.flow.workspaceId) });
+  }
+  const thread = await findThread(db, threadId);
+  if (!thread) throw threadNotFound(threadId);
+  return Object.assign(thread, { ownerRole: await roleIn(db, thread.userId, thread.flow.workspaceId) });
 }
+
+const threadNotFound = (threadId: string) => new AppError("not_found", "thread_not_found", `No thread ${threadId}.`);
 
 /**
  * The workspace a thread belongs to (its flow's), or null when there is no such thread: what
