@@ -13,7 +13,7 @@ import type pg from "pg";
  * PostgreSQL: `timestamp(3)` in UTC).
  */
 export interface RunJobsSql {
-  /** The job's columns that lib/runs/store.ts `JobRecord` names; null when there is no such job. */
+  /** The job's row; null when there is no such job. */
   job(id: string): Promise<JobRow | null>;
   /**
    * Claims a job that is not done, with its thread's lease when the job's run owns the thread
@@ -26,15 +26,19 @@ export interface RunJobsSql {
   claim(job: { id: string; runId: string; threadId: string }, holder: string, now: number, ttlMs: number): Promise<boolean>;
 }
 
-/** A job as lib/runs/store.ts `JobRecord`. */
+/** A job as a worker reads it (lib/runs/store.ts `JobRecord`). */
 export interface JobRow {
   id: string;
   runId: string;
   threadId: string;
   requestedBy: string;
+  /** JSON: the run's input (lib/runs/run-input.ts `JobInput`). */
   input: string;
+  /** The thread's latest checkpoint id when the run was accepted (null: none yet). */
   startCheckpointId: string | null;
+  /** queued | claimed | done | cancel_requested */
   status: string;
+  /** How many times a worker claimed it (recoveries included). */
   attempts: number;
   holder: string | null;
 }

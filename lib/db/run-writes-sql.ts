@@ -48,12 +48,15 @@ const auditValues = (e: AuditRow) => {
   return [newId(), w.threadId, w.actorId, w.action, w.toolName, w.argsHash, w.detail, w.key];
 };
 
-/** A call's intent, as lib/engine/tool-executions.ts `ToolCallIntent`. */
+/** A call's intent, recorded before it runs (lib/engine/tool-executions.ts `ToolCallIntent`). */
 export interface IntentRow {
   threadId: string;
+  /** The model's tool call id (unique per thread). */
   toolCallId: string;
   toolName: string;
+  /** SHA-256 hex of the RFC 8785 canonical arguments that run. */
   argsHash: string;
+  /** The approval that authorised the call; null when the policy allowed it. */
   approvalId: string | null;
   stepId: string | null;
   agentId: string;

@@ -1,4 +1,5 @@
 import type { ToolResultState } from "./state";
+import type { IntentRow } from "../db/run-writes-sql";
 
 /**
  * The durable record of side-effecting tool calls (docs/durability.md "Side effects"): what
@@ -27,16 +28,8 @@ export interface ToolCallKey {
   toolCallId: string;
 }
 
-/** What is recorded before the call runs (the intent). */
-export interface ToolCallIntent extends ToolCallKey {
-  toolName: string;
-  /** SHA-256 hex of the RFC 8785 canonical arguments that run. */
-  argsHash: string;
-  /** The approval that authorised the call; null when the policy allowed it. */
-  approvalId: string | null;
-  stepId: string | null;
-  agentId: string;
-}
+/** What is recorded before the call runs (the intent; its fields: lib/db/run-writes-sql.ts `IntentRow`). */
+export type ToolCallIntent = IntentRow;
 
 /** What is recorded after the call returned. */
 export interface ToolCallOutcome {

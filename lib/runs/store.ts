@@ -9,6 +9,7 @@
  * seq is unique per thread (a second writer of the same seq fails and takes the next one), a
  * lease is taken or claimed by one conditional update, and a job is claimed with its lease.
  */
+import type { JobRow } from "../db/run-jobs-sql";
 
 /** One stored run event: its thread's seq (from 1), its run (null for thread events such as a fork), its name and its JSON data. */
 export interface StoredEvent {
@@ -62,20 +63,8 @@ export interface NewJob {
   startCheckpointId: string | null;
 }
 
-/** A job as the worker reads it. */
-export interface JobRecord {
-  id: string;
-  runId: string;
-  threadId: string;
-  requestedBy: string;
-  input: string;
-  startCheckpointId: string | null;
-  /** queued | claimed | done | cancel_requested */
-  status: string;
-  /** How many times a worker claimed it (recoveries included). */
-  attempts: number;
-  holder: string | null;
-}
+/** A job as the worker reads it (its columns: lib/db/run-jobs-sql.ts `JobRow`). */
+export type JobRecord = JobRow;
 
 /** How a run ended, written with its final event in one commit ({@link RunStore.endRun}). */
 export interface RunEnd {
